@@ -1,0 +1,103 @@
+/* block.h — the block registry: what each block id is, loaded from assets/blocks.json.
+ *
+ * blocks.json: {"tiles": ["stone", "dirt", ...],            // atlas tile names, in atlas order
+ *               "blocks": [{"id": 2, "name": "stone", "layer": "opaque", "shape": "cube",
+ *                           "emission": 0, "attenuation": 15, "solid": true,
+ *                           "textures": {"all": "stone"} | {"top": .., "bottom": .., "side": ..} | six faces,
+ *                           "tint": "none|grass|foliage|water", "map_color": "#7f7f7f", "drop": "cobblestone"}]}
+ * The ids of the standard set (BlockId below) are fixed: the loader checks that each BlockId's name has
+ * that id, so code and data cannot drift apart. Modders add blocks with ids >= BLOCK_FIRST_FREE.
+ * Ownership: block_registry_load allocates, block_registry_destroy frees. After loading the registry is
+ * immutable and may be read from any thread. */
+#ifndef STRATA_BLOCK_H
+#define STRATA_BLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "strata/error.h"
+
+#define BLOCK_MAX       1024
+#define BLOCK_TILE_MAX  256
+#define BLOCK_NAME_MAX  32
+
+/* The standard block set. blocks.json must give these names exactly these ids. */
+typedef enum BlockId {
+    BLOCK_AIR = 0, BLOCK_BEDROCK, BLOCK_STONE, BLOCK_GRANITE, BLOCK_BASALT, BLOCK_SANDSTONE, BLOCK_LIMESTONE,
+    BLOCK_DIRT, BLOCK_GRASS, BLOCK_SAND, BLOCK_GRAVEL, BLOCK_CLAY, BLOCK_WATER, BLOCK_ICE, BLOCK_SNOW,
+    BLOCK_MAGMA, BLOCK_OAK_TRUNK, BLOCK_OAK_LEAVES, BLOCK_BIRCH_TRUNK, BLOCK_BIRCH_LEAVES, BLOCK_SPRUCE_TRUNK,
+    BLOCK_SPRUCE_LEAVES, BLOCK_POPLAR_TRUNK, BLOCK_POPLAR_LEAVES, BLOCK_MIMOSA_TRUNK, BLOCK_MIMOSA_LEAVES,
+    BLOCK_TALL_GRASS, BLOCK_RED_FLOWER, BLOCK_YELLOW_FLOWER, BLOCK_PURPLE_FLOWER, BLOCK_CACTUS, BLOCK_PUMPKIN,
+    BLOCK_JACK_O_LANTERN, BLOCK_COAL_ORE, BLOCK_COPPER_ORE, BLOCK_IRON_ORE, BLOCK_DIAMOND_ORE,
+    BLOCK_SALTPETER_ORE, BLOCK_SULPHUR_ORE, BLOCK_GERMANIUM_ORE, BLOCK_PLANKS, BLOCK_GLASS, BLOCK_TORCH,
+    BLOCK_COBBLESTONE, BLOCK_BRICKS, BLOCK_DRY_BUSH,
+    BLOCK_FIRST_FREE
+} BlockId;
+
+typedef enum BlockRenderLayer {
+    BLOCK_LAYER_OPAQUE = 0,     /* drawn in the opaque pass; a full cube hides its neighbours' faces */
+    BLOCK_LAYER_ALPHA_TESTED,   /* leaves, plants, torches: cut-out at alpha 0.5 */
+    BLOCK_LAYER_TRANSPARENT,    /* water, ice, glass: blended, drawn far to near */
+    BLOCK_LAYER_NONE            /* air: never drawn */
+} BlockRenderLayer;
+
+typedef enum BlockShape {
+    BLOCK_SHAPE_CUBE = 0,  /* a unit cube */
+    BLOCK_SHAPE_CROSS,     /* two crossed quads (plants, flowers) */
+    BLOCK_SHAPE_TORCH,     /* a small box on the floor */
+    BLOCK_SHAPE_FLUID,     /* a cube whose faces against the same fluid are culled; top slightly lowered */
+    BLOCK_SHAPE_NONE       /* air */
+} BlockShape;
+
+typedef enum BlockTint { BLOCK_TINT_NONE = 0, BLOCK_TINT_GRASS, BLOCK_TINT_FOLIAGE, BLOCK_TINT_WATER } BlockTint;
+
+/* Face order as in Survivalcraft: 0 +Z, 1 +X, 2 -Z, 3 -X, 4 +Y (top), 5 -Y (bottom). */
+typedef enum BlockFace {
+    BLOCK_FACE_POS_Z = 0, BLOCK_FACE_POS_X, BLOCK_FACE_NEG_Z, BLOCK_FACE_NEG_X, BLOCK_FACE_POS_Y, BLOCK_FACE_NEG_Y
+} BlockFace;
+
+typedef struct BlockDef {
+    char name[BLOCK_NAME_MAX];
+    int id;
+    bool defined;            /* false for unused ids */
+    BlockRenderLayer layer;
+    BlockShape shape;
+    int emission;            /* light emitted, 0..15 */
+    int attenuation;         /* extra light lost passing through, 0..15 (opaque blocks 15) */
+    bool solid;              /* collides with the player */
+    int textures[6];         /* atlas tile index per BlockFace */
+    BlockTint tint;
+    uint8_t map_color[3];    /* top-down map colour */
+    int drop;                /* block id dropped when dug (the block itself by default) */
+} BlockDef;
+
+typedef struct BlockRegistry {
+    int count;                                /* highest defined id + 1 */
+    BlockDef defs[BLOCK_MAX];
+    int tile_count;
+    char tiles[BLOCK_TILE_MAX][BLOCK_NAME_MAX];
+    /* Flat tables for hot loops, indexed by block id (0 for undefined ids). */
+    uint8_t opaque_cube[BLOCK_MAX];   /* opaque layer and cube shape: hides neighbour faces, stops light */
+    uint8_t transparent_to_sun[BLOCK_MAX]; /* lets sunlight through (air, water, leaves, glass, plants) */
+    uint8_t attenuation[BLOCK_MAX];
+    uint8_t emission[BLOCK_MAX];
+    uint8_t solid[BLOCK_MAX];
+    uint8_t layer[BLOCK_MAX];
+    uint8_t shape[BLOCK_MAX];
+} BlockRegistry;
+
+/* Loads and validates `path`. On a bad file returns ST_ERR_IO / ST_ERR_FORMAT with a message naming the
+ * file, the block (index and name) and the field, and what was expected. *out owned by the caller. */
+StResult block_registry_load(const char *path, BlockRegistry **out);
+void block_registry_destroy(BlockRegistry *reg);
+
+/* Block id by name, or -1. */
+int block_registry_find(const BlockRegistry *reg, const char *name);
+/* Atlas tile index by name, or -1. */
+int block_registry_find_tile(const BlockRegistry *reg, const char *name);
+
+static inline bool block_is_defined(const BlockRegistry *reg, int id)
+{
+    return id >= 0 && id < BLOCK_MAX && reg->defs[id].defined;
+}
+
+#endif

@@ -1,0 +1,92 @@
+/* chunk.h — TerrainChunk: 16 x 16 x 256 cells, 256 shafts, and the chunk state machine's states.
+ *
+ * Cell index y + x*256 + z*4096 (CHUNK_INDEX). World -> chunk: x >> 4, local x & 15 (works for negatives,
+ * arithmetic shift). Shaft per column (index x + z*16): bits 0-7 top height, 8-11 temperature,
+ * 12-15 humidity, 16-23 bottom height, 24-31 sunlight height.
+ *
+ * Ownership and threads: chunks are allocated and freed by Terrain (terrain.h). `state`,
+ * `modification_counter` and `main_*` fields belong to the main thread; `thread_state` and `worker_*`
+ * fields to the update worker; they cross only in the state exchange (update.h). `cells` may be read
+ * by both threads: concurrent access goes through cell_load/cell_store/cell_store_light (cell.h). */
+#ifndef STRATA_CHUNK_H
+#define STRATA_CHUNK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "strata/cell.h"
+
+#define CHUNK_SIZE_X   16
+#define CHUNK_SIZE_Y   256
+#define CHUNK_SIZE_Z   16
+#define CHUNK_CELLS    (CHUNK_SIZE_X * CHUNK_SIZE_Y * CHUNK_SIZE_Z)
+#define CHUNK_SHAFTS   (CHUNK_SIZE_X * CHUNK_SIZE_Z)
+#define CHUNK_SLICES   16
+#define CHUNK_SLICE_HEIGHT 16
+#define CHUNK_INDEX(x, y, z) ((y) + ((x) << 8) + ((z) << 12))
+#define CHUNK_SHAFT_INDEX(x, z) ((x) + ((z) << 4))
+
+typedef enum ChunkState {
+    CHUNK_STATE_NOT_LOADED = 0,
+    CHUNK_STATE_INVALID_CONTENTS1,
+    CHUNK_STATE_INVALID_CONTENTS2,
+    CHUNK_STATE_INVALID_CONTENTS3,
+    CHUNK_STATE_INVALID_CONTENTS4,
+    CHUNK_STATE_INVALID_LIGHT,
+    CHUNK_STATE_INVALID_PROPAGATED_LIGHT,
+    CHUNK_STATE_INVALID_VERTICES1,
+    CHUNK_STATE_INVALID_VERTICES2,
+    CHUNK_STATE_VALID,
+    CHUNK_STATE_COUNT
+} ChunkState;
+
+/* Flags (bit set), main-thread owned unless noted. */
+#define CHUNK_FLAG_DAMAGED_ON_DISK 0x1u  /* its stored blob is corrupt: never write back until edited */
+#define CHUNK_FLAG_LOADED          0x2u  /* contents came from disk, not the generator */
+
+struct ChunkGeometry; /* mesher.h: worker-owned slice geometry */
+struct ChunkMesh;     /* mesher.h: packed geometry handed to the main thread */
+
+typedef struct TerrainChunk {
+    int coord_x, coord_z;          /* chunk coordinates */
+    int origin_x, origin_z;        /* world coordinates of local cell (0, 0) = coord * 16 */
+
+    /* main thread */
+    ChunkState state;
+    int modification_counter;      /* edits since the last save; > 0 means it must be saved */
+    uint32_t flags;
+    int main_fade_frames;          /* renderer fade-in bookkeeping */
+
+    /* update worker */
+    ChunkState thread_state;
+    struct ChunkGeometry *worker_geometry; /* slice geometry kept between vertex passes */
+    struct ChunkMesh *worker_finished_mesh;/* packed at Valid; swapped to main in the exchange */
+    uint32_t worker_flags;
+
+    int32_t shafts[CHUNK_SHAFTS];
+    int32_t cells[CHUNK_CELLS];
+} TerrainChunk;
+
+/* Shaft field helpers. */
+static inline int shaft_top_height(int32_t s) { return s & 0xFF; }
+static inline int shaft_temperature(int32_t s) { return (s >> 8) & 0xF; }
+static inline int shaft_humidity(int32_t s) { return (s >> 12) & 0xF; }
+static inline int shaft_bottom_height(int32_t s) { return (s >> 16) & 0xFF; }
+static inline int shaft_sunlight_height(int32_t s) { return (int)(((uint32_t)s >> 24) & 0xFF); }
+static inline int32_t shaft_set_top_height(int32_t s, int v) { return (int32_t)(((uint32_t)s & ~0xFFu) | ((uint32_t)v & 0xFF)); }
+static inline int32_t shaft_set_temperature(int32_t s, int v) { return (int32_t)(((uint32_t)s & ~0xF00u) | (((uint32_t)v & 0xF) << 8)); }
+static inline int32_t shaft_set_humidity(int32_t s, int v) { return (int32_t)(((uint32_t)s & ~0xF000u) | (((uint32_t)v & 0xF) << 12)); }
+static inline int32_t shaft_set_bottom_height(int32_t s, int v) { return (int32_t)(((uint32_t)s & ~0xFF0000u) | (((uint32_t)v & 0xFF) << 16)); }
+static inline int32_t shaft_set_sunlight_height(int32_t s, int v) { return (int32_t)(((uint32_t)s & 0x00FFFFFFu) | (((uint32_t)v & 0xFF) << 24)); }
+
+/* Coordinate conversion (floor division by 16 for negatives). */
+static inline int chunk_coord_of(int world) { return world >> 4; }
+static inline int chunk_local_of(int world) { return world & 15; }
+
+/* Resets a chunk for coordinates (cx, cz): all cells air (0), shafts 0, states NotLoaded, counters 0.
+ * Geometry pointers must already be NULL (freed by their owners). */
+void chunk_reset(TerrainChunk *chunk, int cx, int cz);
+
+static inline int32_t chunk_get_cell(const TerrainChunk *c, int x, int y, int z) { return c->cells[CHUNK_INDEX(x, y, z)]; }
+static inline void chunk_set_cell(TerrainChunk *c, int x, int y, int z, int32_t v) { c->cells[CHUNK_INDEX(x, y, z)] = v; }
+
+#endif

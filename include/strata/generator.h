@@ -1,0 +1,87 @@
+/* generator.h — the terrain generator interface (a struct of function pointers) and world settings.
+ *
+ * A chunk's contents are a pure function of (seed, settings, chunk coordinates): passes read only the
+ * chunk they are given and the seed, never neighbour chunks. Anything crossing a chunk border is derived
+ * from the seed by every chunk it touches; each chunk paints only its own cells.
+ * Pass 1: shafts (temperature, humidity) and base fill. Pass 2: details (surface blocks, water, beaches).
+ * Pass 3: caves, pockets, ores. Pass 4: vegetation, snow and ice, bedrock.
+ * Ownership: generator_create allocates; generator_destroy frees. A Generator is immutable after
+ * creation and may be used from any thread; scratch memory lives in a GenContext (one per thread).
+ */
+#ifndef STRATA_GENERATOR_H
+#define STRATA_GENERATOR_H
+
+#include <stdint.h>
+#include "strata/block.h"
+#include "strata/chunk.h"
+#include "strata/error.h"
+
+typedef enum TerrainGenerationMode {
+    TERRAIN_MODE_CONTINENT = 0,
+    TERRAIN_MODE_ISLAND,
+    TERRAIN_MODE_FLAT,
+    TERRAIN_MODE_HEIGHTMAP
+} TerrainGenerationMode;
+
+typedef struct WorldSettings {
+    uint64_t seed;
+    float biome_size;            /* 1.0 default; larger = bigger biomes */
+    float temperature_offset;    /* added to temperature (-15..15) */
+    float humidity_offset;       /* added to humidity (-15..15) */
+    TerrainGenerationMode mode;
+    float island_size_x, island_size_z; /* island mode: land bounds in blocks */
+    int sea_level_offset;        /* sea level = 64 + offset */
+    int flat_height;             /* flat mode: surface height */
+} WorldSettings;
+
+/* Survivalcraft's defaults: biome_size 1, offsets 0, continent, island 400x400, sea offset 0, flat 64. */
+void world_settings_default(WorldSettings *settings);
+/* Parses a --seed value: an integer (decimal, optionally negative) is that number; any other text is
+ * hashed with rng_hash_string. Empty text is ST_ERR_ARG. */
+StResult world_seed_parse(const char *text, uint64_t *seed);
+const char *terrain_mode_name(TerrainGenerationMode mode);
+/* "continent" | "island" | "flat" | "heightmap" -> mode; ST_ERR_ARG otherwise. */
+StResult terrain_mode_parse(const char *name, TerrainGenerationMode *mode);
+
+typedef struct GenContext GenContext;   /* per-thread scratch */
+typedef struct Generator Generator;
+
+struct Generator {
+    const char *name;          /* "gen24" or "flat" */
+    int version;               /* stored per world so a world keeps its generator */
+    WorldSettings settings;
+    const BlockRegistry *blocks;
+    void *impl;                /* the generator's private data */
+
+    int (*ocean_level)(const Generator *g);
+    /* Coarse spawn point near the origin: dry, not a cliff. Writes world x, z. */
+    void (*find_coarse_spawn_position)(const Generator *g, int *x, int *z);
+    float (*calculate_ocean_shore_distance)(const Generator *g, float x, float z);
+    float (*calculate_height)(const Generator *g, float x, float z);
+    int (*calculate_temperature)(const Generator *g, float x, float z);   /* 0..15 */
+    int (*calculate_humidity)(const Generator *g, float x, float z);      /* 0..15 */
+    float (*calculate_mountain_range_factor)(const Generator *g, float x, float z); /* 0..1 */
+    void (*pass[4])(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
+    void (*destroy)(Generator *g);
+};
+
+/* Creates the generator for settings->mode (gen24 for continent/island, flat for flat).
+ * `worldgen_path` is assets/worldgen.json (tunables); a malformed value is ST_ERR_FORMAT naming the field.
+ * `blocks` must outlive the generator. */
+StResult generator_create(const WorldSettings *settings, const BlockRegistry *blocks,
+                          const char *worldgen_path, Generator **out);
+void generator_destroy(Generator *g);
+
+GenContext *gen_context_create(void);
+void gen_context_destroy(GenContext *ctx);
+
+/* Runs pass `pass` (1..4) on `chunk`. */
+static inline void generator_run_pass(const Generator *g, int pass, TerrainChunk *chunk, GenContext *ctx)
+{
+    g->pass[pass - 1](g, chunk, ctx);
+}
+
+/* Runs all four passes (test and tool convenience). */
+void generator_generate_chunk(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
+
+#endif

@@ -1,0 +1,33 @@
+/* rng.h — deterministic hashing and random numbers, identical on every machine.
+ *
+ * Everything seeded in Strata derives from the 64-bit world seed through these functions, so a world is
+ * a pure function of its seed. No global state: Rng is a small value type (splitmix64/xoshiro-style).
+ * Thread safety: pure functions; an Rng value belongs to whoever holds it. */
+#ifndef STRATA_RNG_H
+#define STRATA_RNG_H
+
+#include <stdint.h>
+
+typedef struct Rng { uint64_t state; } Rng;
+
+/* Strong 64-bit mix (splitmix64 finalizer). */
+uint64_t rng_mix64(uint64_t x);
+/* Hash of a seed and integer coordinates/tags, for per-chunk and per-feature seeding. */
+uint64_t rng_hash2(uint64_t seed, int32_t a, int32_t b);
+uint64_t rng_hash3(uint64_t seed, int32_t a, int32_t b, int32_t c);
+/* A 64-bit hash of a text (FNV-1a then mixed); used for text seeds and noise-term tags. */
+uint64_t rng_hash_string(const char *text);
+/* Sub-seed for a named purpose: rng_derive(world_seed, "temperature"). */
+uint64_t rng_derive(uint64_t seed, const char *purpose);
+
+void rng_init(Rng *rng, uint64_t seed);
+uint64_t rng_next_u64(Rng *rng);
+/* Uniform in [0, 1). */
+float rng_float(Rng *rng);
+/* Uniform in [lo, hi) (floats) / [lo, hi] (ints). */
+float rng_float_range(Rng *rng, float lo, float hi);
+int rng_int_range(Rng *rng, int lo, int hi);
+/* true with probability p. */
+int rng_bool(Rng *rng, float p);
+
+#endif

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Strata needs to build, test and play.
+# Idempotent: installs only what is missing and says what it installs. Run as root (or via sudo).
+set -euo pipefail
+PKGS=(cmake make gcc pkg-config libsdl2-dev libcglm-dev zlib1g-dev libstb-dev libcjson-dev libopenexr-dev
+      python3-glad xvfb xauth libgl1-mesa-dri libegl-mesa0 libegl-dev mesa-utils)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "[deps] all packages present"
+  exit 0
+fi
+echo "[deps] installing: ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "[deps] done"

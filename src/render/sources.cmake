@@ -1,0 +1,1 @@
+# sources of src/render (game only; listed explicitly)

@@ -1,0 +1,2 @@
+# sources of src/world (listed explicitly)
+target_sources(strata_core PRIVATE src/world/chunk.c)

@@ -1,0 +1,23 @@
+/* fileio.h — file helpers: read a whole file, write a file atomically, make folders.
+ *
+ * fileio_write_atomic writes `path.tmp`, fsyncs it, renames it over `path` and fsyncs the folder, so a
+ * crash leaves either the old or the new file, never a torn one. Errors are ST_ERR_IO with the path and
+ * strerror. Thread safety: all functions are reentrant. */
+#ifndef STRATA_FILEIO_H
+#define STRATA_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "strata/error.h"
+
+/* Reads the whole file into a NUL-terminated malloc'd buffer (*size excludes the NUL). Caller frees. */
+StResult fileio_read_all(const char *path, char **data, size_t *size);
+StResult fileio_write_atomic(const char *path, const void *data, size_t size);
+/* Creates the folder and its parents (like mkdir -p). Existing folders are fine. */
+StResult fileio_make_dirs(const char *path);
+bool fileio_exists(const char *path);
+bool fileio_is_dir(const char *path);
+/* fsync of a folder (after a rename in it). */
+StResult fileio_sync_dir(const char *dir);
+
+#endif

@@ -1,0 +1,70 @@
+/* render.h — the renderer: the only module that calls OpenGL.
+ *
+ * CPU data first, then an explicit upload: the game hands each finished ChunkMesh to the renderer, which
+ * uploads it under a per-frame budget and frees the CPU copy. Draws sky, opaque subsets (chosen by the
+ * camera side), alpha-tested, then transparent chunks far to near, with fog and a fade-in of new chunks,
+ * the block outline, crosshair and HUD text.
+ * Threads: main thread only, with the GL context current. renderer_create loads GL through get_proc
+ * (SDL_GL_GetProcAddress), so render/ needs no SDL. */
+#ifndef STRATA_RENDER_H
+#define STRATA_RENDER_H
+
+#include <stdbool.h>
+#include "strata/block.h"
+#include "strata/chunk.h"
+#include "strata/error.h"
+#include "strata/mesher.h"
+
+typedef void *(*RenderGetProc)(const char *name);
+
+typedef struct RendererConfig {
+    const char *asset_dir;        /* holds textures/atlas.png */
+    const char *shader_dir;       /* holds *.vert / *.frag */
+    const BlockRegistry *blocks;
+    int width, height;            /* framebuffer size in pixels */
+    int view_distance_chunks;     /* voxel view distance: fog ends there */
+} RendererConfig;
+
+typedef struct RenderCamera {
+    double position[3];           /* eye position, world blocks (double: far from the origin) */
+    float yaw_deg, pitch_deg;     /* yaw 0 looks toward -Z, 90 toward +X; pitch -90 looks straight down */
+    float fov_y_deg;
+} RenderCamera;
+
+#define RENDER_HUD_LINES 8
+typedef struct RenderFrame {
+    float time_of_day;            /* 0..1, 0.5 = noon: sky colour */
+    float sky_brightness;         /* 0..1 */
+    bool highlight;               /* draw the outline of the targeted block */
+    int highlight_cell[3];
+    bool show_hud;
+    const char *hud_lines[RENDER_HUD_LINES]; /* NULL-terminated early if fewer */
+    float frame_seconds;          /* elapsed since the previous frame (fade-in) */
+} RenderFrame;
+
+typedef struct RenderStats {
+    int chunks_resident;          /* chunks with GPU buffers */
+    int chunks_drawn;             /* after frustum culling */
+    long triangles_drawn;
+    int uploads_pending;
+} RenderStats;
+
+typedef struct Renderer Renderer;
+
+/* Requires a current GL 3.3 core context. ST_ERR_GL if the loader or a shader fails, ST_ERR_IO if a
+ * file is missing; the message names what. */
+StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, Renderer **out);
+void renderer_destroy(Renderer *renderer);
+void renderer_resize(Renderer *renderer, int width, int height);
+
+/* Takes ownership of `mesh` (replaces the chunk's previous geometry). */
+void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, ChunkMesh *mesh);
+/* Drops the chunk's GPU buffers. */
+void renderer_release_chunk(Renderer *renderer, const TerrainChunk *chunk);
+
+void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame);
+/* Writes the current back buffer as PNG (call after renderer_draw, before swapping). */
+StResult renderer_screenshot(Renderer *renderer, const char *path);
+void renderer_get_stats(const Renderer *renderer, RenderStats *stats);
+
+#endif

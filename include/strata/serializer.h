@@ -10,6 +10,7 @@
 #define STRATA_SERIALIZER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "strata/block.h"
 #include "strata/error.h"
 #include "strata/update.h"

@@ -1,0 +1,4 @@
+# Repository-wide checks: headers compile alone; OpenGL confined to src/render/.
+add_test(NAME headers_compile_alone COMMAND ${CMAKE_SOURCE_DIR}/tests/check_headers.sh)
+set_tests_properties(headers_compile_alone PROPERTIES ENVIRONMENT "CC=${CMAKE_C_COMPILER}")
+add_test(NAME gl_confined_to_render COMMAND ${CMAKE_SOURCE_DIR}/tests/check_gl_confined.sh)

@@ -1,0 +1,387 @@
+/* strata-bench — the engine's figures, with no window, for a fixed seed.
+ *
+ * Prints a table, or with --json one JSON object whose keys other checks rely on (never removed):
+ * noise_2d_ns, noise_3d_ns, gen_pass_us[4], sunlight_us, propagate_us, vertex_pass_us[2],
+ * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
+ * seed_format_bytes_per_chunk. Per-chunk figures are medians over a square of generated chunks
+ * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
+ * from an empty Terrain until the threaded worker has every chunk within the view distance Valid.
+ * The machine is shared and noisy: run it several times and compare medians in one sitting. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+
+#include "strata/block.h"
+#include "strata/chunk_codec.h"
+#include "strata/edit.h"
+#include "strata/error.h"
+#include "strata/generator.h"
+#include "strata/light.h"
+#include "strata/log.h"
+#include "strata/mesher.h"
+#include "strata/noise.h"
+#include "strata/terrain.h"
+#include "strata/update.h"
+
+#define BENCH_SIDE 17   /* 289 chunks generated; the inner 15x15 = 225 for neighbour steps */
+
+typedef struct BenchOptions {
+    uint64_t seed;
+    int view_distance;
+    bool json;
+    const char *asset_dir;
+} BenchOptions;
+
+typedef struct BenchResults {
+    double noise_2d_ns, noise_3d_ns;
+    double gen_pass_us[4];
+    double sunlight_us, propagate_us;
+    double vertex_pass_us[2];
+    double vertices_per_chunk;
+    double world_ready_ms;
+    double peak_rss_mb;
+    double edit_us;
+    double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
+} BenchResults;
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *values, int n)
+{
+    if (n <= 0) return 0;
+    qsort(values, (size_t)n, sizeof *values, compare_double);
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/* ---- noise ---- */
+
+static void bench_noise(BenchResults *r)
+{
+    NoiseTable table;
+    noise_table_init(&table, 12345);
+    const int n = 2000000;
+    float sink = 0;
+    double samples[5];
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = now_us();
+        for (int i = 0; i < n; i++) sink += noise_simplex2(&table, (float)i * 0.0137f, (float)(i & 1023) * 0.071f);
+        samples[rep] = (now_us() - t0) * 1000.0 / n;
+    }
+    r->noise_2d_ns = median(samples, 5);
+    for (int rep = 0; rep < 5; rep++) {
+        double t0 = now_us();
+        for (int i = 0; i < n; i++)
+            sink += noise_simplex3(&table, (float)i * 0.0137f, (float)(i & 255) * 0.071f, (float)(i & 4095) * 0.023f);
+        samples[rep] = (now_us() - t0) * 1000.0 / n;
+    }
+    r->noise_3d_ns = median(samples, 5);
+    if (sink == 12345.678f) puts("");  /* keep the loops */
+}
+
+/* ---- per-chunk stages over a square of chunks ---- */
+
+static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks, const Generator *gen, BenchResults *r)
+{
+    Terrain *terrain = terrain_create();
+    GenContext *gctx = gen_context_create();
+    LightContext *lctx = light_context_create();
+    MesherContext *mctx = mesher_context_create();
+    ChunkCodec *codec = chunk_codec_create();
+    int total = BENCH_SIDE * BENCH_SIDE, inner = (BENCH_SIDE - 2) * (BENCH_SIDE - 2);
+    double *pass_t[4], *sun_t, *prop_t, *vert_t[2], *verts, *enc_t, *dec_t, *bytes, *seed_bytes;
+    for (int p = 0; p < 4; p++) pass_t[p] = calloc((size_t)total, sizeof(double));
+    sun_t = calloc((size_t)total, sizeof(double));
+    prop_t = calloc((size_t)inner, sizeof(double));
+    vert_t[0] = calloc((size_t)inner, sizeof(double));
+    vert_t[1] = calloc((size_t)inner, sizeof(double));
+    verts = calloc((size_t)inner, sizeof(double));
+    enc_t = calloc((size_t)inner, sizeof(double));
+    dec_t = calloc((size_t)inner, sizeof(double));
+    bytes = calloc((size_t)inner, sizeof(double));
+    seed_bytes = calloc((size_t)inner, sizeof(double));
+    TerrainChunk *scratch = malloc(sizeof *scratch);
+    if (!terrain || !gctx || !lctx || !mctx || !codec || !scratch)
+        return st_fail(ST_ERR_NOMEM, "out of memory setting up the chunk benchmark");
+    (void)o;
+    int half = BENCH_SIDE / 2, k = 0;
+    for (int cz = -half; cz <= half; cz++)
+        for (int cx = -half; cx <= half; cx++, k++) {
+            TerrainChunk *c = terrain_allocate_chunk(terrain, cx, cz);
+            for (int p = 0; p < 4; p++) {
+                double t0 = now_us();
+                generator_run_pass(gen, p + 1, c, gctx);
+                pass_t[p][k] = now_us() - t0;
+            }
+            double t0 = now_us();
+            light_compute_sunlight(c, blocks, LIGHT_MAX);
+            sun_t[k] = now_us() - t0;
+        }
+    k = 0;
+    for (int cz = -half + 1; cz < half; cz++)
+        for (int cx = -half + 1; cx < half; cx++, k++) {
+            TerrainChunk *c = terrain_get_chunk(terrain, cx, cz);
+            double t0 = now_us();
+            light_propagate(terrain, c, blocks, lctx);
+            prop_t[k] = now_us() - t0;
+        }
+    k = 0;
+    for (int cz = -half + 1; cz < half; cz++)
+        for (int cx = -half + 1; cx < half; cx++, k++) {
+            TerrainChunk *c = terrain_get_chunk(terrain, cx, cz);
+            for (int p = 0; p < 2; p++) {
+                double t0 = now_us();
+                mesher_build_pass(terrain, c, blocks, mctx, p + 1);
+                vert_t[p][k] = now_us() - t0;
+            }
+            ChunkMesh *mesh = mesher_pack(c);
+            verts[k] = mesh ? chunk_mesh_vertex_count(mesh) : 0;
+            chunk_mesh_destroy(mesh);
+            chunk_geometry_destroy(c->worker_geometry);
+            c->worker_geometry = NULL;
+        }
+    /* Codec: generated chunks with some player-like edits (a dug shaft, a few placed blocks). */
+    k = 0;
+    for (int cz = -half + 1; cz < half; cz++)
+        for (int cx = -half + 1; cx < half; cx++, k++) {
+            TerrainChunk *c = terrain_get_chunk(terrain, cx, cz);
+            for (int y = 40; y < 80; y++) c->cells[CHUNK_INDEX(7, y, 7)] = cell_make(BLOCK_AIR, 0);
+            for (int i = 0; i < 12; i++) c->cells[CHUNK_INDEX(i, 90, 3)] = cell_make(BLOCK_PLANKS, 0);
+            c->cells[CHUNK_INDEX(3, 91, 3)] = cell_make(BLOCK_TORCH, 0);
+            uint8_t *data = NULL;
+            size_t size = 0;
+            double t0 = now_us();
+            StResult rc = chunk_codec_encode(codec, c, &data, &size);
+            enc_t[k] = now_us() - t0;
+            if (rc != ST_OK) return rc;
+            bytes[k] = (double)size;
+            seed_bytes[k] = (double)chunk_codec_seed_format_size(codec, c);
+            chunk_reset(scratch, cx, cz);
+            t0 = now_us();
+            rc = chunk_codec_decode(codec, blocks, data, size, scratch);
+            dec_t[k] = now_us() - t0;
+            free(data);
+            if (rc != ST_OK) return rc;
+        }
+    for (int p = 0; p < 4; p++) r->gen_pass_us[p] = median(pass_t[p], total);
+    r->sunlight_us = median(sun_t, total);
+    r->propagate_us = median(prop_t, inner);
+    r->vertex_pass_us[0] = median(vert_t[0], inner);
+    r->vertex_pass_us[1] = median(vert_t[1], inner);
+    r->vertices_per_chunk = median(verts, inner);
+    r->encode_us = median(enc_t, inner);
+    r->decode_us = median(dec_t, inner);
+    r->bytes_per_chunk = median(bytes, inner);
+    r->seed_format_bytes_per_chunk = median(seed_bytes, inner);
+    for (int p = 0; p < 4; p++) free(pass_t[p]);
+    free(sun_t); free(prop_t); free(vert_t[0]); free(vert_t[1]); free(verts);
+    free(enc_t); free(dec_t); free(bytes); free(seed_bytes); free(scratch);
+    chunk_codec_destroy(codec);
+    mesher_context_destroy(mctx);
+    light_context_destroy(lctx);
+    gen_context_destroy(gctx);
+    terrain_destroy(terrain);
+    return ST_OK;
+}
+
+/* ---- world ready and edits, through the real update worker ---- */
+
+static void drop_mesh(void *user, TerrainChunk *chunk, ChunkMesh *mesh)
+{
+    (void)user; (void)chunk;
+    chunk_mesh_destroy(mesh);
+}
+
+static void no_release(void *user, TerrainChunk *chunk) { (void)user; (void)chunk; }
+
+static StResult bench_world_ready(const BenchOptions *o, const BlockRegistry *blocks, const Generator *gen, BenchResults *r)
+{
+    Terrain *terrain = terrain_create();
+    if (!terrain) return st_fail(ST_ERR_NOMEM, "out of memory");
+    UpdaterConfig cfg = {.terrain = terrain, .generator = gen, .blocks = blocks, .sky_light = LIGHT_MAX, .threaded = true};
+    TerrainUpdater *up = NULL;
+    StResult rc = updater_create(&cfg, &up);
+    if (rc != ST_OK) { terrain_destroy(terrain); return rc; }
+    int sx = 0, sz = 0;
+    gen->find_coarse_spawn_position(gen, &sx, &sz);
+    UpdateLocation loc = {.active = true, .x = (float)sx + 0.5f, .z = (float)sz + 0.5f,
+                          .visibility_chunks = o->view_distance, .content_chunks = o->view_distance + 2};
+    UpdaterCallbacks cb = {.user = NULL, .mesh_ready = drop_mesh, .chunk_released = no_release};
+    double t0 = now_us();
+    updater_set_location(up, 0, &loc);
+    long frames = 0;
+    for (;;) {
+        updater_exchange(up, &cb);
+        if (updater_is_ready(up, 0)) break;
+        struct timespec ts = {0, 1000000};  /* a 1 ms "frame" */
+        nanosleep(&ts, NULL);
+        if (++frames > 600000) { rc = st_fail(ST_ERR_STATE, "the world never became ready"); break; }
+    }
+    r->world_ready_ms = (now_us() - t0) / 1000.0;
+    updater_destroy(up);
+    terrain_destroy(terrain);
+    return rc;
+}
+
+static StResult bench_edits(const Generator *gen, const BlockRegistry *blocks, BenchResults *r)
+{
+    Terrain *terrain = terrain_create();
+    UpdaterConfig cfg = {.terrain = terrain, .generator = gen, .blocks = blocks, .sky_light = LIGHT_MAX, .threaded = false};
+    TerrainUpdater *up = NULL;
+    StResult rc = updater_create(&cfg, &up);
+    if (rc != ST_OK) { terrain_destroy(terrain); return rc; }
+    UpdateLocation loc = {.active = true, .x = 8, .z = 8, .visibility_chunks = 3, .content_chunks = 5};
+    UpdaterCallbacks cb = {.user = NULL, .mesh_ready = drop_mesh, .chunk_released = no_release};
+    updater_set_location(up, 0, &loc);
+    for (int guard = 0; guard < 100000 && !updater_is_ready(up, 0); guard++) {
+        updater_exchange(up, &cb);
+        updater_run_steps(up, 64);
+    }
+    enum { EDITS = 40 };
+    double t[EDITS];
+    int n = 0;
+    for (int i = 0; i < EDITS; i++) {
+        int x = (i * 7) % 32 - 8, z = (i * 13) % 32 - 8;
+        int y = 255;
+        while (y > 1 && cell_contents(terrain_get_cell_value(terrain, x, y, z)) == BLOCK_AIR) y--;
+        if (!edit_change_cell(terrain, up, x, y, z, cell_make(BLOCK_AIR, 0))) continue;
+        updater_exchange(up, &cb);
+        double t0 = now_us();
+        while (updater_run_steps(up, 1000) > 0) {}
+        t[n++] = now_us() - t0;
+        updater_exchange(up, &cb);
+    }
+    r->edit_us = median(t, n);
+    updater_destroy(up);
+    terrain_destroy(terrain);
+    return ST_OK;
+}
+
+/* ---- output ---- */
+
+static void print_json(const BenchResults *r)
+{
+    printf("{\"noise_2d_ns\": %.2f, \"noise_3d_ns\": %.2f, "
+           "\"gen_pass_us\": [%.1f, %.1f, %.1f, %.1f], \"sunlight_us\": %.1f, \"propagate_us\": %.1f, "
+           "\"vertex_pass_us\": [%.1f, %.1f], \"vertices_per_chunk\": %.0f, \"world_ready_ms\": %.1f, "
+           "\"peak_rss_mb\": %.1f, \"edit_us\": %.1f, \"encode_us\": %.1f, \"decode_us\": %.1f, "
+           "\"bytes_per_chunk\": %.0f, \"seed_format_bytes_per_chunk\": %.0f}\n",
+           r->noise_2d_ns, r->noise_3d_ns, r->gen_pass_us[0], r->gen_pass_us[1], r->gen_pass_us[2],
+           r->gen_pass_us[3], r->sunlight_us, r->propagate_us, r->vertex_pass_us[0], r->vertex_pass_us[1],
+           r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
+           r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
+}
+
+static void print_table(const BenchOptions *o, const BenchResults *r)
+{
+    double gen_total = r->gen_pass_us[0] + r->gen_pass_us[1] + r->gen_pass_us[2] + r->gen_pass_us[3];
+    printf("strata-bench  seed %llu  view distance %d  (medians; per chunk unless noted)\n",
+           (unsigned long long)o->seed, o->view_distance);
+    printf("  %-28s %10.2f ns/sample\n", "noise 2D (simplex)", r->noise_2d_ns);
+    printf("  %-28s %10.2f ns/sample\n", "noise 3D (simplex)", r->noise_3d_ns);
+    for (int p = 0; p < 4; p++) printf("  generation pass %d %20.1f us\n", p + 1, r->gen_pass_us[p]);
+    printf("  %-28s %10.1f us\n", "generation, 4 passes", gen_total);
+    printf("  %-28s %10.1f us\n", "sunlight", r->sunlight_us);
+    printf("  %-28s %10.1f us\n", "light propagation", r->propagate_us);
+    printf("  %-28s %10.1f us\n", "vertex pass 1", r->vertex_pass_us[0]);
+    printf("  %-28s %10.1f us\n", "vertex pass 2", r->vertex_pass_us[1]);
+    printf("  %-28s %10.0f\n", "vertices per chunk", r->vertices_per_chunk);
+    printf("  %-28s %10.1f us (worker time)\n", "single-block edit", r->edit_us);
+    printf("  %-28s %10.1f us\n", "encode", r->encode_us);
+    printf("  %-28s %10.1f us\n", "decode", r->decode_us);
+    printf("  %-28s %10.0f (seed format %.0f)\n", "bytes per stored chunk", r->bytes_per_chunk,
+           r->seed_format_bytes_per_chunk);
+    printf("  %-28s %10.1f ms\n", "world ready (threaded)", r->world_ready_ms);
+    printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: strata-bench [--json] [--seed S] [--view-distance N] [--assets DIR]\n"
+               "  --json              print one JSON object instead of a table\n"
+               "  --seed S            world seed (integer or text; default 1)\n"
+               "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
+               "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n");
+}
+
+int main(int argc, char **argv)
+{
+    BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .asset_dir = STRATA_ASSET_DIR};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) o.json = true;
+        else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
+        else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (!strcmp(a, "--seed")) {
+                if (world_seed_parse(v, &o.seed) != ST_OK) {
+                    fprintf(stderr, "strata-bench: --seed: %s\n", st_error_message());
+                    return 2;
+                }
+            } else if (!strcmp(a, "--view-distance")) {
+                char *end;
+                long n = strtol(v, &end, 10);
+                if (*end || n < 2 || n > 32) {
+                    fprintf(stderr, "strata-bench: --view-distance expects an integer 2..32, got '%s'\n", v);
+                    return 2;
+                }
+                o.view_distance = (int)n;
+            } else {
+                o.asset_dir = v;
+            }
+        } else {
+            fprintf(stderr, "strata-bench: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    log_set_level(LOG_WARN);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/blocks.json", o.asset_dir);
+    BlockRegistry *blocks = NULL;
+    if (block_registry_load(path, &blocks) != ST_OK) {
+        fprintf(stderr, "strata-bench: %s\n", st_error_message());
+        return 1;
+    }
+    WorldSettings settings;
+    world_settings_default(&settings);
+    settings.seed = o.seed;
+    snprintf(path, sizeof path, "%s/worldgen.json", o.asset_dir);
+    Generator *gen = NULL;
+    if (generator_create(&settings, blocks, path, &gen) != ST_OK) {
+        fprintf(stderr, "strata-bench: %s\n", st_error_message());
+        block_registry_destroy(blocks);
+        return 1;
+    }
+    BenchResults r = {0};
+    bench_noise(&r);
+    StResult rc = bench_chunks(&o, blocks, gen, &r);
+    if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);
+    if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
+    if (rc != ST_OK) {
+        fprintf(stderr, "strata-bench: %s\n", st_error_message());
+        generator_destroy(gen);
+        block_registry_destroy(blocks);
+        return 1;
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    r.peak_rss_mb = (double)ru.ru_maxrss / 1024.0;
+    if (o.json) print_json(&r);
+    else print_table(&o, &r);
+    generator_destroy(gen);
+    block_registry_destroy(blocks);
+    return 0;
+}

@@ -4,7 +4,13 @@
  *               "blocks": [{"id": 2, "name": "stone", "layer": "opaque", "shape": "cube",
  *                           "emission": 0, "attenuation": 15, "solid": true,
  *                           "textures": {"all": "stone"} | {"top": .., "bottom": .., "side": ..} | six faces,
- *                           "tint": "none|grass|foliage|water", "map_color": "#7f7f7f", "drop": "cobblestone"}]}
+ *                           "tint": "none|grass|foliage|water", "tint_faces": ["top"],
+ *                           "map_color": "#7f7f7f", "drop": "cobblestone"}]}
+ * Texture keys: "all", "side" (the four sides), "top", "bottom", "pos_z", "pos_x", "neg_z", "neg_x"; a
+ * specific key overrides "side"/"top"/"bottom", which override "all"; every face must end with a tile
+ * (shape "none" needs none). Defaults: emission 0, attenuation 0, solid false, tint none, tint on all
+ * faces, drop the block itself ("air" drops nothing). id, name, layer, shape and map_color are required;
+ * unknown fields are errors (a typo must not silently fall back to a default).
  * The ids of the standard set (BlockId below) are fixed: the loader checks that each BlockId's name has
  * that id, so code and data cannot drift apart. Modders add blocks with ids >= BLOCK_FIRST_FREE.
  * Ownership: block_registry_load allocates, block_registry_destroy frees. After loading the registry is
@@ -66,6 +72,8 @@ typedef struct BlockDef {
     bool solid;              /* collides with the player */
     int textures[6];         /* atlas tile index per BlockFace */
     BlockTint tint;
+    uint8_t tint_faces;      /* bit (1 << BlockFace) per face the tint applies to: all six by default,
+                              * blocks.json "tint_faces": ["top"] for grass (its sides carry their own green) */
     uint8_t map_color[3];    /* top-down map colour */
     int drop;                /* block id dropped when dug (the block itself by default) */
 } BlockDef;
@@ -94,6 +102,15 @@ void block_registry_destroy(BlockRegistry *reg);
 int block_registry_find(const BlockRegistry *reg, const char *name);
 /* Atlas tile index by name, or -1. */
 int block_registry_find_tile(const BlockRegistry *reg, const char *name);
+
+/* The name the standard set gives `id` (0 <= id < BLOCK_FIRST_FREE), or NULL for other ids. */
+const char *block_standard_name(int id);
+
+/* Whether the block's tint colour multiplies the texture on `face`. */
+static inline bool block_face_tinted(const BlockDef *def, BlockFace face)
+{
+    return def->tint != BLOCK_TINT_NONE && ((def->tint_faces >> face) & 1u);
+}
 
 static inline bool block_is_defined(const BlockRegistry *reg, int id)
 {

@@ -61,6 +61,10 @@ typedef struct TerrainChunk {
     struct ChunkGeometry *worker_geometry; /* slice geometry kept between vertex passes */
     struct ChunkMesh *worker_finished_mesh;/* packed at Valid; swapped to main in the exchange */
     uint32_t worker_flags;
+    /* Written by light_compute_sunlight, read by light_propagate of this chunk and of its neighbours
+     * (so propagation reads only contents, shafts and these, never light another chunk propagated). */
+    uint16_t worker_emitter_slices;        /* bit s: slice s holds a light-emitting block */
+    uint8_t worker_sky_light;              /* the sky light level the last sunlight step used */
 
     int32_t shafts[CHUNK_SHAFTS];
     int32_t cells[CHUNK_CELLS];

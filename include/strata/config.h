@@ -42,4 +42,11 @@ StResult config_get_string_opt(const ConfigDoc *doc, const cJSON *obj, const cha
 StResult config_get_array(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key, const cJSON **out);
 StResult config_get_object(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key, const cJSON **out);
 
+/* Records the standard field error for checks the getters do not cover (an enum name, a cross-field
+ * rule) and returns ST_ERR_FORMAT: with `got` NULL, "<file>: missing field '<where>.<key>' (expected
+ * <expected>)"; otherwise "<file>: field '<where>.<key>': expected <expected>, got <json of got>".
+ * `key` NULL names `where` itself. */
+StResult config_fail_field(const ConfigDoc *doc, const char *where, const char *key, const char *expected,
+                           const cJSON *got);
+
 #endif

@@ -11,6 +11,7 @@
 #define STRATA_TERRAIN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "strata/chunk.h"
 #include "strata/error.h"
 
@@ -21,6 +22,13 @@ typedef struct Terrain Terrain;
 /* NULL on allocation failure. terrain_destroy(NULL) is a no-op; it frees every chunk and the pool. */
 Terrain *terrain_create(void);
 void terrain_destroy(Terrain *terrain);
+/* As terrain_create, but allocation is refused past `max_chunks` chunks (a memory budget; values <= 0 or
+ * above TERRAIN_CAPACITY*3/4 mean TERRAIN_CAPACITY*3/4). */
+Terrain *terrain_create_with_limit(int max_chunks);
+
+/* The slot where the hash starts probing for chunk (cx, cz), 0..TERRAIN_CAPACITY-1 (for tests and
+ * diagnostics: chunks with equal or neighbouring home slots share a probe run). Pure; any thread. */
+uint32_t terrain_home_slot(int cx, int cz);
 
 /* The chunk at chunk coordinates, or NULL. */
 TerrainChunk *terrain_get_chunk(const Terrain *terrain, int cx, int cz);

@@ -1,0 +1,262 @@
+/* config.c — typed, validated reads of JSON data files on top of cJSON.
+ *
+ * Design: a bad data file is user input, so every failure says which file, which field (a dotted path
+ * such as "ores[2].count_base") and what was expected, and quotes what was found as compact JSON:
+ *   "<file>: field '<where>.<key>': expected <what>, got <json>"
+ *   "<file>: missing field '<where>.<key>' (expected <what>)"
+ * Syntax errors turn cJSON's parse-end pointer into a line and column. Parsing requires the text to
+ * end after the value (trailing garbage is an error). An explicit `null` is a wrong type, not a missing
+ * field: only an absent key counts as missing, so `_opt` getters never silently ignore a typo'd value.
+ * Keys are matched case-sensitively. */
+#include "strata/config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strata/fileio.h"
+
+/* ---- load / parse ---- */
+
+StResult config_parse(const char *path, const char *text, ConfigDoc *doc)
+{
+    if (!doc) return st_fail(ST_ERR_ARG, "config_parse: NULL doc");
+    doc->root = NULL;
+    snprintf(doc->path, sizeof doc->path, "%s", path ? path : "(text)");
+    if (!text) return st_fail(ST_ERR_ARG, "%s: no text to parse", doc->path);
+
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root) {
+        if (!end) return st_fail(ST_ERR_NOMEM, "%s: out of memory while parsing JSON", doc->path);
+        int line = 1, column = 1;
+        for (const char *p = text; p < end && *p; p++) {
+            if (*p == '\n') { line++; column = 1; }
+            else column++;
+        }
+        /* A short excerpt of the text at the error, on one line. */
+        char near[24];
+        size_t n = 0;
+        for (const char *p = end; *p && *p != '\n' && n + 1 < sizeof near; p++) near[n++] = *p;
+        near[n] = 0;
+        if (n == 0)
+            return st_fail(ST_ERR_FORMAT, "%s: JSON syntax error at line %d, column %d (unexpected end)",
+                           doc->path, line, column);
+        return st_fail(ST_ERR_FORMAT, "%s: JSON syntax error at line %d, column %d near '%s'",
+                       doc->path, line, column, near);
+    }
+    doc->root = root;
+    return ST_OK;
+}
+
+StResult config_load(const char *path, ConfigDoc *doc)
+{
+    if (!doc) return st_fail(ST_ERR_ARG, "config_load: NULL doc");
+    doc->root = NULL;
+    char *text = NULL;
+    size_t size = 0;
+    StResult rc = fileio_read_all(path, &text, &size);
+    if (rc != ST_OK) {
+        snprintf(doc->path, sizeof doc->path, "%s", path ? path : "");
+        return rc;
+    }
+    if (strlen(text) != size) {
+        free(text);
+        snprintf(doc->path, sizeof doc->path, "%s", path);
+        return st_fail(ST_ERR_FORMAT, "%s: contains a NUL byte at offset %zu (expected JSON text)",
+                       path, strlen(text));
+    }
+    rc = config_parse(path, text, doc);
+    free(text);
+    return rc;
+}
+
+void config_free(ConfigDoc *doc)
+{
+    if (!doc) return;
+    cJSON_Delete(doc->root);
+    doc->root = NULL;
+}
+
+/* ---- messages ---- */
+
+/* "<where>.<key>", "<key>" at the root, "<where>" when key is NULL. */
+static void field_path(const char *where, const char *key, char *out, size_t size)
+{
+    bool has_where = where && where[0];
+    if (!key) snprintf(out, size, "%s", has_where ? where : "(root)");
+    else if (has_where) snprintf(out, size, "%s.%s", where, key);
+    else snprintf(out, size, "%s", key);
+}
+
+static const char *doc_path(const ConfigDoc *doc)
+{
+    return doc && doc->path[0] ? doc->path : "(config)";
+}
+
+StResult config_fail_field(const ConfigDoc *doc, const char *where, const char *key, const char *expected,
+                           const cJSON *got)
+{
+    char field[256];
+    field_path(where, key, field, sizeof field);
+    if (!got) return st_fail(ST_ERR_FORMAT, "%s: missing field '%s' (expected %s)", doc_path(doc), field, expected);
+
+    char *json = cJSON_PrintUnformatted(got);
+    const char *shown = json ? json : "(unprintable)";
+    size_t len = strlen(shown);
+    StResult rc;
+    if (len > 80)
+        rc = st_fail(ST_ERR_FORMAT, "%s: field '%s': expected %s, got %.77s...", doc_path(doc), field, expected, shown);
+    else
+        rc = st_fail(ST_ERR_FORMAT, "%s: field '%s': expected %s, got %s", doc_path(doc), field, expected, shown);
+    cJSON_free(json);
+    return rc;
+}
+
+/* ---- lookup ---- */
+
+/* Finds obj[key]. Returns ST_OK with *item NULL when absent. Fails when obj is not an object. */
+static StResult lookup(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                       const cJSON **item)
+{
+    *item = NULL;
+    if (!key) return st_fail(ST_ERR_ARG, "%s: config getter called with a NULL key", doc_path(doc));
+    if (!cJSON_IsObject(obj)) {
+        if (!obj) {
+            char field[256];
+            field_path(where, NULL, field, sizeof field);
+            return st_fail(ST_ERR_FORMAT, "%s: missing object '%s' (looking for '%s')", doc_path(doc), field, key);
+        }
+        return config_fail_field(doc, where, NULL, "an object", obj);
+    }
+    *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return ST_OK;
+}
+
+/* ---- numbers ---- */
+
+static StResult get_number(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                           double min, double max, double *out, bool required)
+{
+    const cJSON *item;
+    StResult rc = lookup(doc, obj, where, key, &item);
+    if (rc != ST_OK) return rc;
+    char what[96];
+    snprintf(what, sizeof what, "a number in %.15g..%.15g", min, max);
+    if (!item) return required ? config_fail_field(doc, where, key, what, NULL) : ST_OK;
+    if (!cJSON_IsNumber(item)) return config_fail_field(doc, where, key, what, item);
+    double v = item->valuedouble;
+    if (!(v >= min && v <= max)) return config_fail_field(doc, where, key, what, item);
+    if (out) *out = v;
+    return ST_OK;
+}
+
+StResult config_get_number(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                           double min, double max, double *out)
+{
+    return get_number(doc, obj, where, key, min, max, out, true);
+}
+
+StResult config_get_number_opt(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                               double min, double max, double *out)
+{
+    return get_number(doc, obj, where, key, min, max, out, false);
+}
+
+static StResult get_int(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                        long min, long max, long *out, bool required)
+{
+    const cJSON *item;
+    StResult rc = lookup(doc, obj, where, key, &item);
+    if (rc != ST_OK) return rc;
+    char what[96];
+    snprintf(what, sizeof what, "an integer in %ld..%ld", min, max);
+    if (!item) return required ? config_fail_field(doc, where, key, what, NULL) : ST_OK;
+    if (!cJSON_IsNumber(item)) return config_fail_field(doc, where, key, what, item);
+    double v = item->valuedouble;
+    /* Range check on the double first: a huge value must not overflow the conversion to long. */
+    if (!(v >= (double)min && v <= (double)max) || floor(v) != v || v >= 9223372036854775808.0 ||
+        v < -9223372036854775808.0)
+        return config_fail_field(doc, where, key, what, item);
+    long l = (long)v;
+    if (l < min || l > max) return config_fail_field(doc, where, key, what, item);
+    if (out) *out = l;
+    return ST_OK;
+}
+
+StResult config_get_int(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                        long min, long max, long *out)
+{
+    return get_int(doc, obj, where, key, min, max, out, true);
+}
+
+StResult config_get_int_opt(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                            long min, long max, long *out)
+{
+    return get_int(doc, obj, where, key, min, max, out, false);
+}
+
+/* ---- booleans and strings ---- */
+
+StResult config_get_bool_opt(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key, bool *out)
+{
+    const cJSON *item;
+    StResult rc = lookup(doc, obj, where, key, &item);
+    if (rc != ST_OK) return rc;
+    if (!item) return ST_OK;
+    if (!cJSON_IsBool(item)) return config_fail_field(doc, where, key, "true or false", item);
+    if (out) *out = cJSON_IsTrue(item);
+    return ST_OK;
+}
+
+static StResult get_string(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                           char *out, size_t size, bool required)
+{
+    const cJSON *item;
+    StResult rc = lookup(doc, obj, where, key, &item);
+    if (rc != ST_OK) return rc;
+    char what[64];
+    if (size > 0) snprintf(what, sizeof what, "a string of at most %zu bytes", size - 1);
+    else snprintf(what, sizeof what, "a string");
+    if (!item) return required ? config_fail_field(doc, where, key, what, NULL) : ST_OK;
+    if (!cJSON_IsString(item) || !item->valuestring) return config_fail_field(doc, where, key, what, item);
+    size_t len = strlen(item->valuestring);
+    if (!out || len >= size) return config_fail_field(doc, where, key, what, item);
+    memcpy(out, item->valuestring, len + 1);
+    return ST_OK;
+}
+
+StResult config_get_string(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                           char *out, size_t size)
+{
+    return get_string(doc, obj, where, key, out, size, true);
+}
+
+StResult config_get_string_opt(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                               char *out, size_t size)
+{
+    return get_string(doc, obj, where, key, out, size, false);
+}
+
+/* ---- containers ---- */
+
+StResult config_get_array(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key, const cJSON **out)
+{
+    const cJSON *item;
+    StResult rc = lookup(doc, obj, where, key, &item);
+    if (rc != ST_OK) return rc;
+    if (!item || !cJSON_IsArray(item)) return config_fail_field(doc, where, key, "an array", item);
+    if (out) *out = item;
+    return ST_OK;
+}
+
+StResult config_get_object(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key, const cJSON **out)
+{
+    const cJSON *item;
+    StResult rc = lookup(doc, obj, where, key, &item);
+    if (rc != ST_OK) return rc;
+    if (!item || !cJSON_IsObject(item)) return config_fail_field(doc, where, key, "an object", item);
+    if (out) *out = item;
+    return ST_OK;
+}

@@ -1,0 +1,5 @@
+# tests of src/core
+strata_add_test(test_fileio test_fileio.c core)
+strata_add_test(test_config test_config.c core)
+strata_add_test(test_rng test_rng.c core)
+strata_add_test(test_noise test_noise.c core)

@@ -1,3 +1,6 @@
 # tools (listed explicitly)
 add_executable(strata-atlas tools/strata-atlas.c)
 target_link_libraries(strata-atlas PRIVATE strata_core)
+# strata-map: top-down PNG of a world rectangle (src/gen's generator, no window)
+add_executable(strata-map tools/strata-map.c)
+target_link_libraries(strata-map PRIVATE strata_core)

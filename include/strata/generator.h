@@ -3,8 +3,9 @@
  * A chunk's contents are a pure function of (seed, settings, chunk coordinates): passes read only the
  * chunk they are given and the seed, never neighbour chunks. Anything crossing a chunk border is derived
  * from the seed by every chunk it touches; each chunk paints only its own cells.
- * Pass 1: shafts (temperature, humidity) and base fill. Pass 2: details (surface blocks, water, beaches).
- * Pass 3: caves, pockets, ores. Pass 4: vegetation, snow and ice, bedrock.
+ * Pass 1: shafts (temperature, humidity) and base fill (rock, water to the sea level, air). Pass 2: surface
+ * layers by biome (sand on beaches and deserts, gravel, dirt, clay, ice high up). Pass 3: pockets, caves,
+ * ores, fluids falling down. Pass 4: grass, plants, trees, cacti, pumpkins, snow and ice, bedrock.
  * Ownership: generator_create allocates; generator_destroy frees. A Generator is immutable after
  * creation and may be used from any thread; scratch memory lives in a GenContext (one per thread).
  */
@@ -66,10 +67,17 @@ struct Generator {
 };
 
 /* Creates the generator for settings->mode (gen24 for continent/island, flat for flat).
- * `worldgen_path` is assets/worldgen.json (tunables); a malformed value is ST_ERR_FORMAT naming the field.
+ * `worldgen_path` is assets/worldgen.json (tunables; NULL = the built-in asset path); a malformed value is
+ * ST_ERR_FORMAT naming the field. Settings outside what world.json accepts (biome_size 0.01..100, offsets
+ * -15..15, ...) and mode heightmap are ST_ERR_ARG.
  * `blocks` must outlive the generator. */
 StResult generator_create(const WorldSettings *settings, const BlockRegistry *blocks,
                           const char *worldgen_path, Generator **out);
+/* Like generator_create, but rebuilds the generator version a world was made with (Generator.version as
+ * stored in world.json); 0 means this build's current version. A version this build does not know is
+ * ST_ERR_VERSION naming the generator and both versions. */
+StResult generator_create_version(const WorldSettings *settings, const BlockRegistry *blocks,
+                                  const char *worldgen_path, int version, Generator **out);
 void generator_destroy(Generator *g);
 
 GenContext *gen_context_create(void);

@@ -1,0 +1,177 @@
+/* gen24.c — the standard generator: creation (seeded noise tables, prebuilt brushes) and the interface
+ * (a struct of function pointers, generator.h).
+ *
+ * Design: after TerrainContentsGenerator24. Pass 1: shafts and the density fill (gen24_fill.c). Pass 2:
+ * surface layers by biome (gen_surface.c). Pass 3: pockets, caves, ore veins, fluids falling down
+ * (pockets first, so that caves, which never carve next to water, also keep clear of pocket water).
+ * Pass 4: grass and plants, trees, cacti, pumpkins, snow and ice, bedrock and the air ceiling. The
+ * generator is immutable after creation and used from any thread; per-thread scratch is the GenContext.
+ * Every term and feature gets its own seed from rng_derive(world seed, name). */
+#include "gen_internal.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GEN24_VERSION 1
+
+static const Gen24 *impl(const Generator *g) { return g->impl; }
+
+static int g24_ocean_level(const Generator *g) { return impl(g)->ocean_level; }
+
+static void g24_spawn(const Generator *g, int *x, int *z) { gen24_find_spawn(impl(g), x, z); }
+
+static float g24_shore(const Generator *g, float x, float z) { return gen24_shore_distance(impl(g), x, z); }
+
+static float g24_height(const Generator *g, float x, float z) { return gen24_height(impl(g), x, z); }
+
+static int g24_temperature(const Generator *g, float x, float z) { return gen24_temperature(impl(g), x, z); }
+
+static int g24_humidity(const Generator *g, float x, float z) { return gen24_humidity(impl(g), x, z); }
+
+static float g24_mountain(const Generator *g, float x, float z) { return gen24_mountain_factor(impl(g), x, z); }
+
+static void g24_pass3(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
+{
+    const Gen24 *g = impl(gen);
+    ctx->ring_sides = 0;
+    gen24_pockets(g, chunk, ctx);
+    gen24_caves(g, chunk, ctx);
+    gen24_minerals(g, chunk);
+    gen24_fluids_down(g, chunk);
+}
+
+static void g24_pass4(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
+{
+    const Gen24 *g = impl(gen);
+    gen24_grass_and_plants(g, chunk);
+    gen24_trees(g, chunk, ctx);
+    gen24_cacti(g, chunk);
+    gen24_pumpkins(g, chunk);
+    gen24_snow_and_ice(g, chunk);
+    gen24_bedrock_and_air(g, chunk);
+}
+
+static void free_brushes(GenBrush *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        gen_brush_free(&b[i]);
+}
+
+static void g24_destroy(Generator *gen)
+{
+    Gen24 *g = gen->impl;
+    if (!g)
+        return;
+    free_brushes(g->cave_brushes, GEN24_CAVE_TYPES_MAX * GEN24_CAVE_VARIANTS_MAX);
+    for (int k = 0; k < GEN_MAX_VEINS; k++) {
+        free_brushes(g->ore_brushes[k], 16);
+        free_brushes(g->pocket_brushes[k], 16);
+    }
+    free_brushes(g->water_brushes, GEN_MAX_FLUID_SIZES * 4);
+    free_brushes(g->magma_brushes, GEN_MAX_FLUID_SIZES * 4);
+    for (int k = 0; k < GEN_MAX_TREE_TYPES; k++)
+        free_brushes(g->tree_brushes[k], GEN_MAX_TREE_BRUSHES);
+    free(g);
+    gen->impl = NULL;
+}
+
+static float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+static void init_tables(Gen24 *g, uint64_t seed)
+{
+    struct { NoiseTable *t; const char *name; } terms[] = {
+        {&g->n_temperature, "temperature"}, {&g->n_humidity, "humidity"},     {&g->n_mountains, "mountains"},
+        {&g->n_ocean_slope, "ocean_slope"}, {&g->n_shore_x, "shore_x"},       {&g->n_shore_z, "shore_z"},
+        {&g->n_biome1, "height_biome1"},    {&g->n_biome2, "height_biome2"},  {&g->n_hills, "hills"},
+        {&g->n_mountain_detail, "mountain_detail"}, {&g->n_rivers, "rivers"}, {&g->n_turbulence, "turbulence"},
+        {&g->n_bedrock, "bedrock"},         {&g->n_forest, "forest"},         {&g->n_ice, "ice"},
+        {&g->n_ore_count, "ore_count"},
+    };
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++)
+        noise_table_init(terms[i].t, rng_derive(seed, terms[i].name));
+    g->seed_caves = rng_derive(seed, "caves");
+    g->seed_veins = rng_derive(seed, "veins");
+    g->seed_pockets = rng_derive(seed, "pockets");
+    g->seed_surface = rng_derive(seed, "surface");
+    g->seed_trees = rng_derive(seed, "trees");
+    g->seed_plants = rng_derive(seed, "plants");
+    g->seed_cacti = rng_derive(seed, "cacti");
+    g->seed_pumpkins = rng_derive(seed, "pumpkins");
+    g->seed_forest = rng_derive(seed, "forest_patches");
+    g->seed_snow = rng_derive(seed, "snow_on_ice");
+}
+
+static void init_block_tables(Gen24 *g)
+{
+    const BlockRegistry *reg = g->blocks;
+    g->replaceable_by_trees[BLOCK_AIR] = 1;
+    g->replaceable_by_trees[BLOCK_TALL_GRASS] = 1;
+    g->replaceable_by_trees[BLOCK_RED_FLOWER] = 1;
+    g->replaceable_by_trees[BLOCK_YELLOW_FLOWER] = 1;
+    g->replaceable_by_trees[BLOCK_PURPLE_FLOWER] = 1;
+    g->replaceable_by_trees[BLOCK_DRY_BUSH] = 1;
+    g->replaceable_by_trees[BLOCK_SNOW] = 1;
+    for (int k = 0; k < g->cfg.tree_type_count; k++)
+        g->replaceable_by_trees[g->cfg.trees[k].leaves] = 1;
+    for (int i = 0; i < g->cfg.plants.flower_count; i++)
+        g->replaceable_by_trees[g->cfg.plants.flowers[i].block] = 1;
+    for (int id = 0; id < BLOCK_MAX; id++) {
+        bool leaves = reg->layer[id] == BLOCK_LAYER_ALPHA_TESTED && reg->shape[id] == BLOCK_SHAPE_CUBE;
+        g->supports_snow[id] = (uint8_t)((reg->opaque_cube[id] || leaves) && id != BLOCK_SNOW && id != BLOCK_ICE);
+    }
+}
+
+StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
+{
+    if (version != 0 && version != GEN24_VERSION)
+        return st_fail(ST_ERR_VERSION, "generator 'gen24' version %d is not known to this build (it has version %d)",
+                       version, GEN24_VERSION);
+    Gen24 *g = calloc(1, sizeof *g);
+    if (!g)
+        return st_fail(ST_ERR_NOMEM, "gen24: out of memory");
+    const WorldSettings *s = &gen->settings;
+    g->cfg = *cfg;
+    g->blocks = gen->blocks;
+    g->ocean_level = cfg->sea_level + s->sea_level_offset;
+    g->island = s->mode == TERRAIN_MODE_ISLAND;
+    g->island_x = s->island_size_x;
+    g->island_z = s->island_size_z;
+    g->biome_scaling = (g->island ? cfg->terrain.island_biome_scaling : cfg->terrain.continent_biome_scaling) *
+                       s->biome_size;
+    float island_min = g->island ? (s->island_size_x < s->island_size_z ? s->island_size_x : s->island_size_z) : FLT_MAX;
+    g->shore_fluctuations = clampf(2.0f * island_min, 0.0f, 150.0f);
+    g->shore_fluctuations_scaling = clampf(0.04f * island_min, 0.5f, 3.0f);
+    g->temperature_offset = s->temperature_offset;
+    g->humidity_offset = s->humidity_offset;
+    init_tables(g, s->seed);
+    init_block_tables(g);
+
+    gen->name = "gen24";
+    gen->version = GEN24_VERSION;
+    gen->impl = g;
+    gen->ocean_level = g24_ocean_level;
+    gen->find_coarse_spawn_position = g24_spawn;
+    gen->calculate_ocean_shore_distance = g24_shore;
+    gen->calculate_height = g24_height;
+    gen->calculate_temperature = g24_temperature;
+    gen->calculate_humidity = g24_humidity;
+    gen->calculate_mountain_range_factor = g24_mountain;
+    gen->pass[0] = gen24_pass1;
+    gen->pass[1] = gen24_pass2;
+    gen->pass[2] = g24_pass3;
+    gen->pass[3] = g24_pass4;
+    gen->destroy = g24_destroy;
+    g->key = gen_generator_key(gen, cfg->text_hash);
+
+    StResult rc = gen24_build_cave_brushes(g, rng_derive(s->seed, "cave_brushes"));
+    if (rc == ST_OK)
+        rc = gen24_build_mineral_brushes(g, rng_derive(s->seed, "mineral_brushes"));
+    if (rc == ST_OK)
+        rc = gen24_build_tree_brushes(g, rng_derive(s->seed, "tree_brushes"));
+    if (rc != ST_OK) {
+        g24_destroy(gen);
+        return rc;
+    }
+    return ST_OK;
+}

@@ -1,0 +1,259 @@
+/* gen24_fields.c — gen24's 2D fields: ocean shore, mountain range factor, height, temperature, humidity,
+ * forest density, and the coarse spawn search.
+ *
+ * Design: the formulas are Survivalcraft's TerrainContentsGenerator24 (shore lines bent by 4-octave
+ * noise, a ridged 3-octave mountain range factor, hills and mountains strengths squished by it, rivers
+ * cut where a noise crosses 0.5, height clamped to 10..251). The known weakness is fixed: instead of one
+ * permutation table shifted by four +-3000 offsets, every term owns a NoiseTable seeded with
+ * rng_derive(seed, "<term>"), so two seeds share no term. All functions are pure and thread safe. */
+#include "gen_internal.h"
+
+#include <math.h>
+
+float gen_range_probability(float v, GenTrapezoid t)
+{
+    if (v < t.a) return 0.0f;
+    if (v < t.b) return (v - t.a) / (t.b - t.a);
+    if (v <= t.c) return 1.0f;
+    if (v <= t.d) return t.d > t.c ? 1.0f - (v - t.c) / (t.d - t.c) : 1.0f;
+    return 0.0f;
+}
+
+int gen_temperature_adjustment(int y)
+{
+    float a = y > 64 ? -0.0008f * (float)((y - 64) * (y - 64)) : 0.1f * (float)(64 - y);
+    return (int)lrintf(a); /* round half to even, like Math.Round */
+}
+
+float gen24_shore_x(const Gen24 *g, float z)
+{
+    return g->cfg.terrain.ocean_corner_x +
+           g->shore_fluctuations * gen_noise2(&g->n_shore_x, z, 0.0f, 0.005f / g->shore_fluctuations_scaling,
+                                                  4, 1.95f, 1.0f);
+}
+
+float gen24_shore_z(const Gen24 *g, float x)
+{
+    return g->cfg.terrain.ocean_corner_z +
+           g->shore_fluctuations * gen_noise2(&g->n_shore_z, 0.0f, x, 0.005f / g->shore_fluctuations_scaling,
+                                                  4, 1.95f, 1.0f);
+}
+
+float gen24_shore_combine(const Gen24 *g, float x, float z, float sx, float sz, float sx_far, float sz_far)
+{
+    float dx = x - sx;
+    float dz = z - sz;
+    float d = dx < dz ? dx : dz;
+    if (g->island) {
+        float fx = sx_far + g->island_x - x;
+        float fz = sz_far + g->island_z - z;
+        if (fx < d) d = fx;
+        if (fz < d) d = fz;
+    }
+    return d;
+}
+
+float gen24_shore_distance(const Gen24 *g, float x, float z)
+{
+    float sx_far = 0.0f, sz_far = 0.0f;
+    if (g->island) {
+        sx_far = gen24_shore_x(g, z + 1000.0f);
+        sz_far = gen24_shore_z(g, x + 1000.0f);
+    }
+    return gen24_shore_combine(g, x, z, gen24_shore_x(g, z), gen24_shore_z(g, x), sx_far, sz_far);
+}
+
+/* Survivalcraft's ridged OctavedNoise: the octave sum s in [0,1] folded around 0.5 (1 - |2s - 1|), so
+ * mountain ranges run along the lines where the sum crosses its middle. */
+float gen24_mountain_raw(const Gen24 *g, float x, float z)
+{
+    float s = gen_noise2(&g->n_mountains, x, z, g->cfg.terrain.mountain_range_frequency / g->biome_scaling, 3, 1.91f,
+                         0.75f);
+    return 1.0f - fabsf(2.0f * s - 1.0f);
+}
+
+void gen24_lattice(const Gen24 *g, int wx, int wz, Gen24Lattice *out)
+{
+    float x = (float)wx, z = (float)wz;
+    out->temperature = gen_noise2(&g->n_temperature, x, z, g->cfg.terrain.temperature_frequency / g->biome_scaling, 5,
+                                  2.0f, 0.6f);
+    out->humidity = gen_noise2(&g->n_humidity, x, z, g->cfg.terrain.humidity_frequency / g->biome_scaling, 5, 2.0f, 0.6f);
+    out->mountain = gen24_mountain_raw(g, x, z);
+}
+
+float gen24_field_bilerp(float v00, float v10, float v01, float v11, float fx, float fz)
+{
+    float a = v00 + (v10 - v00) * fx;
+    float b = v01 + (v11 - v01) * fx;
+    return a + (b - a) * fz;
+}
+
+static int field_0_15(float v)
+{
+    int i = (int)(gen_saturate(v) * 16.0f);
+    return i < 0 ? 0 : (i > 15 ? 15 : i);
+}
+
+int gen24_temperature_of(const Gen24 *g, float raw)
+{
+    return field_0_15(3.0f * raw - 1.1f + g->temperature_offset / 16.0f);
+}
+
+int gen24_humidity_of(const Gen24 *g, float raw)
+{
+    return field_0_15(3.0f * raw - 0.9f + g->humidity_offset / 16.0f);
+}
+
+/* The four lattice points around (x, z) and the position between them. */
+static void lattice_around(const Gen24 *g, float x, float z, Gen24Lattice c[4], float *fx, float *fz)
+{
+    float x0 = floorf(x * 0.25f) * 4.0f, z0 = floorf(z * 0.25f) * 4.0f;
+    int ix = (int)x0, iz = (int)z0;
+    gen24_lattice(g, ix, iz, &c[0]);
+    gen24_lattice(g, ix + 4, iz, &c[1]);
+    gen24_lattice(g, ix, iz + 4, &c[2]);
+    gen24_lattice(g, ix + 4, iz + 4, &c[3]);
+    *fx = (x - x0) * 0.25f;
+    *fz = (z - z0) * 0.25f;
+}
+
+float gen24_mountain_factor(const Gen24 *g, float x, float z)
+{
+    Gen24Lattice c[4];
+    float fx, fz;
+    lattice_around(g, x, z, c, &fx, &fz);
+    return gen24_field_bilerp(c[0].mountain, c[1].mountain, c[2].mountain, c[3].mountain, fx, fz);
+}
+
+int gen24_temperature(const Gen24 *g, float x, float z)
+{
+    Gen24Lattice c[4];
+    float fx, fz;
+    lattice_around(g, x, z, c, &fx, &fz);
+    return gen24_temperature_of(g, gen24_field_bilerp(c[0].temperature, c[1].temperature, c[2].temperature,
+                                                       c[3].temperature, fx, fz));
+}
+
+int gen24_humidity(const Gen24 *g, float x, float z)
+{
+    Gen24Lattice c[4];
+    float fx, fz;
+    lattice_around(g, x, z, c, &fx, &fz);
+    return gen24_humidity_of(g, gen24_field_bilerp(c[0].humidity, c[1].humidity, c[2].humidity, c[3].humidity, fx, fz));
+}
+
+/* Survivalcraft's PowSign(v, 0.5): the signed square root. */
+static float sqrt_sign(float v)
+{
+    return v < 0.0f ? -sqrtf(-v) : sqrtf(v);
+}
+
+float gen24_height(const Gen24 *g, float x, float z)
+{
+    const GenTerrainConfig *t = &g->cfg.terrain;
+    float slope = t->ocean_slope +
+                  t->ocean_slope_variation *
+                      sqrt_sign(2.0f * gen_noise2(&g->n_ocean_slope, x, z, 0.01f, 1, 2.0f, 0.5f) - 1.0f);
+    float shore = gen24_shore_distance(g, x, z);
+    float shore_fade = gen_saturate(2.0f - 0.05f * fabsf(shore));
+    float islands = gen_saturate(gen_sin(t->islands_frequency * shore));
+    float ocean_depth = gen_saturate(gen_saturate(-slope * shore) - 0.85f * islands);
+    float ocean_flat = gen_saturate(gen_saturate(0.05f * (-shore - 10.0f)) - islands);
+    float m = gen24_mountain_raw(g, x, z);
+    float f1 = (1.0f - shore_fade) * gen_noise2(&g->n_biome1, x, z, 0.001f / g->biome_scaling, 2, 2.0f, 0.5f);
+    float f2 = (1.0f - shore_fade) * gen_noise2(&g->n_biome2, x, z, 0.0017f / g->biome_scaling, 2, 4.0f, 0.7f);
+    float hills_k = (1.0f - ocean_flat) * (1.0f - shore_fade) *
+                    gen_squish(m, 1.0f - t->hills_percentage, 1.0f - t->mountains_percentage);
+    float mountains_k = (1.0f - ocean_flat) * gen_squish(m, 1.0f - t->mountains_percentage, 1.0f);
+    float hills_n = gen_noise2(&g->n_hills, x, z, t->hills_frequency, t->hills_octaves, 1.93f, t->hills_persistence);
+    float amp_step = gen_lerp(0.75f * t->mountains_detail_persistence, 1.33f * t->mountains_detail_persistence, f1);
+    float mountains_n = 1.5f * gen_noise2(&g->n_mountain_detail, x, z, t->mountains_detail_frequency,
+                                              t->mountains_detail_octaves, 1.98f, amp_step) - 0.5f;
+    float river_width = gen_lerp(80.0f, 35.0f,
+                                 gen_saturate(mountains_k + 0.5f * hills_k + gen_saturate(1.0f - shore / 30.0f)));
+    float river_floor = gen_lerp(-2.0f, -4.0f, gen_saturate(mountains_k + 0.5f * hills_k));
+    float river = gen_saturate(
+        1.5f - river_width * fabsf(2.0f * gen_noise2(&g->n_rivers, x, z, 0.001f, 4, 2.0f, 0.5f) - 1.0f));
+    float h = -50.0f * ocean_depth + t->height_bias + gen_lerp(0.0f, 8.0f, f1) + gen_lerp(0.0f, -6.0f, f2) +
+              t->mountains_strength * mountains_k * mountains_n + t->hills_strength * hills_k * hills_n;
+    float carved = gen_lerp(h, river_floor, t->rivers_strength * river);
+    if (carved < h)
+        h = carved;
+    h += (float)g->cfg.sea_level;
+    return h < 10.0f ? 10.0f : (h > 251.0f ? 251.0f : h);
+}
+
+/* Per chunk: noise over chunk coordinates plus a 30% chance of a dense patch. */
+float gen24_forest_density(const Gen24 *g, int cx, int cz)
+{
+    bool patch = rng_hash2(g->seed_forest, cx, cz) % 1000u < 300u;
+    float n = gen_noise2(&g->n_forest, (float)cx, (float)cz, 0.1f, 2, 2.0f, 0.5f);
+    return gen_saturate((n - 0.25f) / 0.2f + (patch ? 0.6f : 0.0f));
+}
+
+static float distance_from_range(float v, float lo, float hi)
+{
+    return v < lo ? lo - v : (v > hi ? v - hi : 0.0f);
+}
+
+/* Higher is better: dry land a little above the sea, flat, not in the mountains, temperate, wooded, and
+ * close to the origin. */
+static float spawn_score(const Gen24 *g, int x, int z)
+{
+    float h = gen24_height(g, (float)x, (float)z);
+    float lo = h, hi = h;
+    static const int corners[4][2] = {{-8, -8}, {-8, 8}, {8, -8}, {8, 8}};
+    for (int i = 0; i < 4; i++) {
+        float hc = gen24_height(g, (float)(x + corners[i][0]), (float)(z + corners[i][1]));
+        if (hc < lo) lo = hc;
+        if (hc > hi) hi = hc;
+    }
+    float sea = (float)g->ocean_level;
+    float score = 0.0f;
+    float dist = sqrtf((float)x * (float)x + (float)z * (float)z);
+    score -= 0.004f * dist;
+    score -= 2.0f * distance_from_range(h, sea + 3.0f, sea + 12.0f);
+    score -= 50.0f * distance_from_range(lo, sea + 2.0f, 1000.0f);   /* every corner dry */
+    score -= 2.0f * distance_from_range(hi - lo, 0.0f, 4.0f);        /* not a cliff */
+    score -= 30.0f * distance_from_range(gen24_mountain_factor(g, (float)x, (float)z), 0.0f, 0.8f);
+    score -= distance_from_range((float)gen24_temperature(g, (float)x, (float)z), 5.0f, 13.0f);
+    score -= distance_from_range((float)gen24_humidity(g, (float)x, (float)z), 5.0f, 15.0f);
+    score -= 3.0f * distance_from_range(gen24_forest_density(g, x >> 4, z >> 4), 0.3f, 1.0f);
+    return score;
+}
+
+/* Scans a square spiral of candidates every 16 blocks out to 768 from the origin; the first best wins,
+ * so nearer candidates win ties. Then refines around the winner every 2 blocks. */
+void gen24_find_spawn(const Gen24 *g, int *out_x, int *out_z)
+{
+    int best_x = 0, best_z = 0;
+    float best = spawn_score(g, 0, 0);
+    for (int ring = 1; ring <= 48; ring++) {
+        for (int i = -ring; i <= ring; i++) {
+            int cand[4][2] = {{i, -ring}, {i, ring}, {-ring, i}, {ring, i}};
+            for (int k = 0; k < 4; k++) {
+                if (k >= 2 && (i == -ring || i == ring))
+                    continue; /* corners already visited */
+                int x = cand[k][0] * 16, z = cand[k][1] * 16;
+                float s = spawn_score(g, x, z);
+                if (s > best) {
+                    best = s;
+                    best_x = x;
+                    best_z = z;
+                }
+            }
+        }
+    }
+    int cx = best_x, cz = best_z;
+    for (int dz = -8; dz <= 8; dz += 2)
+        for (int dx = -8; dx <= 8; dx += 2) {
+            float s = spawn_score(g, cx + dx, cz + dz);
+            if (s > best) {
+                best = s;
+                best_x = cx + dx;
+                best_z = cz + dz;
+            }
+        }
+    *out_x = best_x;
+    *out_z = best_z;
+}

@@ -1,0 +1,124 @@
+/* gen_flat.c — the flat world: bedrock, stone, three layers of dirt and grass on top at
+ * settings.flat_height, constant temperature and humidity from the settings' offsets (Survivalcraft's
+ * flat generator: 12 + offset, clamped). Same interface as gen24: everything happens in pass 1; passes
+ * 2-4 have nothing to add. */
+#include "gen_internal.h"
+
+#include <stdlib.h>
+
+#define GEN_FLAT_VERSION 1
+
+typedef struct GenFlat {
+    int height;
+    int ocean_level;
+    int temperature, humidity;
+} GenFlat;
+
+static const GenFlat *flat(const Generator *g) { return g->impl; }
+
+static int flat_ocean_level(const Generator *g) { return flat(g)->ocean_level; }
+
+static void flat_spawn(const Generator *g, int *x, int *z)
+{
+    (void)g;
+    *x = 0;
+    *z = 0;
+}
+
+static float flat_shore(const Generator *g, float x, float z)
+{
+    (void)g; (void)x; (void)z;
+    return 1000000.0f; /* no ocean anywhere */
+}
+
+static float flat_height(const Generator *g, float x, float z)
+{
+    (void)x; (void)z;
+    return (float)flat(g)->height;
+}
+
+static int flat_temperature(const Generator *g, float x, float z)
+{
+    (void)x; (void)z;
+    return flat(g)->temperature;
+}
+
+static int flat_humidity(const Generator *g, float x, float z)
+{
+    (void)x; (void)z;
+    return flat(g)->humidity;
+}
+
+static float flat_mountain(const Generator *g, float x, float z)
+{
+    (void)g; (void)x; (void)z;
+    return 0.0f;
+}
+
+static void flat_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
+{
+    (void)ctx;
+    const GenFlat *f = flat(gen);
+    int32_t column[256];
+    for (int y = 0; y < 256; y++) {
+        int b = BLOCK_AIR;
+        if (y == 0) b = BLOCK_BEDROCK;
+        else if (y < f->height - 3) b = BLOCK_STONE;
+        else if (y < f->height) b = BLOCK_DIRT;
+        else if (y == f->height) b = BLOCK_GRASS;
+        column[y] = cell_make(b, 0);
+    }
+    column[255] = 0;
+    for (int z = 0; z < 16; z++)
+        for (int x = 0; x < 16; x++) {
+            int32_t *c = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            for (int y = 0; y < 256; y++)
+                c[y] = column[y];
+            int i = CHUNK_SHAFT_INDEX(x, z);
+            chunk->shafts[i] = shaft_set_humidity(shaft_set_temperature(chunk->shafts[i], f->temperature), f->humidity);
+        }
+}
+
+static void flat_nothing(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
+{
+    (void)gen; (void)chunk; (void)ctx;
+}
+
+static void flat_destroy(Generator *gen)
+{
+    free(gen->impl);
+    gen->impl = NULL;
+}
+
+static int clamp15(int v) { return v < 0 ? 0 : (v > 15 ? 15 : v); }
+
+StResult gen_flat_create(Generator *gen, const WorldgenConfig *cfg, int version)
+{
+    if (version != 0 && version != GEN_FLAT_VERSION)
+        return st_fail(ST_ERR_VERSION, "generator 'flat' version %d is not known to this build (it has version %d)",
+                       version, GEN_FLAT_VERSION);
+    GenFlat *f = calloc(1, sizeof *f);
+    if (!f)
+        return st_fail(ST_ERR_NOMEM, "flat generator: out of memory");
+    const WorldSettings *s = &gen->settings;
+    f->height = s->flat_height;
+    f->ocean_level = cfg->sea_level + s->sea_level_offset;
+    f->temperature = clamp15(12 + (int)s->temperature_offset);
+    f->humidity = clamp15(12 + (int)s->humidity_offset);
+    gen->name = "flat";
+    gen->version = GEN_FLAT_VERSION;
+    gen->impl = f;
+    gen->ocean_level = flat_ocean_level;
+    gen->find_coarse_spawn_position = flat_spawn;
+    gen->calculate_ocean_shore_distance = flat_shore;
+    gen->calculate_height = flat_height;
+    gen->calculate_temperature = flat_temperature;
+    gen->calculate_humidity = flat_humidity;
+    gen->calculate_mountain_range_factor = flat_mountain;
+    gen->pass[0] = flat_pass1;
+    gen->pass[1] = flat_nothing;
+    gen->pass[2] = flat_nothing;
+    gen->pass[3] = flat_nothing;
+    gen->destroy = flat_destroy;
+    return ST_OK;
+}

@@ -1,0 +1,153 @@
+/* gen_surface.c — pass 2 (surface layers by biome) and the per-column finishing steps of passes 3 and 4:
+ * fluids falling down, snow and ice, bedrock and the air ceiling.
+ *
+ * Design: every rule here is per column and reads only the chunk itself and pure fields, so it never
+ * depends on neighbours. The surface depth is drawn from a hash of the world column (not from a per-chunk
+ * random sequence) so that tree placement in a neighbour chunk can re-derive "is this column's top dirt"
+ * without generating this chunk (gen_trees.c). Survivalcraft's rules: sand (or gravel in the 5..6
+ * temperature band) over sandstone — that is deserts and beaches; ice high up where frozen; clay under
+ * shallow water in humid places; dirt elsewhere, 4..7 deep, thinning to bare rock on high mountains. */
+#include "gen_internal.h"
+
+#include <math.h>
+
+void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_block, int above_block,
+                         int temperature, int humidity, float mountain, int *block, int *depth)
+{
+    int b;
+    if (top_block == BLOCK_SANDSTONE) {
+        b = (temperature > 4 && temperature < 7) ? BLOCK_GRAVEL : BLOCK_SAND;
+    } else if (top_y > 170 && gen_is_place_frozen(temperature, top_y)) {
+        b = BLOCK_ICE;
+    } else if ((top_y < 66 || top_y == 84 + temperature / 4 || top_y == 103 + temperature / 4) && humidity == 9 &&
+               temperature % 6 == 1) {
+        b = BLOCK_LIMESTONE;
+    } else if (above_block == BLOCK_WATER && humidity >= 8 && top_y >= g->ocean_level - 5) {
+        b = BLOCK_CLAY;
+    } else {
+        b = BLOCK_DIRT;
+    }
+    int d;
+    if (b == BLOCK_ICE) {
+        d = -temperature < 1 ? 1 : (-temperature > 7 ? 7 : -temperature);
+    } else {
+        float high = gen_saturate(((float)top_y - 100.0f) * 0.05f);
+        float f = gen_saturate(gen_saturate((mountain - 0.9f) / 0.1f) - gen_saturate(((float)humidity - 3.0f) / 12.0f) +
+                               g->cfg.terrain.surface_multiplier * high);
+        int lo = (int)gen_lerp(4.0f, 0.0f, f), hi = (int)gen_lerp(7.0f, 0.0f, f);
+        Rng rng;
+        rng_init(&rng, rng_hash2(g->seed_surface, wx, wz));
+        d = rng_int_range(&rng, lo, hi);
+        if (d > top_y)
+            d = top_y;
+    }
+    *block = b;
+    *depth = d;
+}
+
+static inline bool is_ground(int id) { return id != BLOCK_AIR && id != BLOCK_WATER; }
+
+void gen24_pass2(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
+{
+    (void)ctx;
+    const Gen24 *g = gen->impl;
+    /* the mountain factor on the lattice, interpolated per column (as gen24_mountain_factor does) */
+    float lattice[5][5];
+    for (int cz = 0; cz < 5; cz++)
+        for (int cx = 0; cx < 5; cx++)
+            lattice[cz][cx] = gen24_mountain_raw(g, (float)(chunk->origin_x + 4 * cx), (float)(chunk->origin_z + 4 * cz));
+    for (int z = 0; z < 16; z++)
+        for (int x = 0; x < 16; x++) {
+            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int y = gen_column_top(column, 254);
+            while (y >= 0 && !is_ground(cell_contents(column[y])))
+                y--;
+            if (y < 0)
+                continue;
+            int wx = chunk->origin_x + x, wz = chunk->origin_z + z;
+            int32_t shaft = chunk->shafts[CHUNK_SHAFT_INDEX(x, z)];
+            int block, depth;
+            gen24_surface_layer(g, wx, wz, y, cell_contents(column[y]), cell_contents(column[y + 1]),
+                                shaft_temperature(shaft), shaft_humidity(shaft),
+                                gen24_field_bilerp(lattice[z >> 2][x >> 2], lattice[z >> 2][(x >> 2) + 1],
+                                                   lattice[(z >> 2) + 1][x >> 2], lattice[(z >> 2) + 1][(x >> 2) + 1],
+                                                   (float)(x & 3) * 0.25f, (float)(z & 3) * 0.25f),
+                                &block, &depth);
+            int32_t value = cell_make(block, 0);
+            for (int k = y - depth + 1; k <= y; k++)
+                if (is_ground(cell_contents(column[k])))
+                    column[k] = value;
+        }
+}
+
+/* Fluids exist only up to the sea level and in pockets (below their y_max), so the scan starts there. */
+void gen24_fluids_down(const Gen24 *g, TerrainChunk *chunk)
+{
+    int top = g->ocean_level;
+    if (g->cfg.water_pockets.y_max > top) top = g->cfg.water_pockets.y_max;
+    if (g->cfg.magma_pockets.y_max > top) top = g->cfg.magma_pockets.y_max;
+    top += 1;
+    if (top > 255) top = 255;
+    if (top < 0) return;
+    for (int z = 0; z < 16; z++)
+        for (int x = 0; x < 16; x++) {
+            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int above = cell_contents(column[top]);
+            for (int y = top - 1; y >= 0; y--) {
+                int c = cell_contents(column[y]);
+                if (c == BLOCK_AIR && (above == BLOCK_WATER || above == BLOCK_MAGMA)) {
+                    column[y] = cell_make(above, 0);
+                    c = above;
+                }
+                above = c;
+            }
+        }
+}
+
+void gen24_snow_and_ice(const Gen24 *g, TerrainChunk *chunk)
+{
+    const int32_t ice = cell_make(BLOCK_ICE, 0), snow = cell_make(BLOCK_SNOW, 0);
+    for (int z = 0; z < 16; z++)
+        for (int x = 0; x < 16; x++) {
+            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int temperature = shaft_temperature(chunk->shafts[CHUNK_SHAFT_INDEX(x, z)]);
+            int y = gen_column_top(column, 254);
+            if (y < 0 || !gen_is_place_frozen(temperature, y))
+                continue;
+            int top = cell_contents(column[y]);
+            int wx = chunk->origin_x + x, wz = chunk->origin_z + z;
+            if (top == BLOCK_WATER) {
+                if (gen24_shore_distance(g, (float)wx, (float)wz) > -20.0f) {
+                    float n = gen_noise2(&g->n_ice, (float)wx, (float)wz, 0.2f, 1, 2.0f, 1.0f);
+                    int thickness = 1 + (int)(2.0f * n * n);
+                    for (int k = 0; k < thickness && y - k > 0; k++) {
+                        if (cell_contents(column[y - k]) != BLOCK_WATER)
+                            break;
+                        column[y - k] = ice;
+                    }
+                    /* most frozen water carries snow (Survivalcraft: 90% of columns) */
+                    if (rng_hash2(g->seed_snow, wx, wz) % 10u != 0u && y + 1 <= 254)
+                        column[y + 1] = snow;
+                }
+            } else if (g->supports_snow[top] && y + 1 <= 254) {
+                column[y + 1] = snow;
+            }
+        }
+}
+
+void gen24_bedrock_and_air(const Gen24 *g, TerrainChunk *chunk)
+{
+    const int32_t bedrock = cell_make(BLOCK_BEDROCK, 0);
+    for (int z = 0; z < 16; z++)
+        for (int x = 0; x < 16; x++) {
+            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            float n = gen_noise2(&g->n_bedrock, (float)(chunk->origin_x + x), (float)(chunk->origin_z + z), 0.1f, 1,
+                                     1.0f, 1.0f);
+            int layers = 2 + (int)(4.0f * n);
+            if (layers > 5)
+                layers = 5;
+            for (int y = 0; y < layers; y++)
+                column[y] = bedrock;
+            column[255] = 0;
+        }
+}

@@ -1,0 +1,472 @@
+/* strata-map — a top-down PNG of any rectangle of a world, without a window.
+ *
+ *   strata-map --seed S --rect X0,Z0,X1,Z1 --out PATH [--layer surface|height|temperature|humidity|mountain|caves]
+ *              [--y Y] [--mode continent|island|flat] [--biome-size F] [--temperature-offset F]
+ *              [--humidity-offset F] [--island-size W,H] [--sea-level-offset N] [--flat-height N]
+ *              [--worldgen PATH] [--blocks PATH] [--threads N] [--scale K]
+ *
+ * One pixel per block column, north (-Z) up, +X right; X1 and Z1 are exclusive. The surface and caves
+ * layers generate the chunks covering the rectangle with the game's own generator (all four passes), one
+ * GenContext per worker thread (C11 threads); the field layers sample the generator's functions.
+ *
+ * Design: a map of a rectangle equals, pixel for pixel, the same part of a map of any larger rectangle.
+ * Chunk contents are pure, so the only risk is the relief shading, which compares a column's top with
+ * its north-west neighbour's: the chunks generated include a one-column ring beyond the rectangle, so
+ * that neighbour always comes from the generator, never from the image edge. Chunks are streamed into
+ * a compact per-column record (top block, height, water depth, slice block), not kept whole. */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+
+#include <stb_image_write.h>
+
+#include "strata/block.h"
+#include "strata/chunk.h"
+#include "strata/error.h"
+#include "strata/generator.h"
+
+typedef enum MapLayer { LAYER_SURFACE, LAYER_HEIGHT, LAYER_TEMPERATURE, LAYER_HUMIDITY, LAYER_MOUNTAIN, LAYER_CAVES } MapLayer;
+
+static const char *LAYER_NAMES[] = {"surface", "height", "temperature", "humidity", "mountain", "caves"};
+
+#define MAP_MAX_COLUMNS (8192L * 8192L)
+
+typedef struct Column {
+    uint8_t top;         /* y of the topmost non-air cell */
+    uint8_t depth;       /* water cells from the top down (0: dry) */
+    uint16_t top_block;  /* topmost non-air block */
+    uint16_t floor;      /* first non-water block under the water (top_block when dry) */
+    uint16_t slice;      /* block at --y (caves layer) */
+} Column;
+
+typedef struct Map {
+    const Generator *gen;
+    const BlockRegistry *blocks;
+    MapLayer layer;
+    int slice_y;
+    int x0, z0, x1, z1;   /* the rectangle */
+    int bx0, bz0;         /* the ring-extended area: columns bx0..x1-1, bz0..z1-1 */
+    int bw, bh;
+    Column *columns;      /* bw * bh */
+    int cx0, cz0, ccw, cch; /* chunks covering the extended area */
+    atomic_int next;      /* next strip of chunks to generate */
+    atomic_int failed;
+    uint8_t *rgb;         /* the image, (x1-x0) * (z1-z0) * 3 */
+} Map;
+
+static void usage(FILE *f)
+{
+    fputs("usage: strata-map --seed S --rect X0,Z0,X1,Z1 --out PATH [options]\n"
+          "  Writes a top-down PNG of the world rectangle X0 <= x < X1, Z0 <= z < Z1: one pixel per block\n"
+          "  column, north (-Z) up, +X right.\n"
+          "options:\n"
+          "  --layer L               surface (default) | height | temperature | humidity | mountain | caves\n"
+          "  --y Y                   the slice height of the caves layer (default 40)\n"
+          "  --mode M                continent (default) | island | flat\n"
+          "  --biome-size F          0.01..100 (default 1)\n"
+          "  --temperature-offset F  -15..15 (default 0)\n"
+          "  --humidity-offset F     -15..15 (default 0)\n"
+          "  --island-size W,H       island mode land size in blocks (default 400,400)\n"
+          "  --sea-level-offset N    sea level = 64 + N (default 0)\n"
+          "  --flat-height N         flat mode surface height (default 64)\n"
+          "  --worldgen PATH         generator tunables (default assets/worldgen.json)\n"
+          "  --blocks PATH           block registry (default assets/blocks.json)\n"
+          "  --threads N             worker threads (default 2)\n"
+          "  --scale K               write each pixel as a KxK block (1..16, default 1), for close-ups\n"
+          "  --help                  this text\n",
+          f);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "strata-map: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(strata-map --help for usage)\n");
+    return 2;
+}
+
+static int parse_float(const char *s, float *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end)
+        return 0;
+    *out = (float)v;
+    return 1;
+}
+
+static int parse_int(const char *s, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < -1000000000L || v > 1000000000L)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* ---- chunk layers ---- */
+
+static Column read_column(const TerrainChunk *c, int x, int z, int slice_y)
+{
+    Column col = {0, 0, 0, 0, 0};
+    const int32_t *cells = &c->cells[CHUNK_INDEX(x, 0, z)];
+    int y = 255;
+    while (y > 0 && cell_contents(cells[y]) == BLOCK_AIR)
+        y--;
+    col.top = (uint8_t)y;
+    col.top_block = (uint16_t)cell_contents(cells[y]);
+    int d = y;
+    while (d > 0 && cell_contents(cells[d]) == BLOCK_WATER)
+        d--;
+    col.depth = (uint8_t)(y - d);
+    col.floor = (uint16_t)cell_contents(cells[d]);
+    col.slice = (uint16_t)cell_contents(cells[slice_y]);
+    return col;
+}
+
+static int map_worker(void *arg)
+{
+    Map *m = arg;
+    GenContext *ctx = gen_context_create();
+    TerrainChunk *chunk = malloc(sizeof *chunk);
+    if (!ctx || !chunk) {
+        atomic_store(&m->failed, 1);
+        gen_context_destroy(ctx);
+        free(chunk);
+        return 1;
+    }
+    /* strips of 4 chunks along x keep a worker's chunks adjacent (its cave and tree caches hit) */
+    int strips_per_row = (m->ccw + 3) / 4;
+    int total = strips_per_row * m->cch;
+    for (;;) {
+        int s = atomic_fetch_add(&m->next, 1);
+        if (s >= total)
+            break;
+        int row = s / strips_per_row, first = (s % strips_per_row) * 4;
+        for (int k = first; k < first + 4 && k < m->ccw; k++) {
+            int cx = m->cx0 + k, cz = m->cz0 + row;
+            chunk->worker_geometry = NULL;
+            chunk->worker_finished_mesh = NULL;
+            chunk_reset(chunk, cx, cz);
+            generator_generate_chunk(m->gen, chunk, ctx);
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++) {
+                    int wx = cx * 16 + x, wz = cz * 16 + z;
+                    if (wx < m->bx0 || wx >= m->x1 || wz < m->bz0 || wz >= m->z1)
+                        continue;
+                    m->columns[(size_t)(wz - m->bz0) * (size_t)m->bw + (size_t)(wx - m->bx0)] =
+                        read_column(chunk, x, z, m->slice_y);
+                }
+        }
+    }
+    free(chunk);
+    gen_context_destroy(ctx);
+    return 0;
+}
+
+static const Column *column_at(const Map *m, int wx, int wz)
+{
+    return &m->columns[(size_t)(wz - m->bz0) * (size_t)m->bw + (size_t)(wx - m->bx0)];
+}
+
+static void put(uint8_t *p, float r, float g, float b)
+{
+    float c[3] = {r, g, b};
+    for (int i = 0; i < 3; i++)
+        p[i] = (uint8_t)(c[i] < 0.0f ? 0 : (c[i] > 255.0f ? 255 : lrintf(c[i])));
+}
+
+static void surface_pixel(const Map *m, int wx, int wz, uint8_t *p)
+{
+    const Column *c = column_at(m, wx, wz);
+    const uint8_t *top = m->blocks->defs[c->top_block].map_color;
+    if (c->depth > 0) {
+        const uint8_t *floor = m->blocks->defs[c->floor].map_color;
+        float t = 0.35f + 0.6f * (float)(c->depth < 24 ? c->depth : 24) / 24.0f;
+        put(p, floor[0] + (top[0] - floor[0]) * t, floor[1] + (top[1] - floor[1]) * t,
+            floor[2] + (top[2] - floor[2]) * t);
+        return;
+    }
+    /* relief: light from the north-west; brighter with altitude */
+    const Column *nw = column_at(m, wx - 1, wz - 1);
+    float dh = (float)c->top - (float)nw->top;
+    float shade = 1.0f + (dh > 3.0f ? 3.0f : (dh < -3.0f ? -3.0f : dh)) * 0.09f;
+    shade *= 0.88f + 0.24f * ((float)c->top - 64.0f) / 128.0f;
+    put(p, top[0] * shade, top[1] * shade, top[2] * shade);
+}
+
+static void caves_pixel(const Map *m, int wx, int wz, uint8_t *p)
+{
+    const Column *c = column_at(m, wx, wz);
+    int b = c->slice;
+    if (b == BLOCK_AIR) {
+        if (m->slice_y > c->top) put(p, 40, 48, 70);        /* open sky */
+        else put(p, 255, 226, 120);                          /* cave */
+        return;
+    }
+    const uint8_t *col = m->blocks->defs[b].map_color;
+    if (b == BLOCK_WATER || b == BLOCK_MAGMA) {
+        put(p, col[0], col[1], col[2]);
+        return;
+    }
+    bool ore = b >= BLOCK_COAL_ORE && b <= BLOCK_GERMANIUM_ORE;
+    float k = ore ? 1.0f : 0.45f;
+    put(p, col[0] * k, col[1] * k, col[2] * k);
+}
+
+/* ---- field layers ---- */
+
+static void ramp(uint8_t *p, float t, const float (*stops)[3], int n)
+{
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    float f = t * (float)(n - 1);
+    int i = (int)f;
+    if (i >= n - 1) i = n - 2;
+    float u = f - (float)i;
+    put(p, stops[i][0] + (stops[i + 1][0] - stops[i][0]) * u, stops[i][1] + (stops[i + 1][1] - stops[i][1]) * u,
+        stops[i][2] + (stops[i + 1][2] - stops[i][2]) * u);
+}
+
+static void field_pixel(const Map *m, int wx, int wz, uint8_t *p)
+{
+    const Generator *g = m->gen;
+    float x = (float)wx, z = (float)wz;
+    switch (m->layer) {
+    case LAYER_HEIGHT: {
+        float h = g->calculate_height(g, x, z);
+        float sea = (float)g->ocean_level(g);
+        if (h <= sea) {
+            static const float water[][3] = {{10, 20, 70}, {40, 90, 170}};
+            ramp(p, (h - (sea - 50.0f)) / 50.0f, water, 2);
+        } else {
+            static const float land[][3] = {{70, 140, 60}, {150, 170, 80}, {140, 110, 70}, {250, 250, 250}};
+            ramp(p, (h - sea) / 130.0f, land, 4);
+        }
+        break;
+    }
+    case LAYER_TEMPERATURE: {
+        static const float t[][3] = {{40, 60, 200}, {80, 200, 230}, {240, 230, 90}, {220, 50, 30}};
+        ramp(p, (float)g->calculate_temperature(g, x, z) / 15.0f, t, 4);
+        break;
+    }
+    case LAYER_HUMIDITY: {
+        static const float h[][3] = {{190, 150, 80}, {120, 190, 80}, {30, 90, 200}};
+        ramp(p, (float)g->calculate_humidity(g, x, z) / 15.0f, h, 3);
+        break;
+    }
+    default: {
+        static const float k[][3] = {{0, 0, 0}, {255, 255, 255}};
+        ramp(p, g->calculate_mountain_range_factor(g, x, z), k, 2);
+        break;
+    }
+    }
+}
+
+typedef struct PixelJob { Map *m; atomic_int next; } PixelJob;
+
+static int pixel_worker(void *arg)
+{
+    PixelJob *job = arg;
+    Map *m = job->m;
+    int w = m->x1 - m->x0, h = m->z1 - m->z0;
+    for (;;) {
+        int row = atomic_fetch_add(&job->next, 1);
+        if (row >= h)
+            break;
+        for (int i = 0; i < w; i++) {
+            uint8_t *p = &m->rgb[((size_t)row * (size_t)w + (size_t)i) * 3];
+            int wx = m->x0 + i, wz = m->z0 + row;
+            if (m->layer == LAYER_SURFACE) surface_pixel(m, wx, wz, p);
+            else if (m->layer == LAYER_CAVES) caves_pixel(m, wx, wz, p);
+            else field_pixel(m, wx, wz, p);
+        }
+    }
+    return 0;
+}
+
+static int run_workers(int threads, thrd_start_t fn, void *arg)
+{
+    thrd_t t[64];
+    int started = 0;
+    for (int i = 1; i < threads; i++) {
+        if (thrd_create(&t[started], fn, arg) != thrd_success)
+            break;
+        started++;
+    }
+    int rc = fn(arg);
+    for (int i = 0; i < started; i++) {
+        int r;
+        thrd_join(t[i], &r);
+        if (r) rc = r;
+    }
+    return rc;
+}
+
+/* Nearest-neighbour enlargement; frees `rgb`, returns the new image (NULL when out of memory). */
+static uint8_t *upscale(uint8_t *rgb, int w, int h, int k)
+{
+    uint8_t *big = malloc((size_t)w * (size_t)h * (size_t)k * (size_t)k * 3);
+    if (big) {
+        for (int y = 0; y < h * k; y++)
+            for (int x = 0; x < w * k; x++)
+                memcpy(&big[((size_t)y * (size_t)(w * k) + (size_t)x) * 3],
+                       &rgb[((size_t)(y / k) * (size_t)w + (size_t)(x / k)) * 3], 3);
+    }
+    free(rgb);
+    return big;
+}
+
+int main(int argc, char **argv)
+{
+    WorldSettings settings;
+    world_settings_default(&settings);
+    const char *seed_text = NULL, *rect_text = NULL, *out = NULL;
+    const char *worldgen = STRATA_ASSET_DIR "/worldgen.json", *blocks_path = STRATA_ASSET_DIR "/blocks.json";
+    MapLayer layer = LAYER_SURFACE;
+    int slice_y = 40, threads = 2, scale = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strncmp(a, "--", 2) != 0)
+            return bad_usage("unexpected argument '%s'", a);
+        if (i + 1 >= argc)
+            return bad_usage("flag '%s' needs a value", a);
+        const char *v = argv[++i];
+        if (strcmp(a, "--seed") == 0) seed_text = v;
+        else if (strcmp(a, "--rect") == 0) rect_text = v;
+        else if (strcmp(a, "--out") == 0) out = v;
+        else if (strcmp(a, "--worldgen") == 0) worldgen = v;
+        else if (strcmp(a, "--blocks") == 0) blocks_path = v;
+        else if (strcmp(a, "--layer") == 0) {
+            int found = -1;
+            for (int k = 0; k < 6; k++)
+                if (strcmp(v, LAYER_NAMES[k]) == 0)
+                    found = k;
+            if (found < 0)
+                return bad_usage("--layer: expected surface|height|temperature|humidity|mountain|caves, got '%s'", v);
+            layer = (MapLayer)found;
+        } else if (strcmp(a, "--y") == 0) {
+            if (!parse_int(v, &slice_y) || slice_y < 0 || slice_y > 255)
+                return bad_usage("--y: expected 0..255, got '%s'", v);
+        } else if (strcmp(a, "--scale") == 0) {
+            if (!parse_int(v, &scale) || scale < 1 || scale > 16)
+                return bad_usage("--scale: expected 1..16, got '%s'", v);
+        } else if (strcmp(a, "--threads") == 0) {
+            if (!parse_int(v, &threads) || threads < 1 || threads > 64)
+                return bad_usage("--threads: expected 1..64, got '%s'", v);
+        } else if (strcmp(a, "--mode") == 0) {
+            if (terrain_mode_parse(v, &settings.mode) != ST_OK || settings.mode == TERRAIN_MODE_HEIGHTMAP)
+                return bad_usage("--mode: expected continent|island|flat, got '%s'", v);
+        } else if (strcmp(a, "--biome-size") == 0) {
+            if (!parse_float(v, &settings.biome_size))
+                return bad_usage("--biome-size: expected a number, got '%s'", v);
+        } else if (strcmp(a, "--temperature-offset") == 0) {
+            if (!parse_float(v, &settings.temperature_offset))
+                return bad_usage("--temperature-offset: expected a number, got '%s'", v);
+        } else if (strcmp(a, "--humidity-offset") == 0) {
+            if (!parse_float(v, &settings.humidity_offset))
+                return bad_usage("--humidity-offset: expected a number, got '%s'", v);
+        } else if (strcmp(a, "--island-size") == 0) {
+            if (sscanf(v, "%f,%f", &settings.island_size_x, &settings.island_size_z) != 2)
+                return bad_usage("--island-size: expected W,H, got '%s'", v);
+        } else if (strcmp(a, "--sea-level-offset") == 0) {
+            if (!parse_int(v, &settings.sea_level_offset))
+                return bad_usage("--sea-level-offset: expected an integer, got '%s'", v);
+        } else if (strcmp(a, "--flat-height") == 0) {
+            if (!parse_int(v, &settings.flat_height))
+                return bad_usage("--flat-height: expected an integer, got '%s'", v);
+        } else {
+            return bad_usage("unknown flag '%s'", a);
+        }
+    }
+    if (!seed_text) return bad_usage("%s", "missing --seed");
+    if (!rect_text) return bad_usage("%s", "missing --rect");
+    if (!out) return bad_usage("%s", "missing --out");
+    if (world_seed_parse(seed_text, &settings.seed) != ST_OK)
+        return bad_usage("--seed: %s", st_error_message());
+    Map m;
+    memset(&m, 0, sizeof m);
+    char tail;
+    if (sscanf(rect_text, "%d,%d,%d,%d%c", &m.x0, &m.z0, &m.x1, &m.z1, &tail) != 4)
+        return bad_usage("--rect: expected X0,Z0,X1,Z1 (integers), got '%s'", rect_text);
+    if (m.x1 <= m.x0 || m.z1 <= m.z0)
+        return bad_usage("--rect: expected X1 > X0 and Z1 > Z0 (X1, Z1 exclusive), got '%s'", rect_text);
+    long w = (long)m.x1 - m.x0, h = (long)m.z1 - m.z0;
+    if (w * h > MAP_MAX_COLUMNS)
+        return bad_usage("--rect: at most 8192x8192 columns, got '%s'", rect_text);
+    if (w * h * scale * scale > MAP_MAX_COLUMNS)
+        return bad_usage("--scale: the enlarged image would exceed 8192x8192 pixels (%s)", "reduce --scale or the rect");
+
+    BlockRegistry *blocks = NULL;
+    Generator *gen = NULL;
+    if (block_registry_load(blocks_path, &blocks) != ST_OK) {
+        fprintf(stderr, "strata-map: %s\n", st_error_message());
+        return 1;
+    }
+    StResult rc = generator_create(&settings, blocks, worldgen, &gen);
+    if (rc != ST_OK) {
+        fprintf(stderr, "strata-map: %s\n", st_error_message());
+        block_registry_destroy(blocks);
+        return rc == ST_ERR_ARG ? 2 : 1;
+    }
+    m.gen = gen;
+    m.blocks = blocks;
+    m.layer = layer;
+    m.slice_y = slice_y;
+    m.rgb = malloc((size_t)w * (size_t)h * 3);
+    int status = 0;
+    if (!m.rgb) {
+        fprintf(stderr, "strata-map: out of memory for a %ldx%ld image\n", w, h);
+        status = 1;
+    }
+    if (!status && (layer == LAYER_SURFACE || layer == LAYER_CAVES)) {
+        m.bx0 = m.x0 - 1;
+        m.bz0 = m.z0 - 1;
+        m.bw = m.x1 - m.bx0;
+        m.bh = m.z1 - m.bz0;
+        m.columns = calloc((size_t)m.bw * (size_t)m.bh, sizeof *m.columns);
+        m.cx0 = chunk_coord_of(m.bx0);
+        m.cz0 = chunk_coord_of(m.bz0);
+        m.ccw = chunk_coord_of(m.x1 - 1) - m.cx0 + 1;
+        m.cch = chunk_coord_of(m.z1 - 1) - m.cz0 + 1;
+        atomic_init(&m.next, 0);
+        atomic_init(&m.failed, 0);
+        if (!m.columns) {
+            fprintf(stderr, "strata-map: out of memory for %dx%d columns\n", m.bw, m.bh);
+            status = 1;
+        } else {
+            int use = threads;
+            if ((long)m.ccw * m.cch < 8) use = 1;
+            run_workers(use, map_worker, &m);
+            if (atomic_load(&m.failed)) {
+                fprintf(stderr, "strata-map: out of memory while generating\n");
+                status = 1;
+            }
+        }
+    }
+    if (!status) {
+        PixelJob job;
+        job.m = &m;
+        atomic_init(&job.next, 0);
+        run_workers(threads, pixel_worker, &job);
+        if (scale > 1 && !(m.rgb = upscale(m.rgb, (int)w, (int)h, scale))) {
+            fprintf(stderr, "strata-map: out of memory for a x%d image\n", scale);
+            status = 1;
+        } else if (!stbi_write_png(out, (int)w * scale, (int)h * scale, 3, m.rgb, (int)w * scale * 3)) {
+            fprintf(stderr, "strata-map: cannot write %s\n", out);
+            status = 1;
+        }
+    }
+    free(m.columns);
+    free(m.rgb);
+    generator_destroy(gen);
+    block_registry_destroy(blocks);
+    return status;
+}

@@ -160,19 +160,25 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
             for (int y = 40; y < 80; y++) c->cells[CHUNK_INDEX(7, y, 7)] = cell_make(BLOCK_AIR, 0);
             for (int i = 0; i < 12; i++) c->cells[CHUNK_INDEX(i, 90, 3)] = cell_make(BLOCK_PLANKS, 0);
             c->cells[CHUNK_INDEX(3, 91, 3)] = cell_make(BLOCK_TORCH, 0);
-            uint8_t *data = NULL;
-            size_t size = 0;
+            const uint8_t *data = NULL;
+            size_t size = 0, seed_size = 0;
             double t0 = now_us();
             StResult rc = chunk_codec_encode(codec, c, &data, &size);
             enc_t[k] = now_us() - t0;
             if (rc != ST_OK) return rc;
             bytes[k] = (double)size;
-            seed_bytes[k] = (double)chunk_codec_seed_format_size(codec, c);
+            /* decode from a copy: the encoder's buffer is reused by the next call */
+            uint8_t *copy = malloc(size);
+            if (!copy) return st_fail(ST_ERR_NOMEM, "out of memory");
+            memcpy(copy, data, size);
+            rc = chunk_codec_seed_format_size(codec, c, &seed_size);
+            if (rc != ST_OK) { free(copy); return rc; }
+            seed_bytes[k] = (double)seed_size;
             chunk_reset(scratch, cx, cz);
             t0 = now_us();
-            rc = chunk_codec_decode(codec, blocks, data, size, scratch);
+            rc = chunk_codec_decode(codec, blocks, copy, size, scratch);
             dec_t[k] = now_us() - t0;
-            free(data);
+            free(copy);
             if (rc != ST_OK) return rc;
         }
     for (int p = 0; p < 4; p++) r->gen_pass_us[p] = median(pass_t[p], total);

@@ -63,8 +63,10 @@ typedef struct TerrainChunk {
     uint32_t worker_flags;
     /* Written by light_compute_sunlight, read by light_propagate of this chunk and of its neighbours
      * (so propagation reads only contents, shafts and these, never light another chunk propagated). */
-    uint16_t worker_emitter_slices;        /* bit s: slice s holds a light-emitting block */
     uint8_t worker_sky_light;              /* the sky light level the last sunlight step used */
+    uint64_t worker_emitter_slices;        /* bit 4*s + q: in slice s, quadrant q = (x >= 8) + 2*(z >= 8), an
+                                            * emitter whose light can get out */
+    uint64_t worker_dark_rows[4];          /* bit y: some cell in row y lets light through but gets no sun */
 
     int32_t shafts[CHUNK_SHAFTS];
     int32_t cells[CHUNK_CELLS];

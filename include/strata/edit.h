@@ -16,7 +16,8 @@
 
 /* Returns true if the cell was changed. */
 bool edit_change_cell(Terrain *terrain, TerrainUpdater *updater, int x, int y, int z, int32_t value);
-/* Sets the cell to air; returns the previous value (0 if nothing changed) in *previous if non-NULL. */
+/* Sets the cell to air; returns the previous value (0 if nothing changed) in *previous if non-NULL.
+ * The previous value has its light bits cleared (a block value, ready to place back for undo). */
 bool edit_destroy_cell(Terrain *terrain, TerrainUpdater *updater, int x, int y, int z, int32_t *previous);
 
 typedef struct RaycastHit {

@@ -2,8 +2,13 @@
  *
  * Subsets: 0..3 opaque faces facing +Z, +X, -Z, -X (drawn only when the camera is on that side);
  * 4 opaque faces facing +Y/-Y and non-cube opaque shapes; 5 alpha-tested; 6 transparent.
- * Geometry is quads: 4 vertices per face, drawn with a shared quad index pattern (0,1,2, 0,2,3).
+ * Geometry is quads: 4 vertices per face, drawn with a shared quad index pattern (0,1,2, 0,2,3). The 4
+ * vertices are counter-clockwise seen from the side the face shows (outside of a cube), so front faces are
+ * CCW; crossed plants get a quad for each side.
  * Vertex positions are chunk-local (x, z in 0..16, y in 0..256); the renderer adds the chunk origin.
+ * tx, ty: atlas UV as normalized shorts (32767 = 1), (0, 0) the top-left of the atlas image, ty growing
+ * downwards (image rows, as stbi loads them); the atlas is 16 x 16 tiles, tile i at column i % 16, row
+ * i / 16. color: tint x face shade x light brightness (smooth light and ambient occlusion), alpha 255.
  * Vertex pass 1 builds odd slices, pass 2 even slices; a slice whose neighbourhood content hash did not
  * change keeps its geometry. mesher_pack then copies all slices into one ChunkMesh for the main thread.
  * Threads: the worker owns ChunkGeometry; a ChunkMesh is handed to the main thread by the state exchange
@@ -54,11 +59,32 @@ typedef struct ChunkMesh {
 
 typedef struct MesherContext MesherContext;
 
+/* NULL on allocation failure. Defaults: brightness 0.5, season summer. */
 MesherContext *mesher_context_create(void);
 void mesher_context_destroy(MesherContext *ctx);
 
+#define MESHER_SEASON_SPRING 0
+#define MESHER_SEASON_SUMMER 1
+#define MESHER_SEASON_AUTUMN 2
+#define MESHER_SEASON_WINTER 3
+
+/* Settings baked into the vertices (take effect for slices built afterwards; slice hashes include them,
+ * so after a change downgrade all chunks to InvalidVertices1 and every slice is rebuilt). Thread: the
+ * owner of the context, between builds. brightness 0..1 (clamped) lifts the darkest light level. */
+void mesher_context_set_brightness(MesherContext *ctx, float brightness);
+void mesher_context_set_season(MesherContext *ctx, int season);
+
+/* The tint colour of grass, foliage or water for a column's temperature and humidity (0..15) in a season;
+ * white for BLOCK_TINT_NONE. Pure; any thread. */
+void mesher_tint_color(BlockTint tint, int temperature, int humidity, int season, uint8_t rgb[3]);
+/* The brightness curve: light level 0..15 (fractional after ambient occlusion) to 0..1,
+ * lerp(0.1 * brightness, 1, (light / 15)^1.25). Pure; any thread. */
+float mesher_light_brightness(float light, float brightness);
+
 /* Builds the slices of one parity (pass 1: odd, pass 2: even) into chunk->worker_geometry (allocated on
- * first use). Reads the 8 neighbour chunks for face culling and light (missing neighbours = air). */
+ * first use). Reads the 8 neighbour chunks for face culling and light (a missing neighbour reads as air
+ * lit like the nearest cell of `chunk`, so nothing is culled against it; below y 0 is treated as solid,
+ * above y 255 as air in full light). Out of memory: logged, the slice is retried on the next pass. */
 void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockRegistry *blocks,
                        MesherContext *ctx, int pass);
 /* Packs all slices into a new ChunkMesh (caller owns; NULL on allocation failure). */

@@ -34,7 +34,7 @@ typedef struct RenderCamera {
 #define RENDER_HUD_LINES 8
 typedef struct RenderFrame {
     float time_of_day;            /* 0..1, 0.5 = noon: sky colour */
-    float sky_brightness;         /* 0..1 */
+    float sky_brightness;         /* 0..1: dims the sky (and fog) colour by 0.5 + 0.5 * brightness */
     bool highlight;               /* draw the outline of the targeted block */
     int highlight_cell[3];
     bool show_hud;
@@ -66,5 +66,11 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 /* Writes the current back buffer as PNG (call after renderer_draw, before swapping). */
 StResult renderer_screenshot(Renderer *renderer, const char *path);
 void renderer_get_stats(const Renderer *renderer, RenderStats *stats);
+
+/* Uploads every queued mesh now, ignoring the per-frame budget, and ends every fade-in, so the next
+ * renderer_draw shows all chunks that have geometry in full (before a screenshot). */
+void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera);
+/* The sky (clear and fog) colour, linear 0..1 RGB, for a time of day and sky brightness. Pure; any thread. */
+void renderer_sky_color(float time_of_day, float sky_brightness, float rgb[3]);
 
 #endif

@@ -5,7 +5,9 @@
  * a CRC32 per chunk record and never overwrite a chunk's last good copy before the new one is durable. A
  * damaged blob is reported (file, chunk coords, offset) and left untouched on disk.
  * Threads: serializer_open/close and the world.json calls on the main thread; the ChunkStorage callbacks
- * run on the update worker (the serializer serialises its own file access internally). */
+ * run on the update worker (the serializer serialises its own file access internally).
+ * A world folder is locked (flock on DIR/session.lock) while a serializer has it open: a second
+ * serializer_open of the same world, in any process, fails with ST_ERR_STATE. */
 #ifndef STRATA_SERIALIZER_H
 #define STRATA_SERIALIZER_H
 
@@ -34,5 +36,21 @@ StResult serializer_save_meta(Serializer *serializer, const WorldMeta *meta);
 
 /* The default worlds folder: $XDG_DATA_HOME/strata/worlds or ~/.local/share/strata/worlds. */
 StResult serializer_default_worlds_dir(char *out, size_t size);
+
+/* Counters since serializer_open (any thread; takes the serializer's lock). */
+typedef struct SerializerStats {
+    long chunks_loaded;          /* loads that returned ST_OK */
+    long load_errors;            /* loads that found a damaged copy */
+    long chunks_saved;           /* records written */
+    long saves_skipped_damaged;  /* saves refused: damaged on disk and never edited */
+    long save_errors;
+    long long bytes_saved;       /* payload bytes written */
+    int regions_open;            /* open region files now (bounded) */
+    int region_files;            /* region files in the world */
+} SerializerStats;
+void serializer_get_stats(Serializer *serializer, SerializerStats *stats);
+
+/* The world folder this serializer was opened on. */
+const char *serializer_dir(const Serializer *serializer);
 
 #endif

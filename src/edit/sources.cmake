@@ -1,1 +1,2 @@
 # sources of src/edit (listed explicitly)
+target_sources(strata_core PRIVATE src/edit/edit.c src/edit/raycast.c)

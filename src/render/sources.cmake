@@ -1,1 +1,13 @@
-# sources of src/render (game only; listed explicitly)
+# sources of src/render (game only; listed explicitly). The renderer is a static library so the game and
+# tests/test_render.c link the same code; it is the only code that calls OpenGL.
+add_library(strata_render STATIC
+  src/render/renderer.c
+  src/render/shader.c
+  src/render/atlas.c
+  src/render/chunk_buffers.c
+  src/render/frustum.c
+  src/render/sky.c
+  src/render/overlay.c
+  src/render/screenshot.c)
+target_link_libraries(strata_render PUBLIC strata_core glad PkgConfig::CGLM PkgConfig::STB m)
+target_link_libraries(strata PRIVATE strata_render)

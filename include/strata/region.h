@@ -1,0 +1,105 @@
+/* region.h — region files: `Regions/Region X,Z.dat`, 16x16 chunks each, crash-safe.
+ *
+ * Layout (all integers little-endian):
+ *   two directory copies, one 4096-byte page each (offsets 0 and 4096):
+ *     "SRG1", u32 version (1), i32 region x, i32 region z, u64 generation,
+ *     256 entries {u32 offset, u32 record size, u32 payload CRC32} (slot = (cx & 15) + (cz & 15) * 16,
+ *     offset 0 = no record), u32 CRC32 of everything before it in the copy
+ *   chunk records from byte 8192, each starting on a 4096-byte page (the rest of its last page is slack):
+ *     "CHK2", i32 chunk x, i32 chunk z, u32 payload length, u32 payload CRC32, u32 codec (1), payload.
+ * Updates are copy-on-write: a record is written into space that the live directory does not use (never over
+ * the chunk's current record, never sharing a page with a live record), fdatasync'd, then the directory is
+ * written as a whole into the *other* copy with generation + 1 and fdatasync'd. A reader takes the valid copy
+ * with the highest generation, so a crash at any point leaves either the old or the new chunk version. Free
+ * space is derived from the live directory at open. When dead space passes half of a file of at least
+ * REGION_COMPACT_MIN_BYTES, the file is rewritten to `<path>.tmp` and renamed over it (fsync, rename,
+ * fsync folder); a file holding a damaged record is never compacted (damaged bytes are left untouched).
+ *
+ * Errors: ST_ERR_NOT_FOUND (no file / no record), ST_ERR_IO (an OS call failed, with path and strerror),
+ * ST_ERR_FORMAT (damage, message "<path>: chunk X,Z at offset N: <what>"; the file is not modified).
+ * Ownership: region_open allocates a RegionFile holding one descriptor; region_close closes it (NULL no-op).
+ * Threads: a RegionFile is used by one thread at a time (the serializer's worker); files are not locked
+ * against other processes (the serializer holds a world lock). */
+#ifndef STRATA_REGION_H
+#define STRATA_REGION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "strata/error.h"
+
+#define REGION_CHUNKS          16              /* chunks per region side */
+#define REGION_SLOTS           256
+#define REGION_PAGE            4096            /* allocation unit and directory copy size */
+#define REGION_DATA_START      (2 * REGION_PAGE)
+#define REGION_RECORD_HEADER   24
+#define REGION_MAX_RECORD      (1u << 20)      /* 1 MiB per chunk record, header included */
+#define REGION_MAX_FILE_SIZE   (256u << 20)    /* 256 MiB */
+#define REGION_COMPACT_MIN_BYTES (256u << 10)  /* files smaller than this are never compacted */
+#define REGION_FORMAT_VERSION  1
+#define REGION_CODEC_RLE_DEFLATE 1
+
+typedef struct RegionFile RegionFile;
+
+typedef enum RegionOpenMode {
+    REGION_OPEN_READ = 0,   /* read only (tools): writes fail with ST_ERR_STATE */
+    REGION_OPEN_WRITE,      /* read and write an existing file */
+    REGION_OPEN_CREATE      /* read and write, creating an empty file (atomically) if missing */
+} RegionOpenMode;
+
+typedef struct RegionEntry {
+    uint32_t offset;        /* 0: no record */
+    uint32_t size;          /* record size, header included */
+    uint32_t crc;           /* CRC32 of the payload */
+} RegionEntry;
+
+typedef struct RegionInfo {
+    int region_x, region_z;
+    int chunk_count;        /* slots holding a record */
+    uint64_t generation;    /* of the live directory copy */
+    int live_copy;          /* 0 or 1 */
+    bool copy_valid[2];     /* false: torn or damaged copy (an interrupted directory write; not data loss) */
+    uint64_t file_size;
+    uint64_t record_bytes;  /* sum of live record sizes */
+    uint64_t used_bytes;    /* header pages + pages held by live records */
+    long compactions;       /* compactions done through this handle */
+} RegionInfo;
+
+/* Region of a chunk coordinate, and the chunk's slot in its region. */
+static inline int region_coord_of(int chunk_coord) { return chunk_coord >> 4; }
+static inline int region_slot_of(int cx, int cz) { return (cx & 15) + ((cz & 15) << 4); }
+
+/* "<regions_dir>/Region X,Z.dat". ST_ERR_ARG if it does not fit in `size`. */
+StResult region_file_path(char *out, size_t size, const char *regions_dir, int rx, int rz);
+/* Parses a file name "Region X,Z.dat" (no folder); false for anything else. */
+bool region_parse_file_name(const char *name, int *rx, int *rz);
+
+/* Opens the region file at `path` holding region (rx, rz). A file whose directory copies are both invalid,
+ * or that belongs to another region, is ST_ERR_FORMAT (file untouched). */
+StResult region_open(const char *path, int rx, int rz, RegionOpenMode mode, RegionFile **out);
+void region_close(RegionFile *region);
+
+const char *region_path(const RegionFile *region);
+bool region_has_chunk(const RegionFile *region, int cx, int cz);
+/* The live directory entry of a slot (0..255). */
+RegionEntry region_get_entry(const RegionFile *region, int slot);
+void region_get_info(const RegionFile *region, RegionInfo *info);
+
+/* Reads and checks a chunk's record (bounds, magic, coordinates, length, codec, CRC32). On ST_OK *payload
+ * points into the region's buffer, valid until the next call on this region. The chunk must lie in this
+ * region (ST_ERR_ARG otherwise). */
+StResult region_read_chunk(RegionFile *region, int cx, int cz, const uint8_t **payload, size_t *size);
+
+/* Stores a chunk's payload durably (copy-on-write, see above); may compact the file afterwards. */
+StResult region_write_chunk(RegionFile *region, int cx, int cz, const uint8_t *payload, size_t size);
+
+/* Removes a chunk's record (it regenerates from the seed); the directory update is atomic. */
+StResult region_delete_chunk(RegionFile *region, int cx, int cz);
+
+/* Rewrites the file without dead space. ST_ERR_FORMAT (nothing changed) if any record is damaged. */
+StResult region_compact(RegionFile *region);
+
+/* Dead-space threshold for automatic compaction (tests lower it); default REGION_COMPACT_MIN_BYTES. */
+void region_set_compact_min_bytes(RegionFile *region, uint64_t bytes);
+
+#endif

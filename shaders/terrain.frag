@@ -1,0 +1,19 @@
+#version 330 core
+// Opaque and transparent terrain: atlas texel times vertex colour, then linear fog to the sky colour.
+// u_fog_range = (start, end) in blocks of horizontal distance; a chunk still fading in has a nearer end.
+in vec2 v_uv;
+in vec4 v_color;
+in vec2 v_horizontal;
+
+uniform sampler2D u_atlas;
+uniform vec3 u_fog_color;
+uniform vec2 u_fog_range;
+
+out vec4 o_color;
+
+void main()
+{
+    vec4 color = texture(u_atlas, v_uv) * v_color;
+    float fog = clamp((length(v_horizontal) - u_fog_range.x) / max(u_fog_range.y - u_fog_range.x, 1e-3), 0.0, 1.0);
+    o_color = vec4(mix(color.rgb, u_fog_color, fog), color.a);
+}

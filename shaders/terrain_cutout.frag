@@ -1,0 +1,22 @@
+#version 330 core
+// Alpha-tested terrain (leaves, plants, torches): texels with alpha below 0.5 are cut out, the rest is
+// drawn opaque, with the same fog as terrain.frag.
+in vec2 v_uv;
+in vec4 v_color;
+in vec2 v_horizontal;
+
+uniform sampler2D u_atlas;
+uniform vec3 u_fog_color;
+uniform vec2 u_fog_range;
+
+out vec4 o_color;
+
+void main()
+{
+    vec4 texel = texture(u_atlas, v_uv);
+    if (texel.a < 0.5)
+        discard;
+    vec3 color = texel.rgb * v_color.rgb;
+    float fog = clamp((length(v_horizontal) - u_fog_range.x) / max(u_fog_range.y - u_fog_range.x, 1e-3), 0.0, 1.0);
+    o_color = vec4(mix(color, u_fog_color, fog), 1.0);
+}

@@ -1,0 +1,277 @@
+/* mesher.c — the two vertex passes: slice neighbourhood copies, content hashes, and slice building.
+ *
+ * Design. A pass visits the slices of one parity. It first hashes each slice plus a one-cell border
+ * straight from the 3x3 chunks (relaxed atomic loads: neighbours may be edited concurrently), together
+ * with everything else the geometry depends on (the columns' temperature and humidity, the brightness
+ * and season settings). A slice that was built before with the same hash keeps its geometry: a
+ * single-block edit relights 9 chunks but remeshes only the few slices whose cells or light changed.
+ * A slice to rebuild is copied into the context's slab, and per-column bit masks (opaque cube / not
+ * air / water, one bit per y) let whole runs of buried stone or still water be skipped 18 cells at a
+ * time, so only cells that can show a face reach the per-cell code (mesher_faces.c, mesher_shapes.c).
+ * Below the world is treated as bedrock (no bottom faces at y 0), above it as air at full light; a
+ * missing neighbour chunk as air lit like the nearest cell of this chunk. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesher_internal.h"
+#include "strata/log.h"
+
+#define MESHER_HASH_P1 0x9E3779B185EBCA87ull
+#define MESHER_HASH_P2 0xC2B2AE3D27D4EB4Full
+
+MesherContext *mesher_context_create(void)
+{
+    MesherContext *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return NULL;
+    ctx->brightness = 0.5f;
+    ctx->season = MESHER_SEASON_SUMMER;
+    mesher_light_init_taps(ctx);
+    mesher_light_init_tables(ctx);
+    return ctx;
+}
+
+void mesher_context_destroy(MesherContext *ctx)
+{
+    free(ctx);
+}
+
+void mesher_context_set_brightness(MesherContext *ctx, float brightness)
+{
+    ctx->brightness = brightness < 0 ? 0 : brightness > 1 ? 1 : brightness;
+    mesher_light_init_tables(ctx);
+}
+
+void mesher_context_set_season(MesherContext *ctx, int season)
+{
+    ctx->season = season < MESHER_SEASON_SPRING ? MESHER_SEASON_SPRING
+                : season > MESHER_SEASON_WINTER ? MESHER_SEASON_WINTER : season;
+    mesher_light_init_tables(ctx);
+}
+
+/* ---- vertex output ---- */
+
+bool mesher_list_grow(MesherContext *ctx, VertexList *list, int extra)
+{
+    int cap = list->capacity ? list->capacity : 256;
+    while (cap < list->count + extra) cap *= 2;
+    TerrainVertex *data = realloc(list->data, (size_t)cap * sizeof *data);
+    if (!data) {
+        ctx->failed = true;
+        return false;
+    }
+    list->data = data;
+    list->capacity = cap;
+    return true;
+}
+
+/* ---- slab copy and hash ---- */
+
+static inline uint64_t mesher_hash_round(uint64_t acc, uint64_t word)
+{
+    acc += word * MESHER_HASH_P2;
+    acc = (acc << 31) | (acc >> 33);
+    return acc * MESHER_HASH_P1;
+}
+
+static uint64_t mesher_hash_finish(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= MESHER_HASH_P2;
+    h ^= h >> 29;
+    h *= MESHER_HASH_P1;
+    return h ^ (h >> 32);
+}
+
+/* What every slice of this pass depends on besides its cells: settings and the columns' climate. */
+static uint64_t mesher_pass_seed(const MesherContext *ctx, const TerrainChunk *chunk)
+{
+    uint64_t h = 0x243F6A8885A308D3ull;
+    uint32_t bright;
+    memcpy(&bright, &ctx->brightness, sizeof bright);
+    h = mesher_hash_round(h, ((uint64_t)bright << 8) | (uint64_t)ctx->season);
+    h = mesher_hash_round(h, (uint64_t)(uintptr_t)ctx->blocks);
+    for (int i = 0; i < CHUNK_SHAFTS; i += 2) {
+        uint64_t a = (uint32_t)chunk->shafts[i] & 0xFF00u, b = (uint32_t)chunk->shafts[i + 1] & 0xFF00u;
+        h = mesher_hash_round(h, a | b << 32);
+    }
+    return h;
+}
+
+/* Missing neighbour columns read as air, lit like our nearest cell: the column to read and what to keep. */
+static const int32_t *mesher_source_column(const MesherContext *ctx, const TerrainChunk *chunk, int lx, int lz,
+                                           bool *missing)
+{
+    const TerrainChunk *src = ctx->neighbours[((lz >> 4) + 1) * 3 + (lx >> 4) + 1];
+    *missing = !src;
+    if (!src) {
+        src = chunk;
+        lx = lx < 0 ? 0 : lx > 15 ? 15 : lx;
+        lz = lz < 0 ? 0 : lz > 15 ? 15 : lz;
+    }
+    return &src->cells[CHUNK_INDEX(lx & 15, 0, lz & 15)];
+}
+
+/* Hashes the slices of one parity, each with its one-cell border, straight from the chunks: column by
+ * column (each column's memory read front to back), two cells per 64-bit load. Per slice the words are
+ * keyed by position and summed as products of their halves (the NH construction): no dependency chain
+ * between words, and a change in one or a few cells changes the sum except with odds near 2^-32.
+ * Rows outside the world are constant and not hashed. */
+typedef int64_t __attribute__((may_alias)) MesherCellPair;
+
+#define MESHER_KEY_STEP 0x9E3779B97F4A7C15ull
+
+static void mesher_hash_pass(const MesherContext *ctx, const TerrainChunk *chunk, int first_slice, uint64_t seed,
+                             uint64_t hashes[MESHER_PASS_SLICES])
+{
+    uint64_t sum[MESHER_PASS_SLICES], key[MESHER_PASS_SLICES];
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) {
+        sum[i] = 0;
+        key[i] = mesher_hash_round(seed, (uint64_t)(first_slice + 2 * i));
+    }
+    const uint64_t pair_light = ((uint64_t)CELL_LIGHT_MASK << 32) | CELL_LIGHT_MASK;
+    for (int sz = 0; sz < SLAB_SIZE; sz++)
+        for (int sx = 0; sx < SLAB_SIZE; sx++) {
+            bool missing;
+            const int32_t *column = mesher_source_column(ctx, chunk, sx - 1, sz - 1, &missing);
+            uint64_t keep = missing ? pair_light : ~0ull;
+            for (int i = 0; i < MESHER_PASS_SLICES; i++) {
+                /* the slab is rows y0-1 .. y0+16: words (y0-2, y0-1) .. (y0+16, y0+17) without their outer
+                 * halves, clipped to the world */
+                int y0 = (first_slice + 2 * i) * CHUNK_SLICE_HEIGHT;
+                const MesherCellPair *words = (const MesherCellPair *)column + y0 / 2;   /* word w: [w - 1] */
+                uint64_t s = sum[i], k = key[i];
+                int w_lo = y0 == 0 ? 1 : 0, w_hi = y0 + 18 > CHUNK_SIZE_Y ? 9 : 10;
+                for (int w = w_lo; w < w_hi; w++) {
+                    uint64_t v = (uint64_t)__atomic_load_n(&words[w - 1], __ATOMIC_RELAXED) & keep;
+                    if (w == 0) v &= 0xFFFFFFFF00000000ull;
+                    if (w == 9) v &= 0x00000000FFFFFFFFull;
+                    uint64_t x = v + k + (uint64_t)w * MESHER_KEY_STEP;
+                    s += (x & 0xFFFFFFFFull) * (x >> 32);
+                }
+                sum[i] = s;
+                key[i] = k + 10 * MESHER_KEY_STEP;
+            }
+        }
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) hashes[i] = mesher_hash_finish(mesher_hash_round(key[i], sum[i]));
+}
+
+/* Whether a slice's own cells are all air (then it has no faces, whatever its border holds). */
+static bool mesher_slice_empty(const TerrainChunk *chunk, int slice)
+{
+    const uint64_t pair_contents = ((uint64_t)CELL_CONTENTS_MASK << 32) | CELL_CONTENTS_MASK;
+    for (int z = 0; z < CHUNK_SIZE_Z; z++)
+        for (int x = 0; x < CHUNK_SIZE_X; x++) {
+            const MesherCellPair *words =
+                (const MesherCellPair *)&chunk->cells[CHUNK_INDEX(x, slice * CHUNK_SLICE_HEIGHT, z)];
+            uint64_t any = 0;
+            for (int w = 0; w < CHUNK_SLICE_HEIGHT / 2; w++) any |= (uint64_t)__atomic_load_n(&words[w], __ATOMIC_RELAXED);
+            if (any & pair_contents) return false;
+        }
+    return true;
+}
+
+/* Copies one slice with its border into ctx->slab_data (for a slice that is rebuilt) and builds its
+ * per-column bit masks on the way (rows walked downwards, so every shift is by one). */
+static void mesher_copy_slab(MesherContext *ctx, const TerrainChunk *chunk, int slice)
+{
+    MesherSlab *slab = &ctx->slab_data;
+    const uint8_t *kind = ctx->kind;
+    int y_base = slice * CHUNK_SLICE_HEIGHT - 1;                  /* world y of slab row 0 */
+    int j_lo = y_base < 0 ? 1 : 0;
+    int j_hi = y_base + SLAB_SIZE > CHUNK_SIZE_Y ? SLAB_SIZE - 1 : SLAB_SIZE;
+    const int32_t below = cell_make(BLOCK_BEDROCK, 0);           /* below the world: no bottom faces */
+    const int32_t above = LIGHT_MAX << CELL_LIGHT_SHIFT;          /* above it: air in full light */
+    for (int sz = 0; sz < SLAB_SIZE; sz++)
+        for (int sx = 0; sx < SLAB_SIZE; sx++) {
+            bool missing;
+            const int32_t *from = mesher_source_column(ctx, chunk, sx - 1, sz - 1, &missing) + y_base;
+            int32_t keep = missing ? CELL_LIGHT_MASK : ~0;
+            int col = sx + sz * SLAB_SIZE;
+            int32_t *dst = &slab->cells[col * SLAB_STRIDE_X];
+            uint32_t opaque = 0, nonair = 0, water = 0;
+            for (int j = SLAB_SIZE - 1; j >= 0; j--) {
+                int32_t v = j < j_lo ? below : j >= j_hi ? above : cell_load(&from[j]) & keep;
+                dst[j] = v;
+                unsigned k = kind[cell_contents(v)];
+                opaque = (opaque << 1) | (k & MESHER_KIND_OPAQUE);
+                nonair = (nonair << 1) | ((k >> 1) & 1u);
+                water = (water << 1) | ((k >> 2) & 1u);
+            }
+            slab->opaque[col] = opaque;
+            slab->nonair[col] = nonair;
+            slab->water[col] = water;
+        }
+}
+
+/* ---- slice building ---- */
+
+static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists)
+{
+    for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = 0;
+    ctx->slab = slab->cells;
+    ctx->slice_y0 = slice * CHUNK_SLICE_HEIGHT;
+    const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water;
+    const uint32_t inner = ((1u << CHUNK_SLICE_HEIGHT) - 1) << 1;
+    for (int z = 0; z < CHUNK_SIZE_Z; z++)
+        for (int x = 0; x < CHUNK_SIZE_X; x++) {
+            int col = SLAB_COLUMN(x, z);
+            uint32_t nonair = nm[col] & inner;
+            if (!nonair) continue;
+            uint32_t o = om[col], w = wm[col];
+            uint32_t hidden = o & (o << 1) & (o >> 1) & om[col - 1] & om[col + 1] & om[col - SLAB_SIZE] &
+                              om[col + SLAB_SIZE];
+            if (w) {  /* water inside water (or against rock) shows no face */
+                uint32_t ow = o | w;
+                hidden |= w & (ow << 1) & (ow >> 1) & (om[col - 1] | wm[col - 1]) & (om[col + 1] | wm[col + 1]) &
+                          (om[col - SLAB_SIZE] | wm[col - SLAB_SIZE]) & (om[col + SLAB_SIZE] | wm[col + SLAB_SIZE]);
+            }
+            uint32_t todo = nonair & ~hidden;
+            while (todo) {
+                int j = __builtin_ctz(todo);
+                todo &= todo - 1;
+                mesher_faces_emit_cell(ctx, lists, x, j - 1, z);
+            }
+        }
+}
+
+void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockRegistry *blocks,
+                       MesherContext *ctx, int pass)
+{
+    ChunkGeometry *g = chunk->worker_geometry;
+    if (!g) {
+        g = calloc(1, sizeof *g);
+        if (!g) {
+            log_error("mesh", "chunk %d,%d: out of memory for its slice geometry", chunk->coord_x, chunk->coord_z);
+            return;
+        }
+        chunk->worker_geometry = g;
+    }
+    mesher_light_prepare_blocks(ctx, blocks);
+    mesher_light_prepare_columns(ctx, chunk);
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++)
+            ctx->neighbours[(dz + 1) * 3 + dx + 1] = dx == 0 && dz == 0 ? chunk
+                : terrain_get_chunk(terrain, chunk->coord_x + dx, chunk->coord_z + dz);
+    uint64_t seed = mesher_pass_seed(ctx, chunk);
+    int first = pass == 1 ? 1 : 0;
+    uint64_t hashes[MESHER_PASS_SLICES];
+    mesher_hash_pass(ctx, chunk, first, seed, hashes);
+    g->slices_rebuilt_last_pass = 0;
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) {
+        int s = first + 2 * i;
+        uint64_t h = hashes[i];
+        if (g->slice_built[s] && g->slice_hash[s] == h) continue;
+        ctx->failed = false;
+        if (mesher_slice_empty(chunk, s)) {   /* all air: nothing to show, nothing to copy */
+            for (int k = 0; k < MESH_SUBSET_COUNT; k++) g->slices[s][k].count = 0;
+        } else {
+            mesher_copy_slab(ctx, chunk, s);
+            mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s]);
+        }
+        g->slice_hash[s] = h;
+        g->slice_built[s] = !ctx->failed;   /* retried next pass if a list could not grow */
+        g->slices_rebuilt_last_pass++;
+        if (ctx->failed)
+            log_error("mesh", "chunk %d,%d slice %d: out of memory for vertices", chunk->coord_x, chunk->coord_z, s);
+    }
+}

@@ -1,0 +1,170 @@
+/* mesher_internal.h — shared between the mesher's files (src/mesh only): the slab copy of a slice's
+ * neighbourhood, the context with its tables, and the emit helpers.
+ *
+ * The slab is the slice's 16 x 16 x 16 cells plus a one-cell border on every side (18^3), copied from the
+ * 3x3 chunks with cell_load; everything after the copy reads only the slab. Slab index:
+ * (y + 1) + 18 * (x + 1) + 324 * (z + 1) for slice-local x, y, z in -1..16. */
+#ifndef STRATA_MESHER_INTERNAL_H
+#define STRATA_MESHER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "strata/mesher.h"
+
+#define SLAB_SIZE     18
+#define SLAB_STRIDE_Y 1
+#define SLAB_STRIDE_X SLAB_SIZE
+#define SLAB_STRIDE_Z (SLAB_SIZE * SLAB_SIZE)
+#define SLAB_CELLS    (SLAB_SIZE * SLAB_SIZE * SLAB_SIZE)
+#define SLAB_COLUMNS  (SLAB_SIZE * SLAB_SIZE)
+#define SLAB_INDEX(x, y, z) (((y) + 1) + ((x) + 1) * SLAB_STRIDE_X + ((z) + 1) * SLAB_STRIDE_Z)
+#define SLAB_COLUMN(x, z) (((x) + 1) + ((z) + 1) * SLAB_SIZE)
+
+/* Vertex light index: light * 7 - shadow, 0..MESHER_LIGHT_STEPS-1 (a seventh of a light level per step). */
+#define MESHER_SHADOW_DIVISOR 7
+#define MESHER_LIGHT_STEPS    (LIGHT_MAX * MESHER_SHADOW_DIVISOR + 1)
+#define MESHER_SHADOW_OPAQUE  10   /* an opaque cube next to a vertex darkens it by 10/7 of a level */
+#define MESHER_SHADOW_LEAVES  4
+
+#define MESHER_FLUID_SURFACE_PX 14 /* a fluid with no fluid above is 14/16 high */
+
+#define MESHER_TINT_TYPES 4
+
+/* Block classes for the slab masks. */
+#define MESHER_KIND_OPAQUE 1u   /* opaque cube */
+#define MESHER_KIND_NONAIR 2u
+#define MESHER_KIND_WATER  4u        /* BlockTint: none, grass, foliage, water */
+
+/* Face geometry shared by the light and face code (mesher_faces.c): per BlockFace the outward normal and
+ * the 4 corners of the unit cube face, counter-clockwise seen from outside. */
+extern const int MESHER_FACE_NORMAL[6][3];
+extern const int MESHER_FACE_CORNER[6][4][3];
+
+/* Per face: slab offset of the cell in front of it, and per corner the offsets (from that cell) of the 3
+ * other cells around the corner. */
+typedef struct MesherFaceTaps {
+    int front;
+    int around[4][3];
+} MesherFaceTaps;
+
+#define MESHER_PASS_SLICES (CHUNK_SLICES / 2)
+
+/* One slice's neighbourhood copy and its per-column bit masks (bit y+1 of column SLAB_COLUMN(x, z)). */
+typedef struct MesherSlab {
+    int32_t cells[SLAB_CELLS];
+    uint32_t opaque[SLAB_COLUMNS];         /* opaque cube: hides faces */
+    uint32_t nonair[SLAB_COLUMNS];
+    uint32_t water[SLAB_COLUMNS];          /* BLOCK_WATER: culls against itself */
+} MesherSlab;
+
+struct MesherContext {
+    MesherSlab slab_data;                  /* the slice being rebuilt, copied */
+    const int32_t *slab;                   /* its cells */
+    int slice_y0;                          /* its world y of slab y 0 */
+
+    /* settings */
+    float brightness;                      /* 0..1 */
+    int season;                            /* MESHER_SEASON_* */
+
+    /* tables from the settings */
+    uint16_t face_factor[6][MESHER_LIGHT_STEPS];            /* face shade * light curve, 0..256 */
+    uint16_t flat_factor[MESHER_LIGHT_STEPS];               /* light curve alone (plants, torches) */
+    uint8_t tint_table[MESHER_TINT_TYPES][16][16][3];       /* [tint][temperature][humidity] */
+
+    MesherFaceTaps taps[6];
+
+    /* tables from the block registry (rebuilt when the registry changes) */
+    const BlockRegistry *blocks;
+    uint8_t shadow[BLOCK_MAX];
+    uint8_t kind[BLOCK_MAX];               /* MESHER_KIND_* bits */
+
+    /* per pass */
+    uint8_t column_tint[MESHER_TINT_TYPES][CHUNK_SHAFTS][3];
+    const TerrainChunk *neighbours[9];     /* [(dz + 1) * 3 + dx + 1] */
+    bool failed;                           /* a vertex list could not grow */
+};
+
+/* mesher_light.c */
+void mesher_light_init_tables(MesherContext *ctx);
+void mesher_light_init_taps(MesherContext *ctx);
+void mesher_light_prepare_blocks(MesherContext *ctx, const BlockRegistry *blocks);
+void mesher_light_prepare_columns(MesherContext *ctx, const TerrainChunk *chunk);
+/* Vertex light index of the 4 corners of face `face` of the slab cell `cell`; `emission` raises all.
+ * Each corner: the brightest of its 4 cells in front of the face, minus their summed shadow / 7. */
+static inline void mesher_light_face_corners(const MesherContext *ctx, int cell, int face, int emission, int out[4])
+{
+    const MesherFaceTaps *t = &ctx->taps[face];
+    const int32_t *slab = ctx->slab;
+    int front = cell + t->front;
+    int32_t fv = slab[front];
+    int front_light = cell_light(fv), front_shadow = ctx->shadow[cell_contents(fv)];
+    int floor = emission * MESHER_SHADOW_DIVISOR;
+    for (int k = 0; k < 4; k++) {
+        int light = front_light, shadow = front_shadow;
+        for (int i = 0; i < 3; i++) {
+            int32_t v = slab[front + t->around[k][i]];
+            int l = cell_light(v);
+            if (l > light) light = l;
+            shadow += ctx->shadow[cell_contents(v)];
+        }
+        int value = light * MESHER_SHADOW_DIVISOR - shadow;
+        out[k] = value < floor ? floor : value;
+    }
+}
+
+/* mesher_faces.c: cubes, fluids */
+void mesher_faces_emit_cell(MesherContext *ctx, VertexList *lists, int x, int y, int z);
+
+/* mesher_shapes.c: crossed plants, torches */
+void mesher_shapes_emit_cross(MesherContext *ctx, VertexList *list, int x, int y, int z, const BlockDef *def);
+void mesher_shapes_emit_torch(MesherContext *ctx, VertexList *list, int x, int y, int z, const BlockDef *def);
+
+/* mesher.c: vertex output */
+/* Grows a list to hold `extra` more vertices; on failure sets ctx->failed and returns false. */
+bool mesher_list_grow(MesherContext *ctx, VertexList *list, int extra);
+
+/* Atlas pixel coordinate (0..256) as a normalized short. */
+static inline int16_t mesher_uv(int pixels)
+{
+    return (int16_t)(((unsigned)pixels * 32767u + 128u) >> 8);
+}
+
+/* Appends one quad (4 vertices, CCW seen from the front). Positions are chunk-local; uv in atlas pixels;
+ * colours RGBA. Drops the quad (ctx->failed set) if the list cannot grow. */
+static inline void mesher_emit_quad(MesherContext *ctx, VertexList *list, const float pos[4][3], const int uv[4][2],
+                                    const uint8_t color[4][4])
+{
+    if (list->count + 4 > list->capacity && !mesher_list_grow(ctx, list, 4)) return;
+    TerrainVertex *v = &list->data[list->count];
+    for (int k = 0; k < 4; k++) {
+        v[k].x = pos[k][0];
+        v[k].y = pos[k][1];
+        v[k].z = pos[k][2];
+        v[k].tx = mesher_uv(uv[k][0]);
+        v[k].ty = mesher_uv(uv[k][1]);
+        memcpy(v[k].color, color[k], 4);
+    }
+    list->count += 4;
+}
+
+/* Colour of a vertex: tint (RGB) scaled by a 0..256 factor, alpha 255. */
+static inline void mesher_shade(uint8_t out[4], const uint8_t tint[3], unsigned factor)
+{
+    out[0] = (uint8_t)((tint[0] * factor) >> 8);
+    out[1] = (uint8_t)((tint[1] * factor) >> 8);
+    out[2] = (uint8_t)((tint[2] * factor) >> 8);
+    out[3] = 255;
+}
+
+/* The tint of a block's face in this column (white when the face is not tinted). */
+static inline const uint8_t *mesher_face_tint(const MesherContext *ctx, const BlockDef *def, BlockFace face,
+                                              int x, int z)
+{
+    static const uint8_t white[3] = {255, 255, 255};
+    if (!block_face_tinted(def, face)) return white;
+    return ctx->column_tint[def->tint][CHUNK_SHAFT_INDEX(x, z)];
+}
+
+#endif

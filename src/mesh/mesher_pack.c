@@ -1,0 +1,72 @@
+/* mesher_pack.c — handing geometry over: all slices into one ChunkMesh, and freeing both kinds.
+ *
+ * Design. The worker keeps per-slice lists between passes (so unchanged slices cost nothing); the main
+ * thread gets one contiguous list per subset, exactly sized, which the renderer uploads and frees. The
+ * vertical extent (min_y, max_y) is measured on the packed vertices for frustum culling. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strata/mesher.h"
+
+ChunkMesh *mesher_pack(const TerrainChunk *chunk)
+{
+    ChunkMesh *mesh = calloc(1, sizeof *mesh);
+    if (!mesh) return NULL;
+    mesh->coord_x = chunk->coord_x;
+    mesh->coord_z = chunk->coord_z;
+    const ChunkGeometry *g = chunk->worker_geometry;
+    if (!g) return mesh;
+    float min_y = CHUNK_SIZE_Y, max_y = 0;
+    for (int subset = 0; subset < MESH_SUBSET_COUNT; subset++) {
+        int total = 0;
+        for (int s = 0; s < CHUNK_SLICES; s++) total += g->slices[s][subset].count;
+        if (!total) continue;
+        VertexList *out = &mesh->subsets[subset];
+        out->data = malloc((size_t)total * sizeof *out->data);
+        if (!out->data) {
+            chunk_mesh_destroy(mesh);
+            return NULL;
+        }
+        out->capacity = total;
+        for (int s = 0; s < CHUNK_SLICES; s++) {
+            const VertexList *in = &g->slices[s][subset];
+            if (!in->count) continue;
+            memcpy(out->data + out->count, in->data, (size_t)in->count * sizeof *in->data);
+            out->count += in->count;
+        }
+        for (int i = 0; i < out->count; i++) {
+            float y = out->data[i].y;
+            if (y < min_y) min_y = y;
+            if (y > max_y) max_y = y;
+        }
+    }
+    if (min_y <= max_y) {
+        mesh->min_y = (int)floorf(min_y);
+        mesh->max_y = (int)ceilf(max_y);
+    }
+    return mesh;
+}
+
+int chunk_mesh_vertex_count(const ChunkMesh *mesh)
+{
+    if (!mesh) return 0;
+    int total = 0;
+    for (int i = 0; i < MESH_SUBSET_COUNT; i++) total += mesh->subsets[i].count;
+    return total;
+}
+
+void chunk_geometry_destroy(ChunkGeometry *geometry)
+{
+    if (!geometry) return;
+    for (int s = 0; s < CHUNK_SLICES; s++)
+        for (int i = 0; i < MESH_SUBSET_COUNT; i++) free(geometry->slices[s][i].data);
+    free(geometry);
+}
+
+void chunk_mesh_destroy(ChunkMesh *mesh)
+{
+    if (!mesh) return;
+    for (int i = 0; i < MESH_SUBSET_COUNT; i++) free(mesh->subsets[i].data);
+    free(mesh);
+}

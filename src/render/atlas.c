@@ -1,0 +1,185 @@
+/* atlas.c — the block texture atlas: assets/textures/atlas.png, 16 tiles per row.
+ *
+ * Design: glGenerateMipmap would average across tile borders (distant grass picks up its stone
+ * neighbour) and let the alpha of leaves and plants melt away at distance, so the mip chain is built on
+ * the CPU tile by tile: 2x2 box filter, colour weighted by alpha (transparent texels carry no colour), and
+ * alpha rescaled per tile so the fraction of texels passing the 0.5 alpha test matches level 0
+ * (alpha-to-coverage preservation, as in Castano's "computing alpha mipmaps"). The chain stops at one
+ * texel per tile. Sampling is nearest within a level (crisp blocks), linear between levels. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stb_image.h>
+#include "render_internal.h"
+#include "strata/fileio.h"
+#include "strata/log.h"
+
+#define ATLAS_ALPHA_TEST 128 /* texels with alpha >= this pass the cut-out test (alpha >= 0.5) */
+
+/* Texels of tile (tx, ty) in an image of `size` passing the alpha test after scaling alpha by `scale`. */
+static int atlas_tile_coverage(const uint8_t *image, int size, int tx, int ty, float scale)
+{
+    int ts = size / RENDER_ATLAS_TILES_PER_ROW, passed = 0;
+    for (int y = 0; y < ts; y++) {
+        const uint8_t *row = image + ((size_t)(ty * ts + y) * size + (size_t)tx * ts) * 4;
+        for (int x = 0; x < ts; x++) {
+            float a = row[x * 4 + 3] * scale;
+            passed += a >= ATLAS_ALPHA_TEST;
+        }
+    }
+    return passed;
+}
+
+static bool atlas_tile_fully_opaque(const uint8_t *image, int size, int tx, int ty)
+{
+    int ts = size / RENDER_ATLAS_TILES_PER_ROW;
+    for (int y = 0; y < ts; y++) {
+        const uint8_t *row = image + ((size_t)(ty * ts + y) * size + (size_t)tx * ts) * 4;
+        for (int x = 0; x < ts; x++)
+            if (row[x * 4 + 3] != 255)
+                return false;
+    }
+    return true;
+}
+
+/* Rescales the alpha of one destination tile so its coverage matches the base tile's. */
+static void atlas_keep_coverage(const uint8_t *base, int base_size, uint8_t *dst, int size, int tx, int ty)
+{
+    int base_ts = base_size / RENDER_ATLAS_TILES_PER_ROW, ts = size / RENDER_ATLAS_TILES_PER_ROW;
+    if (atlas_tile_fully_opaque(base, base_size, tx, ty))
+        return;
+    float want = (float)atlas_tile_coverage(base, base_size, tx, ty, 1.0f) / (float)(base_ts * base_ts);
+    float texels = (float)(ts * ts);
+    float have = (float)atlas_tile_coverage(dst, size, tx, ty, 1.0f) / texels;
+    /* Within half a texel of the target, or nothing to preserve (a faint, fully blended tile). */
+    if (want <= 0.0f || ((have - want) * texels <= 0.5f && (want - have) * texels <= 0.5f))
+        return;
+    float lo = 0.0f, hi = 8.0f;
+    for (int i = 0; i < 16; i++) {
+        float mid = 0.5f * (lo + hi);
+        if ((float)atlas_tile_coverage(dst, size, tx, ty, mid) / texels < want)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    float cov_lo = (float)atlas_tile_coverage(dst, size, tx, ty, lo) / texels;
+    float cov_hi = (float)atlas_tile_coverage(dst, size, tx, ty, hi) / texels;
+    float scale = (want - cov_lo < cov_hi - want) ? lo : hi;
+    for (int y = 0; y < ts; y++) {
+        uint8_t *row = dst + ((size_t)(ty * ts + y) * size + (size_t)tx * ts) * 4;
+        for (int x = 0; x < ts; x++) {
+            float a = row[x * 4 + 3] * scale + 0.5f;
+            row[x * 4 + 3] = (uint8_t)(a > 255.0f ? 255.0f : a);
+        }
+    }
+}
+
+/* Mip level `dst` (size/2) from `src` (size x size RGBA), tile by tile: colour weighted by alpha, then each
+ * tile's alpha rescaled toward the alpha-test coverage of the same tile in `base` (level 0). Coverage is
+ * matched as closely as the level's texel count allows (an 8x8 tile moves in steps of 1/64, and texels
+ * averaged from half-opaque blocks move together). */
+static void atlas_downsample(const uint8_t *base, int base_size, const uint8_t *src, int size, uint8_t *dst)
+{
+    int half = size / 2;
+    for (int y = 0; y < half; y++) {
+        for (int x = 0; x < half; x++) {
+            const uint8_t *p[4] = {
+                src + ((size_t)(2 * y) * size + 2 * x) * 4,
+                src + ((size_t)(2 * y) * size + 2 * x + 1) * 4,
+                src + ((size_t)(2 * y + 1) * size + 2 * x) * 4,
+                src + ((size_t)(2 * y + 1) * size + 2 * x + 1) * 4,
+            };
+            unsigned alpha = p[0][3] + p[1][3] + p[2][3] + p[3][3];
+            uint8_t *out = dst + ((size_t)y * half + x) * 4;
+            for (int c = 0; c < 3; c++) {
+                unsigned v;
+                if (alpha > 0)
+                    v = (p[0][c] * p[0][3] + p[1][c] * p[1][3] + p[2][c] * p[2][3] + p[3][c] * p[3][3]
+                         + alpha / 2) / alpha;
+                else
+                    v = (p[0][c] + p[1][c] + p[2][c] + p[3][c] + 2) / 4;
+                out[c] = (uint8_t)v;
+            }
+            out[3] = (uint8_t)((alpha + 2) / 4);
+        }
+    }
+    for (int ty = 0; ty < RENDER_ATLAS_TILES_PER_ROW; ty++)
+        for (int tx = 0; tx < RENDER_ATLAS_TILES_PER_ROW; tx++)
+            atlas_keep_coverage(base, base_size, dst, half, tx, ty);
+}
+
+static bool atlas_is_power_of_two(int v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
+StResult render_atlas_load(const char *asset_dir, RenderAtlas *atlas)
+{
+    char path[1024];
+    size_t n = strlen(asset_dir);
+    snprintf(path, sizeof path, "%s%stextures/atlas.png", asset_dir, (n > 0 && asset_dir[n - 1] != '/') ? "/" : "");
+    if (!fileio_exists(path))
+        return st_fail(ST_ERR_IO, "texture atlas %s: file not found (expected a %dx%d-tile RGBA PNG)", path,
+                       RENDER_ATLAS_TILES_PER_ROW, RENDER_ATLAS_TILES_PER_ROW);
+    int w = 0, h = 0, channels = 0;
+    uint8_t *image = stbi_load(path, &w, &h, &channels, 4);
+    if (!image)
+        return st_fail(ST_ERR_FORMAT, "texture atlas %s: cannot decode it: %s", path, stbi_failure_reason());
+    if (w != h || w % RENDER_ATLAS_TILES_PER_ROW != 0 || !atlas_is_power_of_two(w / RENDER_ATLAS_TILES_PER_ROW)) {
+        stbi_image_free(image);
+        return st_fail(ST_ERR_FORMAT,
+                       "texture atlas %s: is %dx%d, expected a square of %d tiles per row with a power-of-two "
+                       "tile size (e.g. 256x256)", path, w, h, RENDER_ATLAS_TILES_PER_ROW);
+    }
+    int tile = w / RENDER_ATLAS_TILES_PER_ROW, levels = 1;
+    while ((tile >> (levels - 1)) > 1)
+        levels++;
+
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, w, 0, GL_RGBA, GL_UNSIGNED_BYTE, image);
+
+    uint8_t *level_src = image;
+    uint8_t *scratch[2] = { malloc((size_t)w * w), malloc((size_t)w * w) }; /* (w/2)^2 * 4 bytes each */
+    if (!scratch[0] || !scratch[1]) {
+        free(scratch[0]);
+        free(scratch[1]);
+        stbi_image_free(image);
+        glDeleteTextures(1, &texture);
+        return st_fail(ST_ERR_NOMEM, "texture atlas %s: out of memory building mipmaps", path);
+    }
+    int size = w;
+    for (int level = 1; level < levels; level++) {
+        uint8_t *dst = scratch[level & 1];
+        atlas_downsample(image, w, level_src, size, dst);
+        size /= 2;
+        glTexImage2D(GL_TEXTURE_2D, level, GL_RGBA8, size, size, 0, GL_RGBA, GL_UNSIGNED_BYTE, dst);
+        level_src = dst;
+    }
+    free(scratch[0]);
+    free(scratch[1]);
+    stbi_image_free(image);
+
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, levels - 1);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, levels > 1 ? GL_NEAREST_MIPMAP_LINEAR : GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+
+    atlas->texture = texture;
+    atlas->size = w;
+    atlas->tile_size = tile;
+    atlas->mip_levels = levels;
+    log_info(RENDER_TAG, "atlas %s: %dx%d, %d px tiles, %d mip levels", path, w, w, tile, levels);
+    return ST_OK;
+}
+
+void render_atlas_free(RenderAtlas *atlas)
+{
+    if (atlas->texture)
+        glDeleteTextures(1, &atlas->texture);
+    memset(atlas, 0, sizeof *atlas);
+}

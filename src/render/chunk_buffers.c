@@ -1,0 +1,377 @@
+/* chunk_buffers.c — GPU geometry per chunk: the upload queue, its budget, and the quad index buffer.
+ *
+ * Design (CompileDrawSubsets-style): each chunk owns one VAO and one VBO holding its seven subsets back to
+ * back, with a (first, count) range per subset, so drawing any choice of subsets is one bind and one
+ * multi-draw. Every VAO shares a single element buffer with the quad pattern (0,1,2, 0,2,3 per quad);
+ * draws use a base vertex so the pattern always starts at 0, and the buffer grows (same name, so VAOs
+ * stay valid) to the largest run ever drawn.
+ * Chunks are found by coordinates through an open-addressing hash (linear probing, backward-shift delete)
+ * over a dense array the draw loop walks. A mesh handed over is only queued; renderer_draw uploads the
+ * pending meshes nearest the camera first, at most `upload_chunk_budget` chunks and a byte budget per
+ * frame. Like ClassiCube's chunk updates, the chunk budget adapts: it grows while uploads take little
+ * time and there is a backlog, and shrinks when a frame's uploads run long. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <math.h>
+#include "render_internal.h"
+#include "strata/log.h"
+
+/* ---- quad index buffer ---- */
+
+void render_quad_indices_ensure(RenderQuadIndices *indices, int quads)
+{
+    if (quads <= indices->quads)
+        return;
+    int capacity = indices->quads > 0 ? indices->quads : 16384;
+    while (capacity < quads)
+        capacity *= 2;
+    uint32_t *data = malloc((size_t)capacity * 6 * sizeof *data);
+    if (!data) {
+        log_error(RENDER_TAG, "out of memory growing the quad index buffer to %d quads", capacity);
+        return;
+    }
+    for (int q = 0; q < capacity; q++) {
+        uint32_t v = (uint32_t)q * 4;
+        uint32_t *i = data + (size_t)q * 6;
+        i[0] = v; i[1] = v + 1; i[2] = v + 2;
+        i[3] = v; i[4] = v + 2; i[5] = v + 3;
+    }
+    if (!indices->buffer)
+        glGenBuffers(1, &indices->buffer);
+    /* The copy-write target: binding GL_ELEMENT_ARRAY_BUFFER would touch whichever VAO is bound. */
+    glBindBuffer(GL_COPY_WRITE_BUFFER, indices->buffer);
+    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)((size_t)capacity * 6 * sizeof *data), data, GL_STATIC_DRAW);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    free(data);
+    indices->quads = capacity;
+}
+
+/* ---- the coordinate hash ---- */
+
+static uint32_t chunk_buffers_hash(int coord_x, int coord_z)
+{
+    uint32_t h = (uint32_t)coord_x * 0x9E3779B1u ^ ((uint32_t)coord_z + 0x7F4A7C15u) * 0x85EBCA77u;
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 13;
+    return h;
+}
+
+static int chunk_buffers_slot_of(const ChunkBufferTable *table, int coord_x, int coord_z)
+{
+    uint32_t mask = (uint32_t)table->slot_capacity - 1;
+    uint32_t s = chunk_buffers_hash(coord_x, coord_z) & mask;
+    for (;;) {
+        int32_t v = table->slots[s];
+        if (v == 0)
+            return -1;
+        const RenderChunk *c = &table->chunks[v - 1];
+        if (c->coord_x == coord_x && c->coord_z == coord_z)
+            return (int)s;
+        s = (s + 1) & mask;
+    }
+}
+
+static void chunk_buffers_slot_insert(ChunkBufferTable *table, int dense_index)
+{
+    uint32_t mask = (uint32_t)table->slot_capacity - 1;
+    const RenderChunk *c = &table->chunks[dense_index];
+    uint32_t s = chunk_buffers_hash(c->coord_x, c->coord_z) & mask;
+    while (table->slots[s] != 0)
+        s = (s + 1) & mask;
+    table->slots[s] = dense_index + 1;
+}
+
+/* Backward-shift deletion keeps probe chains intact without tombstones. */
+static void chunk_buffers_slot_delete(ChunkBufferTable *table, int slot)
+{
+    uint32_t mask = (uint32_t)table->slot_capacity - 1;
+    uint32_t hole = (uint32_t)slot, s = hole;
+    for (;;) {
+        s = (s + 1) & mask;
+        int32_t v = table->slots[s];
+        if (v == 0)
+            break;
+        const RenderChunk *c = &table->chunks[v - 1];
+        uint32_t home = chunk_buffers_hash(c->coord_x, c->coord_z) & mask;
+        /* Move the entry back if its home is not cyclically within (hole, s]. */
+        bool stays = (hole <= s) ? (home > hole && home <= s) : (home > hole || home <= s);
+        if (!stays) {
+            table->slots[hole] = v;
+            hole = s;
+        }
+    }
+    table->slots[hole] = 0;
+}
+
+static bool chunk_buffers_rehash(ChunkBufferTable *table, int slot_capacity)
+{
+    int32_t *slots = calloc((size_t)slot_capacity, sizeof *slots);
+    if (!slots)
+        return false;
+    free(table->slots);
+    table->slots = slots;
+    table->slot_capacity = slot_capacity;
+    for (int i = 0; i < table->count; i++)
+        chunk_buffers_slot_insert(table, i);
+    return true;
+}
+
+StResult chunk_buffers_init(ChunkBufferTable *table)
+{
+    memset(table, 0, sizeof *table);
+    table->capacity = 256;
+    table->chunks = calloc((size_t)table->capacity, sizeof *table->chunks);
+    table->slot_capacity = 512;
+    table->slots = calloc((size_t)table->slot_capacity, sizeof *table->slots);
+    if (!table->chunks || !table->slots) {
+        free(table->chunks);
+        free(table->slots);
+        memset(table, 0, sizeof *table);
+        return st_fail(ST_ERR_NOMEM, "renderer: out of memory for the chunk table");
+    }
+    table->upload_chunk_budget = RENDER_UPLOAD_CHUNKS_BASE;
+    render_quad_indices_ensure(&table->quad_indices, 16384);
+    return ST_OK;
+}
+
+static void chunk_buffers_free_gl(RenderChunk *c)
+{
+    if (c->vao)
+        glDeleteVertexArrays(1, &c->vao);
+    if (c->vbo)
+        glDeleteBuffers(1, &c->vbo);
+    c->vao = c->vbo = 0;
+}
+
+void chunk_buffers_free(ChunkBufferTable *table)
+{
+    for (int i = 0; i < table->count; i++) {
+        chunk_buffers_free_gl(&table->chunks[i]);
+        chunk_mesh_destroy(table->chunks[i].pending);
+    }
+    if (table->quad_indices.buffer)
+        glDeleteBuffers(1, &table->quad_indices.buffer);
+    free(table->chunks);
+    free(table->slots);
+    free(table->pick_scratch);
+    free(table->pick_distance);
+    memset(table, 0, sizeof *table);
+}
+
+RenderChunk *chunk_buffers_find(ChunkBufferTable *table, int coord_x, int coord_z)
+{
+    int slot = chunk_buffers_slot_of(table, coord_x, coord_z);
+    return slot < 0 ? NULL : &table->chunks[table->slots[slot] - 1];
+}
+
+static RenderChunk *chunk_buffers_add(ChunkBufferTable *table, int coord_x, int coord_z)
+{
+    if (table->count == table->capacity) {
+        int capacity = table->capacity * 2;
+        RenderChunk *chunks = realloc(table->chunks, (size_t)capacity * sizeof *chunks);
+        if (!chunks)
+            return NULL;
+        table->chunks = chunks;
+        table->capacity = capacity;
+    }
+    if ((table->count + 1) * 2 > table->slot_capacity && !chunk_buffers_rehash(table, table->slot_capacity * 2))
+        return NULL;
+    RenderChunk *c = &table->chunks[table->count];
+    memset(c, 0, sizeof *c);
+    c->coord_x = coord_x;
+    c->coord_z = coord_z;
+    chunk_buffers_slot_insert(table, table->count);
+    table->count++;
+    return c;
+}
+
+void chunk_buffers_queue_mesh(ChunkBufferTable *table, int coord_x, int coord_z, ChunkMesh *mesh)
+{
+    RenderChunk *c = chunk_buffers_find(table, coord_x, coord_z);
+    if (!c) {
+        c = chunk_buffers_add(table, coord_x, coord_z);
+        if (!c) {
+            log_error(RENDER_TAG, "out of memory queueing chunk %d,%d; its geometry is dropped", coord_x, coord_z);
+            chunk_mesh_destroy(mesh);
+            return;
+        }
+    }
+    if (c->pending)
+        chunk_mesh_destroy(c->pending);
+    else
+        table->pending_count++;
+    c->pending = mesh;
+}
+
+void chunk_buffers_release(ChunkBufferTable *table, int coord_x, int coord_z)
+{
+    int slot = chunk_buffers_slot_of(table, coord_x, coord_z);
+    if (slot < 0)
+        return;
+    int index = table->slots[slot] - 1;
+    RenderChunk *c = &table->chunks[index];
+    chunk_buffers_free_gl(c);
+    if (c->pending) {
+        chunk_mesh_destroy(c->pending);
+        table->pending_count--;
+    }
+    chunk_buffers_slot_delete(table, slot);
+    int last = table->count - 1;
+    if (index != last) {
+        /* Move the last entry into the hole and repoint its slot. */
+        int last_slot = chunk_buffers_slot_of(table, table->chunks[last].coord_x, table->chunks[last].coord_z);
+        table->chunks[index] = table->chunks[last];
+        table->slots[last_slot] = index + 1;
+    }
+    table->count--;
+}
+
+float chunk_buffers_nearest_distance(int coord_x, int coord_z, const double camera[3])
+{
+    double min_x = (double)coord_x * CHUNK_SIZE_X, min_z = (double)coord_z * CHUNK_SIZE_Z;
+    double dx = camera[0] < min_x ? min_x - camera[0] : camera[0] > min_x + CHUNK_SIZE_X ? camera[0] - (min_x + CHUNK_SIZE_X) : 0.0;
+    double dz = camera[2] < min_z ? min_z - camera[2] : camera[2] > min_z + CHUNK_SIZE_Z ? camera[2] - (min_z + CHUNK_SIZE_Z) : 0.0;
+    return (float)sqrt(dx * dx + dz * dz);
+}
+
+/* Uploads one pending mesh into the chunk's VBO and frees the CPU copy. Returns bytes uploaded. */
+static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, const double camera[3])
+{
+    ChunkMesh *mesh = c->pending;
+    c->pending = NULL;
+    table->pending_count--;
+
+    int total = 0;
+    for (int s = 0; s < MESH_SUBSET_COUNT; s++) {
+        int n = mesh->subsets[s].count & ~3; /* whole quads only */
+        if (n != mesh->subsets[s].count)
+            log_warn(RENDER_TAG, "chunk %d,%d subset %d: %d vertices is not whole quads; drawing %d",
+                     c->coord_x, c->coord_z, s, mesh->subsets[s].count, n);
+        c->first[s] = total;
+        c->count[s] = n;
+        total += n;
+    }
+    bool had_geometry = c->has_geometry;
+    c->total_vertices = total;
+    c->min_y = mesh->min_y;
+    c->max_y = mesh->max_y;
+    size_t bytes = (size_t)total * sizeof(TerrainVertex);
+
+    if (total == 0) {
+        chunk_buffers_free_gl(c);
+        c->has_geometry = false;
+        chunk_mesh_destroy(mesh);
+        return 0;
+    }
+    render_quad_indices_ensure(&table->quad_indices, total / 4);
+    if (!c->vao) {
+        glGenVertexArrays(1, &c->vao);
+        glGenBuffers(1, &c->vbo);
+        glBindVertexArray(c->vao);
+        glBindBuffer(GL_ARRAY_BUFFER, c->vbo);
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, x));
+        glEnableVertexAttribArray(1);
+        glVertexAttribPointer(1, 2, GL_SHORT, GL_TRUE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, tx));
+        glEnableVertexAttribArray(2);
+        glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, color));
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, table->quad_indices.buffer);
+        glBindVertexArray(0);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, c->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_STATIC_DRAW); /* orphans the old storage */
+    for (int s = 0; s < MESH_SUBSET_COUNT; s++)
+        if (c->count[s] > 0)
+            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)((size_t)c->first[s] * sizeof(TerrainVertex)),
+                            (GLsizeiptr)((size_t)c->count[s] * sizeof(TerrainVertex)), mesh->subsets[s].data);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    c->has_geometry = true;
+    if (!had_geometry)
+        c->haze_end = chunk_buffers_nearest_distance(c->coord_x, c->coord_z, camera);
+    chunk_mesh_destroy(mesh);
+    return bytes;
+}
+
+static double chunk_buffers_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static bool chunk_buffers_grow_pick(ChunkBufferTable *table, int n)
+{
+    if (n <= table->pick_capacity)
+        return true;
+    int capacity = table->pick_capacity ? table->pick_capacity : 64;
+    while (capacity < n)
+        capacity *= 2;
+    int *scratch = realloc(table->pick_scratch, (size_t)capacity * sizeof *scratch);
+    if (scratch)
+        table->pick_scratch = scratch;
+    float *distance = realloc(table->pick_distance, (size_t)capacity * sizeof *distance);
+    if (distance)
+        table->pick_distance = distance;
+    if (!scratch || !distance)
+        return false;
+    table->pick_capacity = capacity;
+    return true;
+}
+
+int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], bool everything)
+{
+    if (table->pending_count == 0)
+        return 0;
+    int budget_chunks = everything ? table->pending_count : table->upload_chunk_budget;
+    size_t budget_bytes = everything ? SIZE_MAX
+                        : (size_t)RENDER_UPLOAD_BYTES_BASE / RENDER_UPLOAD_CHUNKS_BASE * (size_t)budget_chunks;
+    double start = chunk_buffers_now_ms();
+    int uploaded = 0;
+    size_t bytes = 0;
+
+    if (table->pending_count <= budget_chunks || !chunk_buffers_grow_pick(table, table->pending_count)) {
+        /* Everything fits (or no scratch): dense order, still under the byte budget. */
+        for (int i = 0; i < table->count && uploaded < budget_chunks && bytes < budget_bytes; i++) {
+            if (!table->chunks[i].pending)
+                continue;
+            bytes += chunk_buffers_upload_one(table, &table->chunks[i], camera);
+            uploaded++;
+        }
+    } else {
+        /* Backlog: nearest first. Collect the pending chunks, then pick the nearest repeatedly. */
+        int n = 0;
+        for (int i = 0; i < table->count; i++) {
+            if (!table->chunks[i].pending)
+                continue;
+            table->pick_scratch[n] = i;
+            table->pick_distance[n] = chunk_buffers_nearest_distance(table->chunks[i].coord_x,
+                                                                     table->chunks[i].coord_z, camera);
+            n++;
+        }
+        while (n > 0 && uploaded < budget_chunks && bytes < budget_bytes) {
+            int best = 0;
+            for (int k = 1; k < n; k++)
+                if (table->pick_distance[k] < table->pick_distance[best])
+                    best = k;
+            bytes += chunk_buffers_upload_one(table, &table->chunks[table->pick_scratch[best]], camera);
+            uploaded++;
+            table->pick_scratch[best] = table->pick_scratch[n - 1];
+            table->pick_distance[best] = table->pick_distance[n - 1];
+            n--;
+        }
+    }
+
+    if (!everything) {
+        double elapsed = chunk_buffers_now_ms() - start;
+        if (elapsed > RENDER_UPLOAD_TARGET_MS) {
+            int b = table->upload_chunk_budget * 3 / 4;
+            table->upload_chunk_budget = b < RENDER_UPLOAD_CHUNKS_MIN ? RENDER_UPLOAD_CHUNKS_MIN : b;
+        } else if (table->pending_count > 0 && elapsed < RENDER_UPLOAD_TARGET_MS * 0.5) {
+            int b = table->upload_chunk_budget + 2;
+            table->upload_chunk_budget = b > RENDER_UPLOAD_CHUNKS_MAX ? RENDER_UPLOAD_CHUNKS_MAX : b;
+        }
+    }
+    return uploaded;
+}

@@ -1,0 +1,164 @@
+/* render_internal.h — private to src/render: the pieces renderer.c orchestrates.
+ *
+ * shader.c (GLSL load/compile/link), atlas.c (texture with per-tile mipmaps), chunk_buffers.c (per-chunk
+ * VAO/VBO, upload queue and budget, the shared quad index buffer), frustum.c (planes and AABB test),
+ * sky.c (sky and fog colour, fog range), overlay.c (block outline, crosshair, HUD text), screenshot.c.
+ * Everything here runs on the main thread with the GL context current. Nothing outside src/render
+ * includes this header (it pulls in glad). */
+#ifndef STRATA_RENDER_INTERNAL_H
+#define STRATA_RENDER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glad/gl.h>
+#include <cglm/cglm.h>
+#include "strata/render.h"
+
+#define RENDER_TAG "render"
+
+/* ---- shader.c ---- */
+
+/* Compiles shader_dir/vert_file and shader_dir/frag_file and links them. ST_ERR_IO if a file cannot be
+ * read, ST_ERR_GL with the file name and the GL info log if compiling or linking fails. */
+StResult render_shader_load(const char *shader_dir, const char *vert_file, const char *frag_file, GLuint *program);
+/* Uniform location; a missing uniform (optimised away) is -1, which glUniform* ignores. */
+GLint render_shader_uniform(GLuint program, const char *name);
+
+/* ---- atlas.c ---- */
+
+#define RENDER_ATLAS_TILES_PER_ROW 16
+
+typedef struct RenderAtlas {
+    GLuint texture;
+    int size;        /* width = height in pixels */
+    int tile_size;   /* size / 16 */
+    int mip_levels;  /* levels uploaded (level 0 included) */
+} RenderAtlas;
+
+/* Loads asset_dir/textures/atlas.png (square, 16 tiles per row, power-of-two tile size) with per-tile
+ * mipmaps. ST_ERR_IO if missing, ST_ERR_FORMAT if not a usable image; messages name the path. */
+StResult render_atlas_load(const char *asset_dir, RenderAtlas *atlas);
+void render_atlas_free(RenderAtlas *atlas);
+
+/* ---- frustum.c ---- */
+
+typedef struct RenderFrustum {
+    vec4 planes[6];
+} RenderFrustum;
+
+void render_frustum_init(RenderFrustum *frustum, mat4 view_proj);
+/* True if the box (camera-relative coordinates) touches the frustum. */
+bool render_frustum_test_box(const RenderFrustum *frustum, const float box_min[3], const float box_max[3]);
+
+/* ---- sky.c ---- */
+
+/* Fog in blocks (horizontal distance from the camera): linear from start to end, end at the voxel view
+ * distance, start at 2/3 of it. */
+void render_fog_range(int view_distance_chunks, float *fog_start, float *fog_end);
+/* Fog band of a chunk that is still fading in: end = its haze distance, same band width as the global fog. */
+void render_chunk_fog_range(float fog_start, float fog_end, float haze_end, float *chunk_start, float *chunk_end);
+
+/* ---- chunk_buffers.c ---- */
+
+/* The shared element buffer with the quad pattern (0,1,2, 0,2,3 per 4 vertices), GL_UNSIGNED_INT. */
+typedef struct RenderQuadIndices {
+    GLuint buffer;
+    int quads;       /* capacity in quads */
+} RenderQuadIndices;
+
+/* Grows the index buffer to at least `quads` quads (same buffer name, so VAOs stay valid). */
+void render_quad_indices_ensure(RenderQuadIndices *indices, int quads);
+
+typedef struct RenderChunk {
+    int coord_x, coord_z;
+    GLuint vao, vbo;               /* 0 until the first non-empty upload */
+    int first[MESH_SUBSET_COUNT];  /* first vertex of each subset inside the chunk's VBO */
+    int count[MESH_SUBSET_COUNT];  /* vertices of each subset (a multiple of 4) */
+    int total_vertices;
+    int min_y, max_y;
+    bool has_geometry;             /* uploaded and non-empty: drawn */
+    float haze_end;                /* fade-in: this chunk's fog end, grows by RENDER_FADE_SPEED to the range */
+    ChunkMesh *pending;            /* queued CPU mesh (owned) waiting for the upload budget */
+} RenderChunk;
+
+#define RENDER_FADE_SPEED 32.0f            /* blocks per second the haze of a new chunk recedes */
+#define RENDER_UPLOAD_BYTES_BASE (4 << 20) /* per-frame vertex bytes at the base chunk budget */
+#define RENDER_UPLOAD_CHUNKS_BASE 8
+#define RENDER_UPLOAD_CHUNKS_MIN 2
+#define RENDER_UPLOAD_CHUNKS_MAX 64
+#define RENDER_UPLOAD_TARGET_MS 4.0
+
+typedef struct ChunkBufferTable {
+    RenderChunk *chunks;           /* dense array */
+    int count, capacity;
+    int32_t *slots;                /* open addressing (linear probing): dense index + 1, 0 = empty */
+    int slot_capacity;             /* power of two */
+    int pending_count;
+    int upload_chunk_budget;       /* adaptive: chunks uploaded per frame */
+    RenderQuadIndices quad_indices;
+    int *pick_scratch;             /* indices of pending chunks, reused each frame */
+    float *pick_distance;
+    int pick_capacity;
+} ChunkBufferTable;
+
+StResult chunk_buffers_init(ChunkBufferTable *table);
+/* Frees GL objects and pending meshes. */
+void chunk_buffers_free(ChunkBufferTable *table);
+RenderChunk *chunk_buffers_find(ChunkBufferTable *table, int coord_x, int coord_z);
+/* Queues `mesh` (owned from now on), replacing a mesh still queued for the same chunk. */
+void chunk_buffers_queue_mesh(ChunkBufferTable *table, int coord_x, int coord_z, ChunkMesh *mesh);
+/* Frees the chunk's buffers and drops a queued mesh. */
+void chunk_buffers_release(ChunkBufferTable *table, int coord_x, int coord_z);
+/* Uploads queued meshes nearest to the camera first, within the adaptive budget (all of them if
+ * `everything`). New geometry starts its fade at its nearest corner's distance; returns chunks uploaded. */
+int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], bool everything);
+/* Horizontal distance from the camera to the nearest point of the chunk's 16x16 footprint. */
+float chunk_buffers_nearest_distance(int coord_x, int coord_z, const double camera[3]);
+
+/* ---- overlay.c ---- */
+
+typedef struct RenderOverlay {
+    GLuint program, vao, vbo;
+    GLint u_mvp;
+    int vbo_bytes;
+    struct OverlayVertex *scratch; /* CPU staging for one frame's lines and quads */
+    int scratch_capacity;          /* vertices */
+} RenderOverlay;
+
+/* Builds the program and VAO; grows `indices` to the largest HUD the overlay can draw. */
+StResult render_overlay_create(RenderOverlay *overlay, const char *shader_dir, RenderQuadIndices *indices);
+void render_overlay_destroy(RenderOverlay *overlay);
+/* Draws the outline of frame->highlight_cell (if frame->highlight), the crosshair and, if show_hud, the HUD
+ * lines over a dark backdrop. view_proj has no translation; positions are made camera-relative here. */
+void render_overlay_draw(RenderOverlay *overlay, mat4 view_proj,
+                         const double camera[3], const RenderFrame *frame, int width, int height);
+
+/* ---- renderer.c ---- */
+
+typedef struct TerrainProgram {
+    GLuint program;
+    GLint u_view_proj, u_chunk_offset, u_fog_color, u_fog_range, u_atlas;
+} TerrainProgram;
+
+typedef struct VisibleChunk {
+    int index;          /* into the chunk table's dense array */
+    float distance;     /* horizontal, camera to chunk centre: draw order */
+    float offset[3];    /* chunk origin - camera (computed in double) */
+    float fog_start, fog_end;
+    bool drawn;         /* any pass drew triangles of it this frame */
+} VisibleChunk;
+
+struct Renderer {
+    int width, height;
+    int view_distance_chunks;
+    TerrainProgram terrain;     /* opaque and transparent passes */
+    TerrainProgram cutout;      /* alpha-tested pass: discards alpha < 0.5 */
+    RenderAtlas atlas;
+    ChunkBufferTable chunks;
+    RenderOverlay overlay;
+    RenderStats stats;
+    VisibleChunk *visible;
+    int visible_capacity;
+};
+
+#endif

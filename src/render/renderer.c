@@ -1,0 +1,383 @@
+/* renderer.c — create/destroy and the frame: uploads, culling, the three terrain passes, overlay.
+ *
+ * Design: camera-relative rendering. The view matrix is rotation only; each chunk gets a uniform offset
+ * = chunk origin - camera position, computed in double on the CPU, so vertex math stays in small floats
+ * at any distance from the origin. A frame: upload queued meshes under the budget, advance fade-in
+ * hazes, clear to the sky colour, collect the chunks inside the fog range and the frustum (sorted near
+ * to far), then
+ *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
+ *      so early depth rejects hidden fragments;
+ *   2. alpha-tested: two-sided, cut-out at alpha 0.5;
+ *   3. transparent: blended, depth writes off, far to near;
+ * and the overlay. Per chunk the state change is one VAO bind, two uniforms and one multi-draw of its
+ * merged subset ranges; programs, culling and blending change once per pass. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "render_internal.h"
+#include "strata/log.h"
+
+typedef struct LoaderContext {
+    RenderGetProc get_proc;
+} LoaderContext;
+
+/* glad wants a function-pointer return; SDL_GL_GetProcAddress returns void*. Convert without a cast
+ * between incompatible function types. */
+static GLADapiproc renderer_load_proc(void *user, const char *name)
+{
+    const LoaderContext *ctx = user;
+    void *address = ctx->get_proc(name);
+    GLADapiproc proc;
+    memcpy(&proc, &address, sizeof proc);
+    return proc;
+}
+
+static StResult renderer_load_terrain_program(const char *shader_dir, const char *frag_file, TerrainProgram *out)
+{
+    StResult rc = render_shader_load(shader_dir, "terrain.vert", frag_file, &out->program);
+    if (rc != ST_OK)
+        return rc;
+    out->u_view_proj = render_shader_uniform(out->program, "u_view_proj");
+    out->u_chunk_offset = render_shader_uniform(out->program, "u_chunk_offset");
+    out->u_fog_color = render_shader_uniform(out->program, "u_fog_color");
+    out->u_fog_range = render_shader_uniform(out->program, "u_fog_range");
+    out->u_atlas = render_shader_uniform(out->program, "u_atlas");
+    glUseProgram(out->program);
+    glUniform1i(out->u_atlas, 0);
+    glUseProgram(0);
+    return ST_OK;
+}
+
+StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, Renderer **out)
+{
+    *out = NULL;
+    if (!config || !get_proc || !config->asset_dir || !config->shader_dir)
+        return st_fail(ST_ERR_ARG, "renderer_create: config, asset_dir, shader_dir and get_proc are required");
+    LoaderContext loader = { get_proc };
+    int version = gladLoadGLUserPtr(renderer_load_proc, &loader);
+    if (version == 0)
+        return st_fail(ST_ERR_GL, "could not load OpenGL 3.3 core functions");
+    int major = GLAD_VERSION_MAJOR(version), minor = GLAD_VERSION_MINOR(version);
+    if (major < 3 || (major == 3 && minor < 3))
+        return st_fail(ST_ERR_GL, "OpenGL 3.3 core is required; the context is %d.%d (%s)", major, minor,
+                       (const char *)glGetString(GL_RENDERER));
+
+    Renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return st_fail(ST_ERR_NOMEM, "renderer_create: out of memory");
+    r->width = config->width;
+    r->height = config->height;
+    r->view_distance_chunks = config->view_distance_chunks;
+
+    StResult rc;
+    if ((rc = renderer_load_terrain_program(config->shader_dir, "terrain.frag", &r->terrain)) != ST_OK ||
+        (rc = renderer_load_terrain_program(config->shader_dir, "terrain_cutout.frag", &r->cutout)) != ST_OK ||
+        (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
+        (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
+        (rc = render_atlas_load(config->asset_dir, &r->atlas)) != ST_OK) {
+        renderer_destroy(r);
+        return rc;
+    }
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glFrontFace(GL_CCW);
+    glCullFace(GL_BACK);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, r->atlas.texture);
+    GLenum error = glGetError();
+    if (error != GL_NO_ERROR)
+        log_warn(RENDER_TAG, "GL error 0x%04x during set-up", error);
+    log_info(RENDER_TAG, "OpenGL %s on %s", (const char *)glGetString(GL_VERSION),
+             (const char *)glGetString(GL_RENDERER));
+    *out = r;
+    return ST_OK;
+}
+
+void renderer_destroy(Renderer *renderer)
+{
+    if (!renderer)
+        return;
+    chunk_buffers_free(&renderer->chunks);
+    render_overlay_destroy(&renderer->overlay);
+    render_atlas_free(&renderer->atlas);
+    if (renderer->terrain.program)
+        glDeleteProgram(renderer->terrain.program);
+    if (renderer->cutout.program)
+        glDeleteProgram(renderer->cutout.program);
+    free(renderer->visible);
+    free(renderer);
+}
+
+void renderer_resize(Renderer *renderer, int width, int height)
+{
+    renderer->width = width;
+    renderer->height = height;
+}
+
+void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, ChunkMesh *mesh)
+{
+    if (!mesh)
+        return;
+    chunk_buffers_queue_mesh(&renderer->chunks, chunk->coord_x, chunk->coord_z, mesh);
+}
+
+void renderer_release_chunk(Renderer *renderer, const TerrainChunk *chunk)
+{
+    chunk_buffers_release(&renderer->chunks, chunk->coord_x, chunk->coord_z);
+}
+
+void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera)
+{
+    ChunkBufferTable *t = &renderer->chunks;
+    chunk_buffers_upload(t, camera->position, true);
+    float fog_start, fog_end;
+    render_fog_range(renderer->view_distance_chunks, &fog_start, &fog_end);
+    for (int i = 0; i < t->count; i++)
+        t->chunks[i].haze_end = fog_end; /* fade-ins end: the next frame shows everything */
+}
+
+void renderer_get_stats(const Renderer *renderer, RenderStats *stats)
+{
+    *stats = renderer->stats;
+    stats->uploads_pending = renderer->chunks.pending_count;
+    int resident = 0;
+    for (int i = 0; i < renderer->chunks.count; i++)
+        resident += renderer->chunks.chunks[i].has_geometry;
+    stats->chunks_resident = resident;
+}
+
+/* ---- the frame ---- */
+
+static void renderer_build_matrices(const Renderer *r, const RenderCamera *camera, mat4 view_proj)
+{
+    float aspect = r->height > 0 ? (float)r->width / (float)r->height : 1.0f;
+    float fov = camera->fov_y_deg > 1.0f && camera->fov_y_deg < 179.0f ? camera->fov_y_deg : 70.0f;
+    float fog_start, fog_end;
+    render_fog_range(r->view_distance_chunks, &fog_start, &fog_end);
+    /* Far plane past the farthest visible corner of the farthest chunk, including straight up/down. */
+    float far_plane = sqrtf(2.0f * (fog_end + 16.0f) * (fog_end + 16.0f) + 256.0f * 256.0f);
+    mat4 proj, view;
+    glm_perspective(glm_rad(fov), aspect, 0.05f, far_plane, proj);
+    /* Camera looks toward -Z at yaw 0; yaw 90 toward +X; pitch up positive. view = Rx(-pitch) * Ry(yaw). */
+    glm_mat4_identity(view);
+    glm_rotate(view, glm_rad(-camera->pitch_deg), (vec3){ 1.0f, 0.0f, 0.0f });
+    glm_rotate(view, glm_rad(camera->yaw_deg), (vec3){ 0.0f, 1.0f, 0.0f });
+    glm_mat4_mul(proj, view, view_proj);
+}
+
+static int renderer_compare_visible(const void *a, const void *b)
+{
+    float da = ((const VisibleChunk *)a)->distance, db = ((const VisibleChunk *)b)->distance;
+    return (da > db) - (da < db);
+}
+
+/* Chunks with geometry inside the fog range and the frustum, sorted near to far. */
+static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 view_proj, float fog_start,
+                                    float fog_end)
+{
+    ChunkBufferTable *t = &r->chunks;
+    if (t->count > r->visible_capacity) {
+        int capacity = r->visible_capacity ? r->visible_capacity : 256;
+        while (capacity < t->count)
+            capacity *= 2;
+        VisibleChunk *v = realloc(r->visible, (size_t)capacity * sizeof *v);
+        if (!v) {
+            log_error(RENDER_TAG, "out of memory for the visible list (%d chunks)", t->count);
+            return 0;
+        }
+        r->visible = v;
+        r->visible_capacity = capacity;
+    }
+    RenderFrustum frustum;
+    render_frustum_init(&frustum, view_proj);
+    int n = 0;
+    for (int i = 0; i < t->count; i++) {
+        const RenderChunk *c = &t->chunks[i];
+        if (!c->has_geometry)
+            continue;
+        float nearest = chunk_buffers_nearest_distance(c->coord_x, c->coord_z, camera);
+        if (nearest >= fog_end)
+            continue; /* wholly in the fog */
+        double ox = (double)c->coord_x * CHUNK_SIZE_X - camera[0];
+        double oz = (double)c->coord_z * CHUNK_SIZE_Z - camera[2];
+        VisibleChunk *v = &r->visible[n];
+        v->offset[0] = (float)ox;
+        v->offset[1] = (float)-camera[1];
+        v->offset[2] = (float)oz;
+        float box_min[3] = { v->offset[0], (float)((double)c->min_y - camera[1]), v->offset[2] };
+        float box_max[3] = { v->offset[0] + CHUNK_SIZE_X, (float)((double)c->max_y + 1.0 - camera[1]),
+                             v->offset[2] + CHUNK_SIZE_Z };
+        if (!render_frustum_test_box(&frustum, box_min, box_max))
+            continue;
+        double cx = ox + CHUNK_SIZE_X * 0.5, cz = oz + CHUNK_SIZE_Z * 0.5;
+        v->index = i;
+        v->distance = (float)sqrt(cx * cx + cz * cz);
+        render_chunk_fog_range(fog_start, fog_end, c->haze_end, &v->fog_start, &v->fog_end);
+        v->drawn = false;
+        n++;
+    }
+    if (n > 1)
+        qsort(r->visible, (size_t)n, sizeof *r->visible, renderer_compare_visible);
+    return n;
+}
+
+/* Opaque subsets the camera can see: a side's faces only when the camera is on that side of the chunk's
+ * slab (Survivalcraft's subset mask); subset 4 (tops, bottoms, other shapes) always. */
+static unsigned renderer_opaque_mask(const RenderChunk *c, const double camera[3])
+{
+    double min_x = (double)c->coord_x * CHUNK_SIZE_X, min_z = (double)c->coord_z * CHUNK_SIZE_Z;
+    unsigned mask = 1u << MESH_SUBSET_OPAQUE_OTHER;
+    if (camera[2] > min_z)
+        mask |= 1u << MESH_SUBSET_OPAQUE_POS_Z;
+    if (camera[0] > min_x)
+        mask |= 1u << MESH_SUBSET_OPAQUE_POS_X;
+    if (camera[2] < min_z + CHUNK_SIZE_Z)
+        mask |= 1u << MESH_SUBSET_OPAQUE_NEG_Z;
+    if (camera[0] < min_x + CHUNK_SIZE_X)
+        mask |= 1u << MESH_SUBSET_OPAQUE_NEG_X;
+    return mask;
+}
+
+/* Draws the chosen subsets of one chunk as merged contiguous runs in one multi-draw. Returns triangles. */
+static long renderer_draw_subsets(const RenderChunk *c, unsigned mask)
+{
+    GLsizei counts[MESH_SUBSET_COUNT];
+    GLint bases[MESH_SUBSET_COUNT];
+    const void *offsets[MESH_SUBSET_COUNT];
+    int runs = 0, run_start = -1, run_vertices = 0;
+    long triangles = 0;
+    for (int s = 0; s <= MESH_SUBSET_COUNT; s++) {
+        /* An empty subset joins any run: it adds nothing and lets its neighbours merge. */
+        bool take = s < MESH_SUBSET_COUNT && ((mask >> s) & 1u || (c->count[s] == 0 && run_start >= 0));
+        if (take) {
+            if (run_start < 0) {
+                run_start = c->first[s];
+                run_vertices = 0;
+            }
+            run_vertices += c->count[s];
+            continue;
+        }
+        if (run_start >= 0 && run_vertices > 0) {
+            counts[runs] = run_vertices / 4 * 6;
+            bases[runs] = run_start;
+            offsets[runs] = NULL;
+            runs++;
+            triangles += run_vertices / 2;
+        }
+        run_start = -1;
+    }
+    if (runs == 0)
+        return 0;
+    glBindVertexArray(c->vao);
+    if (runs == 1)
+        glDrawElementsBaseVertex(GL_TRIANGLES, counts[0], GL_UNSIGNED_INT, NULL, bases[0]);
+    else
+        glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, offsets, runs, bases);
+    return triangles;
+}
+
+static void renderer_begin_pass(const TerrainProgram *p, mat4 view_proj, const float sky[3])
+{
+    glUseProgram(p->program);
+    glUniformMatrix4fv(p->u_view_proj, 1, GL_FALSE, (const float *)view_proj);
+    glUniform3fv(p->u_fog_color, 1, sky);
+}
+
+static void renderer_chunk_uniforms(const TerrainProgram *p, const VisibleChunk *v)
+{
+    glUniform3fv(p->u_chunk_offset, 1, v->offset);
+    glUniform2f(p->u_fog_range, v->fog_start, v->fog_end);
+}
+
+void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame)
+{
+    Renderer *r = renderer;
+    ChunkBufferTable *t = &r->chunks;
+    float fog_start, fog_end;
+    render_fog_range(r->view_distance_chunks, &fog_start, &fog_end);
+
+    /* Hazes of chunks already shown recede first; chunks uploaded this frame start at their distance. */
+    float dt = frame->frame_seconds > 0.0f ? frame->frame_seconds : 0.0f;
+    for (int i = 0; i < t->count; i++) {
+        RenderChunk *c = &t->chunks[i];
+        if (c->has_geometry && c->haze_end < fog_end)
+            c->haze_end = fminf(fog_end, c->haze_end + RENDER_FADE_SPEED * dt);
+    }
+    chunk_buffers_upload(t, camera->position, false);
+
+    float sky[3];
+    renderer_sky_color(frame->time_of_day, frame->sky_brightness, sky);
+    glViewport(0, 0, r->width, r->height);
+    glDepthMask(GL_TRUE);
+    glClearColor(sky[0], sky[1], sky[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    mat4 view_proj;
+    renderer_build_matrices(r, camera, view_proj);
+    int visible = renderer_collect_visible(r, camera->position, view_proj, fog_start, fog_end);
+    long triangles = 0;
+    int drawn = 0;
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, r->atlas.texture);
+
+    /* 1. opaque, near to far */
+    renderer_begin_pass(&r->terrain, view_proj, sky);
+    glEnable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    for (int i = 0; i < visible; i++) {
+        const VisibleChunk *v = &r->visible[i];
+        const RenderChunk *c = &t->chunks[v->index];
+        renderer_chunk_uniforms(&r->terrain, v);
+        long n = renderer_draw_subsets(c, renderer_opaque_mask(c, camera->position));
+        triangles += n;
+        r->visible[i].drawn = n > 0;
+    }
+
+    /* 2. alpha-tested, two-sided */
+    glDisable(GL_CULL_FACE);
+    bool cutout_begun = false;
+    for (int i = 0; i < visible; i++) {
+        VisibleChunk *v = &r->visible[i];
+        const RenderChunk *c = &t->chunks[v->index];
+        if (c->count[MESH_SUBSET_ALPHA_TESTED] == 0)
+            continue;
+        if (!cutout_begun) {
+            renderer_begin_pass(&r->cutout, view_proj, sky);
+            cutout_begun = true;
+        }
+        renderer_chunk_uniforms(&r->cutout, v);
+        triangles += renderer_draw_subsets(c, 1u << MESH_SUBSET_ALPHA_TESTED);
+        v->drawn = true;
+    }
+
+    /* 3. transparent, far to near, blended over what is there, no depth writes */
+    bool transparent_begun = false;
+    for (int i = visible - 1; i >= 0; i--) {
+        VisibleChunk *v = &r->visible[i];
+        const RenderChunk *c = &t->chunks[v->index];
+        if (c->count[MESH_SUBSET_TRANSPARENT] == 0)
+            continue;
+        if (!transparent_begun) {
+            renderer_begin_pass(&r->terrain, view_proj, sky);
+            glEnable(GL_BLEND);
+            glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+            glDepthMask(GL_FALSE);
+            transparent_begun = true;
+        }
+        renderer_chunk_uniforms(&r->terrain, v);
+        triangles += renderer_draw_subsets(c, 1u << MESH_SUBSET_TRANSPARENT);
+        v->drawn = true;
+    }
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+    glBindVertexArray(0);
+
+    for (int i = 0; i < visible; i++)
+        drawn += r->visible[i].drawn;
+
+    render_overlay_draw(&r->overlay, view_proj, camera->position, frame, r->width, r->height);
+    glUseProgram(0);
+
+    r->stats.chunks_drawn = drawn;
+    r->stats.triangles_drawn = triangles;
+}

@@ -1,0 +1,288 @@
+/* exchange.c — the once-a-frame state exchange (Survivalcraft's SendReceiveChunkStates), and saving.
+ *
+ * Design. Everything the two threads share crosses here, under the one mutex, while the worker is between
+ * units of work: main hands over downgrades, locations, sky light, allocations, releases and autosave
+ * requests; it receives thread states, load results and finished meshes (pointers swapped, nothing
+ * copied). The order matters: chunks handed back by the worker are recycled first; failed autosaves give
+ * their counters back before anything can be released; downgrades are applied to thread_state before the
+ * states are copied back (a pending downgrade wins); releases happen before the state copy so a released
+ * chunk never delivers a mesh. Mesh callbacks run after the lock is dropped, so a slow GPU upload never
+ * holds up the worker.
+ *
+ * Allocation: every chunk within a location's content distance (Chebyshev, in chunks) is allocated;
+ * a chunk is released once it is more than content + 1 from every location (one ring of hysteresis, so
+ * walking back and forth over a chunk border does not churn). Released chunks are detached from the
+ * Terrain at once (lookups stop finding them) and go to the worker, which saves them if edited, frees
+ * their geometry and hands them back for recycling at a later exchange. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strata/log.h"
+#include "update_internal.h"
+
+/* A pending autosave of a chunk being released is cancelled: its counter goes back to the chunk, so the
+ * release saves it. */
+static void exchange_cancel_autosave(TerrainUpdater *u, TerrainChunk *chunk)
+{
+    for (int i = 0; i < u->autosave.count;) {
+        AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, i);
+        if (e->chunk != chunk) {
+            i++;
+            continue;
+        }
+        chunk->modification_counter += e->counter;
+        *e = UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, u->autosave.count - 1);
+        u->autosave.count--;
+    }
+}
+
+static bool exchange_wanted(const TerrainUpdater *u, const TerrainChunk *chunk, int margin)
+{
+    for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) {
+        const UpdateLocation *loc = &u->locations[i];
+        if (loc->active && update_location_distance(loc, chunk->coord_x, chunk->coord_z) <= loc->content_chunks + margin)
+            return true;
+    }
+    return false;
+}
+
+static bool exchange_release(TerrainUpdater *u, const UpdaterCallbacks *cb)
+{
+    bool changed = false;
+    /* Backwards: detaching swaps the last chunk into the hole, which has then already been visited. */
+    for (int i = terrain_chunk_count(u->terrain) - 1; i >= 0; i--) {
+        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
+        if (exchange_wanted(u, chunk, 1)) continue;
+        TerrainChunk **slot = update_array_push(&u->released, sizeof *slot);
+        if (!slot) {
+            log_error("update", "out of memory releasing chunk %d,%d; kept for now", chunk->coord_x, chunk->coord_z);
+            continue;
+        }
+        *slot = chunk;
+        if (cb && cb->chunk_released) cb->chunk_released(cb->user, chunk);
+        exchange_cancel_autosave(u, chunk);
+        terrain_detach_chunk(u->terrain, chunk);
+        changed = true;
+    }
+    return changed;
+}
+
+/* Allocates missing chunks, nearest rings first, keeping at most UPDATE_ALLOCATION_AHEAD chunks that the
+ * worker has not started (thread state NotLoaded, within a content area). A fresh chunk costs the main thread a 264 KB clear (page
+ * faults the first time), so a new world or a teleport spreads that over frames, at the pace the worker
+ * consumes chunks whatever the frame rate (a fixed per-frame count would starve the worker at 10 FPS and
+ * hitch at 60). Returns true if it allocated any; leaves allocation_incomplete set while some are missing. */
+static bool exchange_allocate(TerrainUpdater *u)
+{
+    bool changed = false, refused = false, budget_left = true;
+    int waiting = 0;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        /* Only chunks the worker will step count: one left in the hysteresis ring never starts. */
+        const TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
+        if (chunk->thread_state == CHUNK_STATE_NOT_LOADED && exchange_wanted(u, chunk, 0)) waiting++;
+    }
+    for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) {
+        const UpdateLocation *loc = &u->locations[i];
+        if (!loc->active) continue;
+        int lx = chunk_coord_of((int)floorf(loc->x)), lz = chunk_coord_of((int)floorf(loc->z));
+        int r = loc->content_chunks;
+        /* Nearest rings first, so when the Terrain runs out of room the chunks near the player exist. */
+        for (int ring = 0; ring <= r; ring++) {
+            for (int cz = lz - ring; cz <= lz + ring; cz++) {
+                int step = (cz == lz - ring || cz == lz + ring) ? 1 : 2 * ring;
+                for (int cx = lx - ring; cx <= lx + ring; cx += step ? step : 1) {
+                    if (terrain_get_chunk(u->terrain, cx, cz)) continue;
+                    if (waiting >= UPDATE_ALLOCATION_AHEAD) {
+                        budget_left = false;
+                        continue;
+                    }
+                    if (terrain_allocate_chunk(u->terrain, cx, cz)) {
+                        changed = true;
+                        waiting++;
+                    } else {
+                        refused = true;
+                    }
+                }
+            }
+        }
+    }
+    if (refused && !u->terrain_refused)
+        log_warn("update", "the Terrain refused chunks (memory budget or table full); view reduced");
+    u->terrain_refused = refused;
+    u->allocation_incomplete = refused || !budget_left;
+    return changed;
+}
+
+/* Moves load results (worker_flags) into the main thread's flags. */
+static void exchange_take_load_result(TerrainChunk *chunk)
+{
+    const uint32_t load_bits = CHUNK_FLAG_LOADED | CHUNK_FLAG_DAMAGED_ON_DISK;
+    if (!(chunk->worker_flags & UPDATE_WORKER_FLAG_LOAD_RESULT)) return;
+    chunk->flags = (chunk->flags & ~load_bits) | (chunk->worker_flags & load_bits);
+    chunk->worker_flags &= ~(load_bits | UPDATE_WORKER_FLAG_LOAD_RESULT);
+}
+
+static void exchange_queue_autosave(TerrainUpdater *u)
+{
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
+        if (!updater_chunk_needs_save(chunk)) continue;
+        AutosaveEntry *e = NULL;
+        for (int j = 0; j < u->autosave.count && !e; j++)
+            if (UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, j).chunk == chunk) e = &UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, j);
+        if (!e) {
+            e = update_array_push(&u->autosave, sizeof *e);
+            if (!e) {
+                log_error("update", "out of memory queueing autosaves; the rest are saved later");
+                return;
+            }
+            e->chunk = chunk;
+            e->counter = 0;
+        }
+        e->counter += chunk->modification_counter;
+        e->flags = chunk->flags;
+        chunk->modification_counter = 0;
+    }
+}
+
+void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
+{
+    update_main_lock(u);
+    bool changed = false;
+
+    for (int i = 0; i < u->returned.count; i++)
+        terrain_recycle_chunk(u->terrain, UPDATE_ARRAY_AT(&u->returned, TerrainChunk *, i));
+    u->returned.count = 0;
+
+    for (int i = 0; i < u->failed_saves.count; i++) {
+        const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->failed_saves, AutosaveEntry, i);
+        e->chunk->modification_counter += e->counter;
+    }
+    u->failed_saves.count = 0;
+
+    for (int i = 0; i < u->downgrades.count; i++) {
+        const PendingDowngrade *d = &UPDATE_ARRAY_AT(&u->downgrades, PendingDowngrade, i);
+        if (d->chunk->thread_state > d->state) d->chunk->thread_state = d->state;
+        if (d->edited) d->chunk->worker_flags |= UPDATE_WORKER_FLAG_EDITED;
+        changed = true;
+    }
+    u->downgrades.count = 0;
+
+    if (memcmp(u->worker_locations, u->locations, sizeof u->locations) != 0) {
+        memcpy(u->worker_locations, u->locations, sizeof u->locations);
+        changed = true;
+    }
+    if (u->step.sky_light != u->sky_light) {
+        u->step.sky_light = u->sky_light;
+        changed = true;
+    }
+    if (u->mesher_settings_dirty) {
+        u->mesher_settings_dirty = false;
+        mesher_context_set_brightness(u->step.mesher, u->brightness);
+        mesher_context_set_season(u->step.mesher, u->season);
+        changed = true;
+    }
+    if (u->locations_dirty || u->allocation_incomplete) {
+        u->locations_dirty = false;
+        if (exchange_release(u, cb)) changed = true;
+        if (exchange_allocate(u)) changed = true;
+    }
+    if (u->autosave_requested) {
+        u->autosave_requested = false;
+        if (u->storage && u->storage->save) {
+            exchange_queue_autosave(u);
+            if (u->autosave.count) changed = true;
+        }
+    }
+
+    memset(u->stats.by_state, 0, sizeof u->stats.by_state);
+    u->ready_meshes.count = 0;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
+        exchange_take_load_result(chunk);
+        if (changed) chunk->worker_flags &= ~UPDATE_WORKER_FLAG_BLOCKED;
+        chunk->state = chunk->thread_state;
+        u->stats.by_state[chunk->state]++;
+        if (chunk->worker_finished_mesh) {
+            ReadyMesh *r = update_array_push(&u->ready_meshes, sizeof *r);
+            if (!r) continue; /* out of memory: delivered at a later exchange */
+            r->chunk = chunk;
+            r->mesh = chunk->worker_finished_mesh;
+            chunk->worker_finished_mesh = NULL;
+        }
+    }
+    u->stats.allocated = terrain_chunk_count(u->terrain);
+    u->stats.valid = u->stats.by_state[CHUNK_STATE_VALID];
+    u->stats.steps_done = u->steps_done;
+    u->stats.chunks_saved = u->chunks_saved;
+
+    if (changed || u->released.count) {
+        u->work_posted = true;
+        pthread_cond_signal(&u->work_cond);
+    }
+    update_main_unlock(u);
+
+    for (int i = 0; i < u->ready_meshes.count; i++) {
+        ReadyMesh *r = &UPDATE_ARRAY_AT(&u->ready_meshes, ReadyMesh, i);
+        if (cb && cb->mesh_ready) cb->mesh_ready(cb->user, r->chunk, r->mesh);
+        else chunk_mesh_destroy(r->mesh);
+    }
+    u->ready_meshes.count = 0;
+}
+
+void updater_request_autosave(TerrainUpdater *u)
+{
+    u->autosave_requested = true;
+}
+
+/* Saves one chunk on the main thread (lock held, worker idle); remembers the first failure. */
+static void save_all_one(TerrainUpdater *u, TerrainChunk *chunk, StResult *first, char *first_message, size_t size)
+{
+    StResult rc = u->storage->save(u->storage->user, chunk);
+    if (rc == ST_OK) {
+        chunk->modification_counter = 0;
+        u->chunks_saved++;
+        return;
+    }
+    log_error("update", "saving chunk %d,%d failed (%s): %s", chunk->coord_x, chunk->coord_z,
+              st_result_name(rc), st_error_message());
+    if (*first == ST_OK) {
+        *first = rc;
+        snprintf(first_message, size, "saving chunk %d,%d: %s", chunk->coord_x, chunk->coord_z, st_error_message());
+    }
+}
+
+StResult updater_save_all(TerrainUpdater *u)
+{
+    if (!u->storage || !u->storage->save) return ST_OK;
+    update_main_lock(u);
+    while (u->io_busy) pthread_cond_wait(&u->io_cond, &u->mutex);
+
+    /* Everything handed to the worker but not yet written comes back to its chunk first. */
+    for (int i = 0; i < u->failed_saves.count; i++) {
+        const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->failed_saves, AutosaveEntry, i);
+        e->chunk->modification_counter += e->counter;
+    }
+    u->failed_saves.count = 0;
+    for (int i = 0; i < u->autosave.count; i++) {
+        const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, i);
+        e->chunk->modification_counter += e->counter;
+    }
+    u->autosave.count = 0;
+
+    StResult first = ST_OK;
+    char message[512] = "";
+    for (int i = 0; i < u->released.count; i++) {
+        TerrainChunk *chunk = UPDATE_ARRAY_AT(&u->released, TerrainChunk *, i);
+        if (updater_chunk_needs_save(chunk)) save_all_one(u, chunk, &first, message, sizeof message);
+    }
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
+        if (updater_chunk_needs_save(chunk)) save_all_one(u, chunk, &first, message, sizeof message);
+    }
+    u->stats.chunks_saved = u->chunks_saved;
+    update_main_unlock(u);
+    return first == ST_OK ? ST_OK : st_fail(first, "%s", message);
+}

@@ -1,0 +1,236 @@
+/* worker.c — what the update worker does between exchanges: save and free released chunks, run
+ * background autosaves, and step the best chunk.
+ *
+ * Design. Every call of update_worker_do_one is one short unit of work, run with the mutex held, so the
+ * main thread waits at most one unit for the lock. Storage writes are the exception: they may take
+ * milliseconds (fsync), so the worker drops the lock around storage->save and sets io_busy, which only
+ * updater_save_all waits for. A released chunk is detached from the Terrain, so nobody else touches it
+ * while it is written; an autosaved chunk is live (the main thread may edit it), so the worker saves a
+ * snapshot copied with relaxed atomic loads, carrying the counter and flags main handed over with it.
+ *
+ * Choosing the chunk: one linear scan over the allocated chunks (a few hundred) finds the best chunk below
+ * its target state, ordered by (downgraded by an edit first, nearest to a location, lowest state). A step
+ * that needs its neighbours at some state first steps a neighbour that is behind; a chunk with a missing
+ * neighbour is marked blocked until the next exchange that changes anything (the outer ring of the
+ * content area stays blocked: its outer neighbours are never allocated). */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strata/log.h"
+#include "update_internal.h"
+
+void update_free_chunk_geometry(TerrainChunk *chunk)
+{
+    chunk_geometry_destroy(chunk->worker_geometry);
+    chunk->worker_geometry = NULL;
+    chunk_mesh_destroy(chunk->worker_finished_mesh);
+    chunk->worker_finished_mesh = NULL;
+}
+
+/* ---- storage I/O, without the lock ---- */
+
+static StResult worker_save_unlocked(TerrainUpdater *u, const TerrainChunk *chunk)
+{
+    u->io_busy = true;
+    pthread_mutex_unlock(&u->mutex);
+    StResult rc = u->storage->save(u->storage->user, chunk);
+    if (rc != ST_OK)
+        log_error("update", "saving chunk %d,%d failed (%s): %s", chunk->coord_x, chunk->coord_z,
+                  st_result_name(rc), st_error_message());
+    pthread_mutex_lock(&u->mutex);
+    u->io_busy = false;
+    pthread_cond_broadcast(&u->io_cond);
+    if (rc == ST_OK) u->chunks_saved++;
+    return rc;
+}
+
+static bool worker_can_save(const TerrainUpdater *u)
+{
+    return u->storage && u->storage->save;
+}
+
+/* A released chunk: write it if it was edited, free its geometry, hand it back for recycling. */
+static void worker_finish_released(TerrainUpdater *u)
+{
+    TerrainChunk *chunk = UPDATE_ARRAY_AT(&u->released, TerrainChunk *, 0);
+    /* Keep release order (first released, first done); the list is short. */
+    memmove(u->released.data, (TerrainChunk **)u->released.data + 1,
+            (size_t)(u->released.count - 1) * sizeof(TerrainChunk *));
+    u->released.count--;
+    if (worker_can_save(u) && updater_chunk_needs_save(chunk)) {
+        if (worker_save_unlocked(u, chunk) != ST_OK)
+            log_error("update", "chunk %d,%d was released unsaved: its edits since the last save are lost",
+                      chunk->coord_x, chunk->coord_z);
+    }
+    update_free_chunk_geometry(chunk);
+    TerrainChunk **slot = update_array_push(&u->returned, sizeof *slot);
+    if (slot) {
+        *slot = chunk;
+    } else {
+        /* Cannot hand it back: it stays detached; terrain_destroy still frees it. */
+        log_error("update", "out of memory returning chunk %d,%d to the pool", chunk->coord_x, chunk->coord_z);
+    }
+}
+
+static TerrainChunk **worker_find_released(TerrainUpdater *u, const TerrainChunk *chunk)
+{
+    for (int i = 0; i < u->released.count; i++)
+        if (UPDATE_ARRAY_AT(&u->released, TerrainChunk *, i) == chunk) return &UPDATE_ARRAY_AT(&u->released, TerrainChunk *, i);
+    return NULL;
+}
+
+/* A background autosave of a live chunk, through a snapshot. */
+static void worker_autosave_one(TerrainUpdater *u)
+{
+    AutosaveEntry entry = UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, 0);
+    memmove(u->autosave.data, (AutosaveEntry *)u->autosave.data + 1,
+            (size_t)(u->autosave.count - 1) * sizeof(AutosaveEntry));
+    u->autosave.count--;
+
+    TerrainChunk *snap = u->snapshot;
+    const TerrainChunk *live = entry.chunk;
+    snap->coord_x = live->coord_x;
+    snap->coord_z = live->coord_z;
+    snap->origin_x = live->origin_x;
+    snap->origin_z = live->origin_z;
+    snap->state = CHUNK_STATE_VALID;
+    snap->thread_state = live->thread_state;
+    snap->modification_counter = entry.counter;
+    snap->flags = entry.flags;
+    memcpy(snap->shafts, live->shafts, sizeof snap->shafts); /* shafts are written only by the worker */
+    for (int i = 0; i < CHUNK_CELLS; i++) snap->cells[i] = cell_load(&live->cells[i]);
+
+    if (worker_save_unlocked(u, snap) == ST_OK) return;
+    /* Give the counter back so the edits are saved later. If main released the chunk while the lock was
+     * dropped, the chunk now waits in `released` (the worker has not reached it): restore it there. */
+    if (worker_find_released(u, entry.chunk)) {
+        entry.chunk->modification_counter += entry.counter;
+        return;
+    }
+    AutosaveEntry *failed = update_array_push(&u->failed_saves, sizeof *failed);
+    if (failed) *failed = entry;
+    else log_error("update", "out of memory recording a failed autosave of chunk %d,%d", live->coord_x, live->coord_z);
+}
+
+/* ---- choosing and stepping a chunk ---- */
+
+/* The active locations in chunk coordinates, computed once per scan. */
+typedef struct WorkerArea {
+    int cx, cz, visibility, content;
+} WorkerArea;
+
+static int worker_areas(const TerrainUpdater *u, WorkerArea areas[UPDATE_MAX_LOCATIONS])
+{
+    int n = 0;
+    for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) {
+        const UpdateLocation *loc = &u->worker_locations[i];
+        if (!loc->active) continue;
+        areas[n++] = (WorkerArea){ chunk_coord_of((int)floorf(loc->x)), chunk_coord_of((int)floorf(loc->z)),
+                                   loc->visibility_chunks, loc->content_chunks };
+    }
+    return n;
+}
+
+/* The state a chunk should reach, or CHUNK_STATE_NOT_LOADED when no location wants it stepped. */
+static ChunkState worker_target(const WorkerArea *areas, int area_count, const TerrainChunk *chunk, int *distance)
+{
+    ChunkState target = CHUNK_STATE_NOT_LOADED;
+    int nearest = INT_MAX;
+    for (int i = 0; i < area_count; i++) {
+        int dx = abs(chunk->coord_x - areas[i].cx), dz = abs(chunk->coord_z - areas[i].cz);
+        int d = dx > dz ? dx : dz;
+        if (d < nearest) nearest = d;
+        if (d <= areas[i].visibility) target = CHUNK_STATE_VALID;
+        else if (d <= areas[i].content && target < CHUNK_STATE_INVALID_VERTICES1)
+            target = CHUNK_STATE_INVALID_VERTICES1;
+    }
+    *distance = nearest;
+    return target;
+}
+
+/* The chunk to step so that `chunk` progresses (itself or a neighbour that is behind), or NULL when a
+ * neighbour is missing. Depth is bounded: vertices wait on propagated light, which waits on sunlight,
+ * which reads no neighbours. */
+static TerrainChunk *worker_resolve(const TerrainUpdater *u, TerrainChunk *chunk, int depth)
+{
+    ChunkState required = updater_step_neighbour_requirement(chunk->thread_state);
+    if (required == CHUNK_STATE_NOT_LOADED) return chunk;
+    TerrainChunk *behind = NULL;
+    switch (updater_neighbours_ready(u->terrain, chunk, required, &behind)) {
+    case NEIGHBOURS_READY: return chunk;
+    case NEIGHBOURS_MISSING: return NULL;
+    case NEIGHBOURS_BEHIND: break;
+    }
+    return depth < CHUNK_STATE_COUNT ? worker_resolve(u, behind, depth + 1) : NULL;
+}
+
+/* Whether candidate a (edited rank, distance, state) should be stepped before b. */
+static bool worker_better(const StepCandidate *a, const StepCandidate *b)
+{
+    if (a->edited_rank != b->edited_rank) return a->edited_rank < b->edited_rank;
+    if (a->distance != b->distance) return a->distance < b->distance;
+    if (a->state != b->state) return a->state < b->state;
+    /* Reproducible tie-break: chunk coordinates. */
+    if (a->chunk->coord_z != b->chunk->coord_z) return a->chunk->coord_z < b->chunk->coord_z;
+    return a->chunk->coord_x < b->chunk->coord_x;
+}
+
+/* The best chunk below its target that is not known to be blocked, or NULL. */
+static TerrainChunk *worker_find_best(TerrainUpdater *u)
+{
+    StepCandidate best = {0};
+    WorkerArea areas[UPDATE_MAX_LOCATIONS];
+    int area_count = worker_areas(u, areas);
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
+        int distance;
+        ChunkState target = worker_target(areas, area_count, chunk, &distance);
+        if (chunk->thread_state >= target) {
+            chunk->worker_flags &= ~UPDATE_WORKER_FLAG_EDITED;
+            continue;
+        }
+        if (chunk->worker_flags & UPDATE_WORKER_FLAG_BLOCKED) continue;
+        StepCandidate c = {
+            .chunk = chunk,
+            .edited_rank = (chunk->worker_flags & UPDATE_WORKER_FLAG_EDITED) ? 0 : 1,
+            .distance = distance,
+            .state = chunk->thread_state,
+        };
+        if (!best.chunk || worker_better(&c, &best)) best = c;
+    }
+    return best.chunk;
+}
+
+/* Steps the best chunk. A candidate that cannot progress (a neighbour is missing) is marked blocked and
+ * skipped until the exchange changes something (allocations are the only cure), so the scan stays one
+ * linear pass per step and an idle worker does not spin on the outer ring. */
+static bool worker_step_best(TerrainUpdater *u)
+{
+    for (;;) {
+        TerrainChunk *candidate = worker_find_best(u);
+        if (!candidate) return false;
+        TerrainChunk *chunk = worker_resolve(u, candidate, 0);
+        if (!chunk || !updater_step_chunk(chunk, &u->step)) {
+            candidate->worker_flags |= UPDATE_WORKER_FLAG_BLOCKED;
+            continue;
+        }
+        u->steps_done++;
+        return true;
+    }
+}
+
+bool update_worker_do_one(TerrainUpdater *u)
+{
+    if (u->released.count > 0) {
+        worker_finish_released(u);
+        return true;
+    }
+    if (u->autosave.count > 0) {
+        if (worker_can_save(u)) worker_autosave_one(u);
+        else u->autosave.count = 0;
+        return true;
+    }
+    return worker_step_best(u);
+}

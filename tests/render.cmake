@@ -1,0 +1,10 @@
+# Renderer tests: a hidden 320x200 GL 3.3 core window (SDL offscreen, Mesa llvmpipe), the real shaders and
+# atlas. Exit code 77 = skipped (no GL context could be made on this machine). LP_NUM_THREADS=0 keeps
+# llvmpipe on the calling thread: its uninstrumented worker threads would trip ThreadSanitizer builds.
+if(TARGET strata_render)
+  strata_add_test(test_render test_render.c render)
+  target_link_libraries(test_render PRIVATE strata_render SDL2::SDL2)
+  set_tests_properties(test_render PROPERTIES
+    ENVIRONMENT "SDL_VIDEODRIVER=offscreen;LP_NUM_THREADS=0"
+    SKIP_RETURN_CODE 77)
+endif()

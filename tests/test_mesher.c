@@ -1,0 +1,543 @@
+/* test_mesher.c — face counts on small known volumes, subsets, winding, smooth light and ambient occlusion,
+ * tints and seasons, and slice hashes (unchanged slices are skipped, and skipping never changes output). */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "strata/block.h"
+#include "strata/cell.h"
+#include "strata/light.h"
+#include "strata/mesher.h"
+#include "strata/terrain.h"
+
+static BlockRegistry *blocks;
+static LightContext *lctx;
+static MesherContext *mctx;
+
+typedef int (*FillFn)(int x, int y, int z);
+
+static int fill_air(int x, int y, int z) { (void)x; (void)y; (void)z; return BLOCK_AIR; }
+static int fill_floor(int x, int y, int z) { (void)x; (void)z; return y <= 64 ? BLOCK_STONE : BLOCK_AIR; }
+static int fill_rock(int x, int y, int z) { (void)x; (void)z; return y < 120 ? BLOCK_STONE : BLOCK_AIR; }
+
+static Terrain *world_make(int r, FillFn fill)
+{
+    Terrain *t = terrain_create();
+    for (int cz = -r; cz <= r; cz++)
+        for (int cx = -r; cx <= r; cx++) {
+            TerrainChunk *c = terrain_allocate_chunk(t, cx, cz);
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    for (int y = 0; y < 256; y++)
+                        c->cells[CHUNK_INDEX(x, y, z)] = cell_make(fill(c->origin_x + x, y, c->origin_z + z), 0);
+        }
+    return t;
+}
+
+/* Sunlight everywhere, propagation on every chunk that has all its neighbours. */
+static void world_light(Terrain *t)
+{
+    int n = terrain_chunk_count(t);
+    for (int i = 0; i < n; i++) light_compute_sunlight(terrain_chunk_at(t, i), blocks, LIGHT_MAX);
+    for (int i = 0; i < n; i++) {
+        TerrainChunk *c = terrain_chunk_at(t, i);
+        bool all = true;
+        for (int dz = -1; dz <= 1; dz++)
+            for (int dx = -1; dx <= 1; dx++) all = all && terrain_get_chunk(t, c->coord_x + dx, c->coord_z + dz);
+        if (all) light_propagate(t, c, blocks, lctx);
+    }
+}
+
+static void set_block(Terrain *t, int x, int y, int z, int id)
+{
+    terrain_set_cell_value(t, x, y, z, cell_make(id, 0));
+}
+
+static ChunkMesh *mesh_chunk(Terrain *t, int cx, int cz)
+{
+    TerrainChunk *c = terrain_get_chunk(t, cx, cz);
+    mesher_build_pass(t, c, blocks, mctx, 1);
+    mesher_build_pass(t, c, blocks, mctx, 2);
+    return mesher_pack(c);
+}
+
+static void world_destroy(Terrain *t)
+{
+    for (int i = 0; i < terrain_chunk_count(t); i++) {
+        TerrainChunk *c = terrain_chunk_at(t, i);
+        chunk_geometry_destroy(c->worker_geometry);
+        c->worker_geometry = NULL;
+    }
+    terrain_destroy(t);
+}
+
+static int subset_count(const ChunkMesh *m, int subset) { return m->subsets[subset].count; }
+
+/* Normal of quad q of a list from its first triangle. */
+static void quad_normal(const VertexList *l, int q, float n[3])
+{
+    const TerrainVertex *v = &l->data[q * 4];
+    float a[3] = {v[1].x - v[0].x, v[1].y - v[0].y, v[1].z - v[0].z};
+    float b[3] = {v[2].x - v[0].x, v[2].y - v[0].y, v[2].z - v[0].z};
+    n[0] = a[1] * b[2] - a[2] * b[1];
+    n[1] = a[2] * b[0] - a[0] * b[2];
+    n[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* ---- counts ---- */
+
+static void test_single_block(void)
+{
+    Terrain *t = world_make(2, fill_air);
+    set_block(t, 5, 70, 5, BLOCK_STONE);
+    world_light(t);
+    ChunkMesh *m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m), 24);
+    for (int s = 0; s < 4; s++) CHECK_EQ_INT(subset_count(m, s), 4);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_OPAQUE_OTHER), 8);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_ALPHA_TESTED), 0);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_TRANSPARENT), 0);
+    CHECK_EQ_INT(m->min_y, 70);
+    CHECK_EQ_INT(m->max_y, 71);
+    CHECK_EQ_INT(m->coord_x, 0);
+    /* subset by face direction, and counter-clockwise seen from outside */
+    static const float dir[4][3] = {{0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}};
+    int right = 0;
+    for (int s = 0; s < 4; s++) {
+        float n[3];
+        quad_normal(&m->subsets[s], 0, n);
+        right += n[0] * dir[s][0] + n[1] * dir[s][1] + n[2] * dir[s][2] > 0.99f;
+    }
+    CHECK_EQ_INT(right, 4);
+    int up = 0, down = 0;
+    for (int q = 0; q < 2; q++) {
+        float n[3];
+        quad_normal(&m->subsets[4], q, n);
+        const TerrainVertex *v = &m->subsets[4].data[q * 4];
+        if (n[1] > 0.99f && v[0].y == 71.0f) up++;
+        if (n[1] < -0.99f && v[0].y == 70.0f) down++;
+    }
+    CHECK_EQ_INT(up, 1);
+    CHECK_EQ_INT(down, 1);
+    /* full daylight, nothing around: top vertices white, bottom shaded 0.55, texture inside the stone tile */
+    int tile = blocks->defs[BLOCK_STONE].textures[BLOCK_FACE_POS_Y];
+    int top_white = 0, in_tile = 0;
+    for (int i = 0; i < 8; i++) {
+        const TerrainVertex *v = &m->subsets[4].data[i];
+        if (v->y == 71.0f) top_white += v->color[0] == 255 && v->color[1] == 255 && v->color[3] == 255;
+        else CHECK_EQ_INT(v->color[0], (255 * (int)lrintf(0.55f * 256)) >> 8);
+        int u0 = ((tile % 16) * 16 * 32767 + 128) / 256, u1 = ((tile % 16 * 16 + 16) * 32767 + 128) / 256;
+        int v0 = ((tile / 16) * 16 * 32767 + 128) / 256, v1 = ((tile / 16 * 16 + 16) * 32767 + 128) / 256;
+        in_tile += v->tx >= u0 && v->tx <= u1 && v->ty >= v0 && v->ty <= v1;
+    }
+    CHECK_EQ_INT(top_white, 4);
+    CHECK_EQ_INT(in_tile, 8);
+    chunk_mesh_destroy(m);
+    /* two adjacent blocks: 10 quads */
+    set_block(t, 6, 70, 5, BLOCK_STONE);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m), 40);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_OPAQUE_POS_X), 4);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_OPAQUE_POS_Z), 8);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+}
+
+static void test_chunk_border(void)
+{
+    Terrain *t = world_make(2, fill_air);
+    set_block(t, 15, 70, 5, BLOCK_STONE);   /* chunk (0, 0) */
+    set_block(t, 16, 70, 5, BLOCK_STONE);   /* chunk (1, 0) */
+    world_light(t);
+    ChunkMesh *m0 = mesh_chunk(t, 0, 0), *m1 = mesh_chunk(t, 1, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m0), 20);
+    CHECK_EQ_INT(subset_count(m0, MESH_SUBSET_OPAQUE_POS_X), 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m1), 20);
+    CHECK_EQ_INT(subset_count(m1, MESH_SUBSET_OPAQUE_NEG_X), 0);
+    chunk_mesh_destroy(m0);
+    chunk_mesh_destroy(m1);
+    world_destroy(t);
+    /* a missing neighbour culls nothing */
+    t = world_make(0, fill_air);
+    set_block(t, 15, 70, 5, BLOCK_STONE);
+    set_block(t, 0, 0, 0, BLOCK_STONE);     /* the world's floor: no bottom face at y 0 */
+    world_light(t);
+    m0 = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m0), 24 + 20);
+    chunk_mesh_destroy(m0);
+    world_destroy(t);
+}
+
+static void test_water_plants_torches(void)
+{
+    Terrain *t = world_make(2, fill_air);
+    set_block(t, 5, 70, 5, BLOCK_WATER);
+    set_block(t, 6, 70, 5, BLOCK_WATER);
+    world_light(t);
+    ChunkMesh *m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m), 40);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_TRANSPARENT), 40);
+    int lowered = 0;
+    for (int i = 0; i < 40; i++) lowered += m->subsets[6].data[i].y == 70.875f;
+    CHECK_EQ_INT(lowered, 2 * 4 + 6 * 2);     /* 2 top faces, 6 side faces' upper edges */
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+
+    /* frozen over: under ice the water stays full height and shows no top face; the ice shows all six */
+    t = world_make(2, fill_air);
+    set_block(t, 5, 70, 5, BLOCK_WATER);
+    set_block(t, 5, 71, 5, BLOCK_ICE);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_TRANSPARENT), (5 + 6) * 4);
+    lowered = 0;
+    for (int i = 0; i < m->subsets[6].count; i++) lowered += m->subsets[6].data[i].y == 70.875f;
+    CHECK_EQ_INT(lowered, 0);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+
+    /* a 3 x 2 x 3 pool in the open: only its outside, the lower layer full height */
+    t = world_make(2, fill_air);
+    for (int x = 2; x < 5; x++)
+        for (int z = 2; z < 5; z++)
+            for (int y = 60; y < 62; y++) set_block(t, x, y, z, BLOCK_WATER);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m), (9 + 9 + 4 * 6) * 4);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+
+    t = world_make(2, fill_floor);
+    set_block(t, 3, 65, 3, BLOCK_TALL_GRASS);
+    set_block(t, 8, 65, 8, BLOCK_RED_FLOWER);
+    set_block(t, 12, 65, 3, BLOCK_TORCH);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_ALPHA_TESTED), 16 + 16 + 24);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_TRANSPARENT), 0);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_OPAQUE_OTHER), 256 * 4);   /* the floor's tops, none culled */
+    for (int s = 0; s < 4; s++) CHECK_EQ_INT(subset_count(m, s), 0);  /* neighbours' floors hide the sides */
+    /* the two sides of each plant plane face opposite ways */
+    float a[3], b[3];
+    quad_normal(&m->subsets[5], 0, a);
+    quad_normal(&m->subsets[5], 1, b);
+    CHECK(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] < -0.99f);
+    CHECK_EQ_INT(m->max_y, 66);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+
+    /* a torch in a dark closed room glows; the room's walls are lit by it */
+    t = world_make(2, fill_rock);
+    for (int x = 4; x < 9; x++)
+        for (int z = 4; z < 9; z++)
+            for (int y = 40; y < 44; y++) set_block(t, x, y, z, BLOCK_AIR);
+    set_block(t, 6, 40, 6, BLOCK_TORCH);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_ALPHA_TESTED), 24);
+    int bright = 0;
+    for (int i = 0; i < 24; i++) bright += m->subsets[5].data[i].color[0] >= 140;
+    CHECK_EQ_INT(bright, 24);
+    /* walls: 5x4 per side, floor and ceiling 5x5 (the torch does not hide the floor); the rock's surface */
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m) - 24, (4 * 20 + 2 * 25) * 4 + 256 * 4);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+}
+
+static void test_leaves_and_glass(void)
+{
+    Terrain *t = world_make(2, fill_air);
+    set_block(t, 3, 70, 3, BLOCK_OAK_LEAVES);
+    set_block(t, 4, 70, 3, BLOCK_OAK_LEAVES);     /* faces between leaves kept */
+    set_block(t, 8, 70, 8, BLOCK_GLASS);
+    set_block(t, 9, 70, 8, BLOCK_GLASS);          /* faces between panes culled */
+    set_block(t, 3, 70, 10, BLOCK_OAK_LEAVES);
+    set_block(t, 4, 70, 10, BLOCK_STONE);         /* the stone keeps its face to the leaves, the leaf loses its */
+    world_light(t);
+    ChunkMesh *m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_ALPHA_TESTED), 12 * 4 + 5 * 4);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_TRANSPARENT), 10 * 4);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_OPAQUE_NEG_X), 4);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m) - subset_count(m, 5) - subset_count(m, 6), 24);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+}
+
+/* ---- light, ambient occlusion, tints ---- */
+
+static int expected_channel(float light_sevenths, float shade)
+{
+    float b = mesher_light_brightness(light_sevenths / 7.0f, 0.5f);
+    return (255 * (int)lrintf(b * shade * 256.0f)) >> 8;
+}
+
+static void test_ambient_occlusion(void)
+{
+    Terrain *t = world_make(2, fill_floor);
+    set_block(t, 5, 65, 5, BLOCK_STONE);
+    world_light(t);
+    ChunkMesh *m = mesh_chunk(t, 0, 0);
+    const VertexList *tops = &m->subsets[MESH_SUBSET_OPAQUE_OTHER];
+    int found = 0;
+    for (int q = 0; q < tops->count / 4; q++) {
+        const TerrainVertex *v = &tops->data[q * 4];
+        float minx = 99, minz = 99;
+        for (int k = 0; k < 4; k++) {
+            if (v[k].x < minx) minx = v[k].x;
+            if (v[k].z < minz) minz = v[k].z;
+        }
+        if (v[0].y != 65.0f || minx != 6.0f || minz != 5.0f) continue;
+        found++;
+        for (int k = 0; k < 4; k++) {
+            /* corners on x = 6 touch the block (shadow 10 of 7ths), the others are open */
+            int expect = v[k].x == 6.0f ? expected_channel(105 - 10, 1.0f) : 255;
+            CHECK_EQ_INT(v[k].color[0], expect);
+        }
+    }
+    CHECK_EQ_INT(found, 1);
+    /* the block's own top is in full light */
+    for (int q = 0; q < tops->count / 4; q++)
+        if (tops->data[q * 4].y == 66.0f)
+            for (int k = 0; k < 4; k++) CHECK_EQ_INT(tops->data[q * 4 + k].color[0], 255);
+    chunk_mesh_destroy(m);
+    /* brightness lifts the dark: a face lit 0 gets 0.1 * brightness */
+    mesher_context_set_brightness(mctx, 1.0f);
+    CHECK_NEAR(mesher_light_brightness(0, 1.0f), 0.1, 1e-6);
+    CHECK_NEAR(mesher_light_brightness(15, 0.3f), 1.0, 1e-6);
+    CHECK_NEAR(mesher_light_brightness(7.5f, 0.0f), pow(0.5, 1.25), 1e-6);
+    mesher_context_set_brightness(mctx, 0.5f);
+    world_destroy(t);
+}
+
+static void test_tints_and_seasons(void)
+{
+    Terrain *t = world_make(2, fill_air);
+    set_block(t, 5, 70, 5, BLOCK_GRASS);
+    set_block(t, 9, 70, 9, BLOCK_OAK_LEAVES);
+    TerrainChunk *c = terrain_get_chunk(t, 0, 0);
+    for (int i = 0; i < CHUNK_SHAFTS; i++) c->shafts[i] = shaft_set_humidity(shaft_set_temperature(0, 12), 3);
+    world_light(t);
+    ChunkMesh *m = mesh_chunk(t, 0, 0);
+    uint8_t grass[3];
+    mesher_tint_color(BLOCK_TINT_GRASS, 12, 3, MESHER_SEASON_SUMMER, grass);
+    int tinted_top = 0, plain_side = 0;
+    for (int i = 0; i < m->subsets[4].count; i++) {
+        const TerrainVertex *v = &m->subsets[4].data[i];
+        if (v->y == 71.0f) tinted_top += v->color[0] == grass[0] && v->color[1] == grass[1] && v->color[2] == grass[2];
+    }
+    for (int i = 0; i < 4; i++) plain_side += m->subsets[0].data[i].color[0] == m->subsets[0].data[i].color[1];
+    CHECK_EQ_INT(tinted_top, 4);
+    CHECK_EQ_INT(plain_side, 4);     /* grass sides carry their own green: untinted */
+    uint8_t leaves_summer = m->subsets[5].data[16].color[0];
+    chunk_mesh_destroy(m);
+    /* autumn: every slice rebuilds (the hash covers the setting), foliage turns warmer */
+    mesher_context_set_season(mctx, MESHER_SEASON_AUTUMN);
+    mesher_build_pass(t, c, blocks, mctx, 1);
+    CHECK_EQ_INT(c->worker_geometry->slices_rebuilt_last_pass, 8);
+    mesher_build_pass(t, c, blocks, mctx, 2);
+    CHECK_EQ_INT(c->worker_geometry->slices_rebuilt_last_pass, 8);
+    m = mesher_pack(c);
+    CHECK(m->subsets[5].data[16].color[0] > leaves_summer);
+    uint8_t a[3], s[3];
+    mesher_tint_color(BLOCK_TINT_FOLIAGE, 12, 3, MESHER_SEASON_AUTUMN, a);
+    mesher_tint_color(BLOCK_TINT_FOLIAGE, 12, 3, MESHER_SEASON_SUMMER, s);
+    CHECK(a[0] > s[0] && a[1] < s[1]);
+    mesher_tint_color(BLOCK_TINT_NONE, 3, 3, MESHER_SEASON_WINTER, a);
+    CHECK(a[0] == 255 && a[1] == 255 && a[2] == 255);
+    mesher_context_set_season(mctx, MESHER_SEASON_SUMMER);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+}
+
+/* ---- slice hashes ---- */
+
+static bool meshes_equal(const ChunkMesh *a, const ChunkMesh *b)
+{
+    for (int s = 0; s < MESH_SUBSET_COUNT; s++) {
+        if (a->subsets[s].count != b->subsets[s].count) return false;
+        if (a->subsets[s].count &&
+            memcmp(a->subsets[s].data, b->subsets[s].data, (size_t)a->subsets[s].count * sizeof(TerrainVertex)))
+            return false;
+    }
+    return a->min_y == b->min_y && a->max_y == b->max_y;
+}
+
+/* Rebuilt slices of chunk (cx, cz) in passes 1 and 2 as a bit set. */
+static unsigned rebuild(Terrain *t, int cx, int cz, int counts[2])
+{
+    TerrainChunk *c = terrain_get_chunk(t, cx, cz);
+    uint64_t before[CHUNK_SLICES] = {0};
+    bool built[CHUNK_SLICES];
+    if (c->worker_geometry) {
+        memcpy(before, c->worker_geometry->slice_hash, sizeof before);
+        memcpy(built, c->worker_geometry->slice_built, sizeof built);
+    } else memset(built, 0, sizeof built);
+    mesher_build_pass(t, c, blocks, mctx, 1);
+    counts[0] = c->worker_geometry->slices_rebuilt_last_pass;
+    mesher_build_pass(t, c, blocks, mctx, 2);
+    counts[1] = c->worker_geometry->slices_rebuilt_last_pass;
+    unsigned set = 0;
+    for (int s = 0; s < CHUNK_SLICES; s++)
+        if (!built[s] || before[s] != c->worker_geometry->slice_hash[s]) set |= 1u << s;
+    return set;
+}
+
+static void relight_around(Terrain *t, int cx, int cz)
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++) light_compute_sunlight(terrain_get_chunk(t, cx + dx, cz + dz), blocks, LIGHT_MAX);
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++) light_propagate(t, terrain_get_chunk(t, cx + dx, cz + dz), blocks, lctx);
+}
+
+static int fill_hills(int x, int y, int z)
+{
+    int ground = 70 + (int)(8 * sin(x * 0.3) * cos(z * 0.25));
+    if (y < ground) return (x * 7 + z * 3 + y) % 41 == 0 ? BLOCK_AIR : y < ground - 2 ? BLOCK_STONE : BLOCK_DIRT;
+    if (y == ground) return (x + z) % 9 == 0 ? BLOCK_TALL_GRASS : (x * z) % 23 == 5 ? BLOCK_TORCH : BLOCK_AIR;
+    if (y < 66) return BLOCK_WATER;
+    if (y > ground + 3 && y < ground + 7 && ((x % 8) + 8) % 8 < 3 && ((z % 8) + 8) % 8 < 3) return BLOCK_OAK_LEAVES;
+    return BLOCK_AIR;
+}
+
+static void test_slice_hashes(void)
+{
+    Terrain *t = world_make(2, fill_rock);
+    world_light(t);
+    int n[2];
+    CHECK_EQ_INT(rebuild(t, 0, 0, n), 0xFFFFu);
+    CHECK_EQ_INT(n[0], 8);
+    CHECK_EQ_INT(n[1], 8);
+    for (int cz = -1; cz <= 1; cz++)
+        for (int cx = -1; cx <= 1; cx++)
+            if (cx || cz) rebuild(t, cx, cz, n);
+    /* nothing changed: nothing rebuilt */
+    CHECK_EQ_INT(rebuild(t, 0, 0, n), 0);
+    CHECK_EQ_INT(n[0] + n[1], 0);
+    /* a buried block changes in the middle of slice 5: only slice 5 */
+    set_block(t, 7, 88, 7, BLOCK_GRANITE);
+    relight_around(t, 0, 0);
+    CHECK_EQ_INT(rebuild(t, 0, 0, n), 1u << 5);
+    CHECK_EQ_INT(n[0], 1);
+    CHECK_EQ_INT(n[1], 0);
+    CHECK_EQ_INT(rebuild(t, 1, 0, n), 0);
+    /* on the chunk border, on the slice's bottom row: slices 4 and 5 here and in the neighbour */
+    set_block(t, 15, 80, 7, BLOCK_GRANITE);
+    relight_around(t, 0, 0);
+    CHECK_EQ_INT(rebuild(t, 0, 0, n), (1u << 4) | (1u << 5));
+    CHECK_EQ_INT(rebuild(t, 1, 0, n), (1u << 4) | (1u << 5));
+    CHECK_EQ_INT(rebuild(t, 0, 1, n), 0);
+    /* a torch in a closed room in slice 5: light changes stay inside it */
+    for (int x = 3; x < 12; x++)
+        for (int z = 3; z < 12; z++)
+            for (int y = 84; y < 92; y++) set_block(t, x, y, z, BLOCK_AIR);
+    relight_around(t, 0, 0);
+    CHECK_EQ_INT(rebuild(t, 0, 0, n), 1u << 5);
+    set_block(t, 7, 85, 7, BLOCK_TORCH);
+    relight_around(t, 0, 0);
+    CHECK_EQ_INT(rebuild(t, 0, 0, n), 1u << 5);
+    /* light does change the rebuilt slice's colours */
+    ChunkMesh *lit = mesher_pack(terrain_get_chunk(t, 0, 0));
+    CHECK(lit->subsets[4].count > 0);
+    chunk_mesh_destroy(lit);
+    world_destroy(t);
+
+    /* skipping never changes the output: incremental meshes equal meshes built from scratch after edits */
+    t = world_make(2, fill_hills);
+    world_light(t);
+    for (int cz = -1; cz <= 1; cz++)
+        for (int cx = -1; cx <= 1; cx++) rebuild(t, cx, cz, n);
+    static const int edits[][4] = {{3, 75, 4, BLOCK_AIR}, {15, 60, 15, BLOCK_TORCH}, {-1, 71, 8, BLOCK_STONE},
+                                   {8, 66, 0, BLOCK_WATER}, {5, 90, 5, BLOCK_OAK_LEAVES}, {12, 69, -1, BLOCK_AIR}};
+    int equal = 0, total = 0;
+    unsigned touched = 0;
+    for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
+        set_block(t, edits[e][0], edits[e][1], edits[e][2], edits[e][3]);
+        relight_around(t, edits[e][0] >> 4, edits[e][2] >> 4);
+        for (int cz = -1; cz <= 1; cz++)
+            for (int cx = -1; cx <= 1; cx++) {
+                touched |= rebuild(t, cx, cz, n);
+                TerrainChunk *c = terrain_get_chunk(t, cx, cz);
+                ChunkMesh *incremental = mesher_pack(c);
+                ChunkGeometry *keep = c->worker_geometry;
+                c->worker_geometry = NULL;
+                ChunkMesh *fresh = mesh_chunk(t, cx, cz);
+                chunk_geometry_destroy(c->worker_geometry);
+                c->worker_geometry = keep;
+                equal += meshes_equal(incremental, fresh);
+                total++;
+                chunk_mesh_destroy(incremental);
+                chunk_mesh_destroy(fresh);
+            }
+    }
+    CHECK_EQ_INT(equal, total);
+    CHECK(touched != 0);
+    world_destroy(t);
+}
+
+/* ---- meshing while another thread edits (run under ThreadSanitizer too) ---- */
+
+typedef struct MeshEditor {
+    TerrainChunk *chunk;
+    int started, stop;
+    long edits;
+} MeshEditor;
+
+static void *mesh_editor_run(void *arg)
+{
+    MeshEditor *e = arg;
+    uint32_t rng = 99;
+    __atomic_store_n(&e->started, 1, __ATOMIC_RELEASE);
+    for (e->edits = 0; !__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE); e->edits++) {
+        rng = rng * 1664525u + 1013904223u;
+        int i = (int)((rng >> 8) % CHUNK_CELLS);
+        cell_store(&e->chunk->cells[i], cell_make((rng >> 4) & 1 ? BLOCK_STONE : BLOCK_AIR, 0));
+    }
+    return NULL;
+}
+
+static void test_concurrent_mesh(void)
+{
+    Terrain *t = world_make(2, fill_hills);
+    world_light(t);
+    MeshEditor e = {.chunk = terrain_get_chunk(t, 1, 0), .started = 0, .stop = 0};   /* a neighbour of the chunk meshed */
+    pthread_t thread;
+    pthread_create(&thread, NULL, mesh_editor_run, &e);
+    while (!__atomic_load_n(&e.started, __ATOMIC_ACQUIRE)) {}   /* make sure the two overlap */
+    int built = 0;
+    for (int round = 0; round < 20; round++) {
+        TerrainChunk *c = terrain_get_chunk(t, 0, 0);
+        mesher_build_pass(t, c, blocks, mctx, 1 + (round & 1));
+        built += c->worker_geometry->slices_rebuilt_last_pass;
+    }
+    __atomic_store_n(&e.stop, 1, __ATOMIC_RELEASE);
+    pthread_join(thread, NULL);
+    CHECK(e.edits > 0);
+    CHECK(built >= 16);   /* the first two passes build everything; border changes rebuild more */
+    world_destroy(t);
+}
+
+int main(void)
+{
+    if (block_registry_load("assets/blocks.json", &blocks) != ST_OK) {
+        fprintf(stderr, "cannot load assets/blocks.json: %s\n", st_error_message());
+        return 1;
+    }
+    lctx = light_context_create();
+    mctx = mesher_context_create();
+    RUN(test_single_block);
+    RUN(test_chunk_border);
+    RUN(test_water_plants_torches);
+    RUN(test_leaves_and_glass);
+    RUN(test_ambient_occlusion);
+    RUN(test_tints_and_seasons);
+    RUN(test_slice_hashes);
+    RUN(test_concurrent_mesh);
+    mesher_context_destroy(mctx);
+    light_context_destroy(lctx);
+    block_registry_destroy(blocks);
+    return check_report();
+}

@@ -1,0 +1,461 @@
+/* test_region.c — region files: all 256 slots written and read back (across reopen), copy-on-write
+ * placement (no overlaps, page aligned, the old record untouched), damaged records reported with file,
+ * chunk and offset while the file stays byte-identical, torn directory copies, compaction, limits, and
+ * the bounded cache of open files (including a damaged file moved aside, never overwritten). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <ftw.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "region_cache.h"
+#include "strata/fileio.h"
+#include "strata/log.h"
+#include "strata/region.h"
+
+static char root[256];
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+static uint32_t rng_next(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 33);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    return remove(path);
+}
+
+static void make_dir(const char *name, char *out, size_t size)
+{
+    snprintf(out, size, "%s/%s", root, name);
+    fileio_make_dirs(out);
+}
+
+/* A payload that names its chunk and version: size and bytes follow from (cx, cz, version). */
+static size_t payload_make(uint8_t *buf, int cx, int cz, int version, size_t size)
+{
+    uint32_t s = (uint32_t)cx * 73856093u ^ (uint32_t)cz * 19349663u ^ (uint32_t)version * 83492791u;
+    for (size_t i = 0; i < size; i++) {
+        s = s * 1103515245u + 12345u;
+        buf[i] = (uint8_t)(s >> 16);
+    }
+    return size;
+}
+
+static bool payload_check(RegionFile *r, int cx, int cz, int version, size_t size)
+{
+    static uint8_t want[1 << 20];
+    const uint8_t *got;
+    size_t got_size;
+    if (region_read_chunk(r, cx, cz, &got, &got_size) != ST_OK) {
+        fprintf(stderr, "  read %d,%d: %s\n", cx, cz, st_error_message());
+        return false;
+    }
+    payload_make(want, cx, cz, version, size);
+    return got_size == size && memcmp(got, want, size) == 0;
+}
+
+static uint8_t *file_bytes(const char *path, size_t *size)
+{
+    char *data = NULL;
+    if (fileio_read_all(path, &data, size) != ST_OK) return NULL;
+    return (uint8_t *)data;
+}
+
+static void flip_byte(const char *path, long offset)
+{
+    FILE *f = fopen(path, "r+b");
+    fseek(f, offset, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, offset, SEEK_SET);
+    fputc(c ^ 0x5A, f);
+    fclose(f);
+}
+
+/* Live records never overlap, start on pages, and lie after the header. */
+static bool layout_ok(RegionFile *r)
+{
+    for (int i = 0; i < REGION_SLOTS; i++) {
+        RegionEntry a = region_get_entry(r, i);
+        if (!a.offset) continue;
+        if (a.offset % REGION_PAGE || a.offset < REGION_DATA_START) return false;
+        for (int j = i + 1; j < REGION_SLOTS; j++) {
+            RegionEntry b = region_get_entry(r, j);
+            if (!b.offset) continue;
+            uint64_t a_end = ((uint64_t)a.offset + a.size + REGION_PAGE - 1) / REGION_PAGE * REGION_PAGE;
+            uint64_t b_end = ((uint64_t)b.offset + b.size + REGION_PAGE - 1) / REGION_PAGE * REGION_PAGE;
+            if (a.offset < b_end && b.offset < a_end) return false;
+        }
+    }
+    return true;
+}
+
+static uint8_t buffer[1 << 20];
+static int versions[REGION_SLOTS];
+static size_t sizes[REGION_SLOTS];
+
+static void test_names(void)
+{
+    int x, z;
+    CHECK(region_parse_file_name("Region 0,-1.dat", &x, &z) && x == 0 && z == -1);
+    CHECK(region_parse_file_name("Region -12,345.dat", &x, &z) && x == -12 && z == 345);
+    CHECK(!region_parse_file_name("Region 0,-1.dat.tmp", &x, &z));
+    CHECK(!region_parse_file_name("Region 0,-1.dat.damaged", &x, &z));
+    CHECK(!region_parse_file_name("Region +1,01.dat", &x, &z));
+    CHECK(!region_parse_file_name("Region 1 ,2.dat", &x, &z));
+    CHECK(!region_parse_file_name("world.json", &x, &z));
+    char path[64];
+    CHECK_EQ_INT(region_file_path(path, sizeof path, "W/Regions", -3, 7), ST_OK);
+    CHECK(strcmp(path, "W/Regions/Region -3,7.dat") == 0);
+    CHECK_EQ_INT(region_file_path(path, 10, "W/Regions", -3, 7), ST_ERR_ARG);
+    CHECK_EQ_INT(region_coord_of(-1), -1);
+    CHECK_EQ_INT(region_coord_of(-16), -1);
+    CHECK_EQ_INT(region_coord_of(-17), -2);
+    CHECK_EQ_INT(region_slot_of(-1, -16), 15);
+    CHECK_EQ_INT(region_slot_of(17, 2), 1 + 32);
+}
+
+static void test_all_slots(void)
+{
+    char dir[300], path[400];
+    make_dir("all", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, -1, 2);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, -1, 2, REGION_OPEN_WRITE, &r), ST_ERR_NOT_FOUND);
+    CHECK_EQ_INT(region_open(path, -1, 2, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    RegionInfo info;
+    region_get_info(r, &info);
+    CHECK_EQ_INT(info.chunk_count, 0);
+    CHECK(info.copy_valid[0] && info.copy_valid[1]);
+    CHECK_EQ_INT(info.file_size, REGION_DATA_START);
+
+    for (int slot = 0; slot < REGION_SLOTS; slot++) {
+        int cx = -16 + (slot & 15), cz = 32 + (slot >> 4);
+        versions[slot] = 1;
+        sizes[slot] = 1 + rng_next() % 9000;
+        payload_make(buffer, cx, cz, 1, sizes[slot]);
+        CHECK_EQ_INT(region_write_chunk(r, cx, cz, buffer, sizes[slot]), ST_OK);
+    }
+    int good = 0;
+    for (int slot = 0; slot < REGION_SLOTS; slot++) good += payload_check(r, -16 + (slot & 15), 32 + (slot >> 4), 1, sizes[slot]);
+    CHECK_EQ_INT(good, REGION_SLOTS);
+    region_get_info(r, &info);
+    CHECK_EQ_INT(info.chunk_count, REGION_SLOTS);
+    CHECK(layout_ok(r));
+    CHECK_EQ_INT(info.generation, 1 + REGION_SLOTS);
+    region_close(r);
+
+    /* Reopen: everything is there. Rewrite half the slots with other sizes, copy-on-write. */
+    CHECK_EQ_INT(region_open(path, -1, 2, REGION_OPEN_WRITE, &r), ST_OK);
+    if (!r) return;
+    good = 0;
+    for (int slot = 0; slot < REGION_SLOTS; slot++) good += payload_check(r, -16 + (slot & 15), 32 + (slot >> 4), 1, sizes[slot]);
+    CHECK_EQ_INT(good, REGION_SLOTS);
+    for (int slot = 0; slot < REGION_SLOTS; slot += 2) {
+        int cx = -16 + (slot & 15), cz = 32 + (slot >> 4);
+        RegionEntry before = region_get_entry(r, slot);
+        versions[slot] = 2;
+        sizes[slot] = 1 + rng_next() % 20000;
+        payload_make(buffer, cx, cz, 2, sizes[slot]);
+        CHECK_EQ_INT(region_write_chunk(r, cx, cz, buffer, sizes[slot]), ST_OK);
+        CHECK(region_get_entry(r, slot).offset != before.offset);   /* never in place */
+    }
+    CHECK(layout_ok(r));
+    region_close(r);
+    CHECK_EQ_INT(region_open(path, -1, 2, REGION_OPEN_READ, &r), ST_OK);
+    if (!r) return;
+    good = 0;
+    for (int slot = 0; slot < REGION_SLOTS; slot++)
+        good += payload_check(r, -16 + (slot & 15), 32 + (slot >> 4), versions[slot], sizes[slot]);
+    CHECK_EQ_INT(good, REGION_SLOTS);
+    /* Read-only handles refuse writes; foreign chunks and empty payload limits. */
+    CHECK_EQ_INT(region_write_chunk(r, -16, 32, buffer, 10), ST_ERR_STATE);
+    const uint8_t *p;
+    size_t n;
+    CHECK_EQ_INT(region_read_chunk(r, 0, 32, &p, &n), ST_ERR_ARG);
+    region_close(r);
+}
+
+static void test_not_found_and_limits(void)
+{
+    char dir[300], path[400];
+    make_dir("limits", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 0, 0);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    const uint8_t *p;
+    size_t n;
+    CHECK_EQ_INT(region_read_chunk(r, 3, 4, &p, &n), ST_ERR_NOT_FOUND);
+    CHECK(!region_has_chunk(r, 3, 4));
+    CHECK_EQ_INT(region_write_chunk(r, 3, 4, buffer, REGION_MAX_RECORD - REGION_RECORD_HEADER + 1), ST_ERR_ARG);
+    payload_make(buffer, 3, 4, 1, REGION_MAX_RECORD - REGION_RECORD_HEADER);
+    CHECK_EQ_INT(region_write_chunk(r, 3, 4, buffer, REGION_MAX_RECORD - REGION_RECORD_HEADER), ST_OK);
+    CHECK(payload_check(r, 3, 4, 1, REGION_MAX_RECORD - REGION_RECORD_HEADER));
+    CHECK_EQ_INT(region_write_chunk(r, 5, 5, buffer, 0), ST_OK);   /* an empty payload is a record too */
+    CHECK(payload_check(r, 5, 5, 0, 0));
+    CHECK_EQ_INT(region_write_chunk(r, 16, 0, buffer, 10), ST_ERR_ARG);
+    CHECK_EQ_INT(region_delete_chunk(r, 3, 4), ST_OK);
+    CHECK_EQ_INT(region_read_chunk(r, 3, 4, &p, &n), ST_ERR_NOT_FOUND);
+    region_close(r);
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_READ, &r), ST_OK);
+    if (!r) return;
+    CHECK(!region_has_chunk(r, 3, 4));
+    CHECK(region_has_chunk(r, 5, 5));
+    region_close(r);
+    /* The file belongs to region 0,0: opening it as another region is a format error. */
+    CHECK_EQ_INT(region_open(path, 1, 0, REGION_OPEN_READ, &r), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "holds region 0,0, expected 1,0");
+    region_close(NULL);
+}
+
+/* A damaged record: reported with file, chunk and offset; the file is left byte for byte as it was. */
+static void test_damaged_record(void)
+{
+    char dir[300], path[400];
+    make_dir("damaged", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 0, -2);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, 0, -2, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    payload_make(buffer, 3, -17, 1, 5000);
+    CHECK_EQ_INT(region_write_chunk(r, 3, -17, buffer, 5000), ST_OK);
+    payload_make(buffer, 4, -17, 1, 3000);
+    CHECK_EQ_INT(region_write_chunk(r, 4, -17, buffer, 3000), ST_OK);
+    CHECK_EQ_INT(region_get_entry(r, region_slot_of(3, -17)).offset, REGION_DATA_START);
+    region_close(r);
+
+    flip_byte(path, REGION_DATA_START + REGION_RECORD_HEADER + 1234);
+    size_t size_before, size_after;
+    uint8_t *before = file_bytes(path, &size_before);
+
+    CHECK_EQ_INT(region_open(path, 0, -2, REGION_OPEN_WRITE, &r), ST_OK);
+    if (!r) return;
+    const uint8_t *p;
+    size_t n;
+    CHECK_EQ_INT(region_read_chunk(r, 3, -17, &p, &n), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "Region 0,-2.dat: chunk 3,-17 at offset 8192: CRC mismatch");
+    CHECK(payload_check(r, 4, -17, 1, 3000));   /* its neighbour is fine */
+    CHECK_EQ_INT(region_compact(r), ST_ERR_FORMAT);   /* never rewrites a damaged file */
+    region_close(r);
+    uint8_t *after = file_bytes(path, &size_after);
+    CHECK(before && after && size_before == size_after && memcmp(before, after, size_before) == 0);
+    free(after);
+
+    /* Header damage: magic, coordinates. */
+    CHECK_EQ_INT(region_open(path, 0, -2, REGION_OPEN_WRITE, &r), ST_OK);
+    RegionEntry second = region_get_entry(r, region_slot_of(4, -17));
+    region_close(r);
+    flip_byte(path, second.offset + 5);   /* chunk x field */
+    CHECK_EQ_INT(region_open(path, 0, -2, REGION_OPEN_WRITE, &r), ST_OK);
+    CHECK_EQ_INT(region_read_chunk(r, 4, -17, &p, &n), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "chunk 4,-17 at offset");
+    CHECK_STR_CONTAINS(st_error_message(), "record holds chunk");
+
+    /* The player edits the damaged chunk: the new copy goes elsewhere, the damaged bytes stay until then. */
+    payload_make(buffer, 3, -17, 2, 6000);
+    CHECK_EQ_INT(region_write_chunk(r, 3, -17, buffer, 6000), ST_OK);
+    CHECK(region_get_entry(r, region_slot_of(3, -17)).offset != REGION_DATA_START);
+    CHECK(payload_check(r, 3, -17, 2, 6000));
+    region_close(r);
+    free(before);
+}
+
+/* A torn directory write: the reader falls back to the other copy; both bad is a format error. */
+static void test_torn_directory(void)
+{
+    char dir[300], path[400];
+    make_dir("torn", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 7, 7);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    payload_make(buffer, 112, 112, 1, 4000);
+    CHECK_EQ_INT(region_write_chunk(r, 112, 112, buffer, 4000), ST_OK);
+    payload_make(buffer, 112, 112, 2, 7000);
+    CHECK_EQ_INT(region_write_chunk(r, 112, 112, buffer, 7000), ST_OK);
+    RegionInfo info;
+    region_get_info(r, &info);
+    int live = info.live_copy;
+    region_close(r);
+
+    flip_byte(path, (long)live * REGION_PAGE + 100);   /* as if the last directory write was torn */
+    log_set_level(LOG_WARN);
+    CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_WRITE, &r), ST_OK);
+    log_set_level(LOG_INFO);
+    if (!r) return;
+    region_get_info(r, &info);
+    CHECK_EQ_INT(info.live_copy, 1 - live);
+    CHECK(!info.copy_valid[live]);
+    CHECK(payload_check(r, 112, 112, 1, 4000));   /* the previous version, intact */
+    /* The next write repairs the torn copy. */
+    payload_make(buffer, 112, 112, 3, 100);
+    CHECK_EQ_INT(region_write_chunk(r, 112, 112, buffer, 100), ST_OK);
+    region_get_info(r, &info);
+    CHECK(info.copy_valid[0] && info.copy_valid[1]);
+    region_close(r);
+    CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_READ, &r), ST_OK);
+    if (r) CHECK(payload_check(r, 112, 112, 3, 100));
+    region_close(r);
+
+    size_t size_before, size_after;
+    flip_byte(path, 100);
+    flip_byte(path, REGION_PAGE + 100);
+    uint8_t *before = file_bytes(path, &size_before);
+    CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_WRITE, &r), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "no valid directory");
+    uint8_t *after = file_bytes(path, &size_after);
+    CHECK(before && after && size_before == size_after && memcmp(before, after, size_before) == 0);
+    free(before);
+    free(after);
+
+    /* A file shorter than its header. */
+    FILE *f = fopen(path, "wb");
+    fputs("SRG1", f);
+    fclose(f);
+    CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_READ, &r), ST_ERR_FORMAT);
+}
+
+static void test_compaction(void)
+{
+    char dir[300], path[400];
+    make_dir("compact", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 0, 0);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    region_set_compact_min_bytes(r, 64 * 1024);
+    log_set_level(LOG_WARN);
+    for (int slot = 0; slot < 32; slot++) versions[slot] = 0;
+    /* Chunks grow, then shrink (a player flattening the land): the file's tail turns into dead pages. */
+    for (int round = 1; round <= 30; round++) {
+        for (int slot = 0; slot < 32; slot++) {
+            versions[slot] = round;
+            sizes[slot] = (size_t)(round <= 20 ? round * 600 + (int)(rng_next() % 2000) : 100 + (int)(rng_next() % 500));
+            payload_make(buffer, slot & 15, slot >> 4, round, sizes[slot]);
+            CHECK_EQ_INT(region_write_chunk(r, slot & 15, slot >> 4, buffer, sizes[slot]), ST_OK);
+        }
+    }
+    RegionInfo info;
+    region_get_info(r, &info);
+    fprintf(stderr, "  after growth: file %llu bytes, used %llu, %ld compactions\n", (unsigned long long)info.file_size, (unsigned long long)info.used_bytes, info.compactions);
+    CHECK(info.compactions > 0);
+    CHECK(layout_ok(r));
+    int good = 0;
+    for (int slot = 0; slot < 32; slot++) good += payload_check(r, slot & 15, slot >> 4, versions[slot], sizes[slot]);
+    CHECK_EQ_INT(good, 32);
+
+    /* An explicit compaction leaves no dead pages but the last record's tail. */
+    CHECK_EQ_INT(region_compact(r), ST_OK);
+    region_get_info(r, &info);
+    CHECK(info.file_size <= info.used_bytes && info.file_size + REGION_PAGE > info.used_bytes);
+    region_close(r);
+    log_set_level(LOG_INFO);
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_READ, &r), ST_OK);
+    if (!r) return;
+    good = 0;
+    for (int slot = 0; slot < 32; slot++) good += payload_check(r, slot & 15, slot >> 4, versions[slot], sizes[slot]);
+    CHECK_EQ_INT(good, 32);
+    region_close(r);
+    char tmp[420];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    CHECK(!fileio_exists(tmp));
+}
+
+static int count_open_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return -1;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void test_cache(void)
+{
+    char dir[300];
+    make_dir("cache", dir, sizeof dir);
+    int fds_before = count_open_fds();
+    RegionCache *cache = NULL;
+    CHECK_EQ_INT(region_cache_create(dir, 4, &cache), ST_OK);
+    if (!cache) return;
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_cache_get(cache, 0, 0, false, &r), ST_ERR_NOT_FOUND);
+    for (int i = 0; i < 10; i++) {
+        CHECK_EQ_INT(region_cache_get(cache, i, -i, true, &r), ST_OK);
+        payload_make(buffer, i * 16, -i * 16, 1, 500);
+        CHECK_EQ_INT(region_write_chunk(r, i * 16, -i * 16, buffer, 500), ST_OK);
+        CHECK(region_cache_open_count(cache) <= 4);
+    }
+    CHECK_EQ_INT(region_cache_open_count(cache), 4);
+    CHECK_EQ_INT(region_cache_file_count(cache), 10);
+    int good = 0;
+    for (int k = 0; k < 30; k++) {
+        int i = (int)(rng_next() % 10);
+        if (region_cache_get(cache, i, -i, false, &r) == ST_OK) good += payload_check(r, i * 16, -i * 16, 1, 500);
+    }
+    CHECK_EQ_INT(good, 30);
+    CHECK(count_open_fds() - fds_before <= 4);
+    region_cache_destroy(cache);
+    CHECK_EQ_INT(count_open_fds(), fds_before);
+
+    /* A fresh cache sees the files on disk. */
+    CHECK_EQ_INT(region_cache_create(dir, 2, &cache), ST_OK);
+    if (!cache) return;
+    CHECK_EQ_INT(region_cache_file_count(cache), 10);
+    CHECK(region_cache_exists(cache, 9, -9));
+    CHECK(!region_cache_exists(cache, 9, 9));
+
+    /* A damaged region file: reported, remembered, then moved aside (bytes kept) when a chunk is saved. */
+    char path[400], aside[420];
+    region_file_path(path, sizeof path, dir, 3, -3);
+    flip_byte(path, 50);
+    flip_byte(path, REGION_PAGE + 50);
+    size_t size_before, size_after;
+    uint8_t *before = file_bytes(path, &size_before);
+    log_set_level(LOG_SILENT);
+    CHECK_EQ_INT(region_cache_get(cache, 3, -3, false, &r), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "Region 3,-3.dat: no valid directory");
+    CHECK_EQ_INT(region_cache_get(cache, 3, -3, false, &r), ST_ERR_FORMAT);
+    CHECK_EQ_INT(region_cache_get(cache, 3, -3, true, &r), ST_OK);
+    log_set_level(LOG_INFO);
+    if (r) {
+        CHECK(!region_has_chunk(r, 48, -48));
+        payload_make(buffer, 48, -48, 2, 700);
+        CHECK_EQ_INT(region_write_chunk(r, 48, -48, buffer, 700), ST_OK);
+    }
+    snprintf(aside, sizeof aside, "%s.damaged", path);
+    uint8_t *after = file_bytes(aside, &size_after);
+    CHECK(before && after && size_before == size_after && memcmp(before, after, size_before) == 0);
+    free(before);
+    free(after);
+    region_cache_destroy(cache);
+    region_cache_destroy(NULL);
+}
+
+int main(void)
+{
+    snprintf(root, sizeof root, "%s/strata-region-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(root)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    RUN(test_names);
+    RUN(test_all_slots);
+    RUN(test_not_found_and_limits);
+    RUN(test_damaged_record);
+    RUN(test_torn_directory);
+    RUN(test_compaction);
+    RUN(test_cache);
+    nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return check_report();
+}

@@ -23,6 +23,9 @@ typedef enum StResult {
 /* Records a printf-style reason for the calling thread and returns `code` (so `return st_fail(...)`). */
 StResult st_fail(StResult code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Adds context in front of the calling thread's current reason: "open world x: <previous reason>". */
+StResult st_fail_context(StResult code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The calling thread's last reason ("" if none). Valid until the next st_fail on this thread. */
 const char *st_error_message(void);
 

@@ -4,16 +4,31 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char error_message[1024];
 
 StResult st_fail(StResult code, const char *fmt, ...)
 {
+    /* Format into a scratch buffer first: callers may pass st_error_message() as an argument to add
+     * context ("open world: %s"), which must not be overwritten while it is being read. */
+    char formatted[sizeof error_message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(error_message, sizeof error_message, fmt, ap);
+    vsnprintf(formatted, sizeof formatted, fmt, ap);
     va_end(ap);
+    memcpy(error_message, formatted, sizeof error_message);
     return code;
+}
+
+StResult st_fail_context(StResult code, const char *fmt, ...)
+{
+    char context[sizeof error_message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(context, sizeof context, fmt, ap);
+    va_end(ap);
+    return st_fail(code, "%s: %s", context, error_message);
 }
 
 const char *st_error_message(void)

@@ -1,2 +1,21 @@
 # sources of src/game (game only; listed explicitly)
-target_sources(strata PRIVATE src/game/main.c)
+# strata_game_logic: the SDL- and GL-free parts (command line, script parsing, player physics, camera math,
+# HUD text, time of day) in a static library that both the game and the unit tests link.
+add_library(strata_game_logic STATIC
+  src/game/cli.c
+  src/game/script.c
+  src/game/player.c
+  src/game/camera.c
+  src/game/hud.c
+  src/game/daytime.c)
+target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
+target_link_libraries(strata_game_logic PUBLIC strata_core m)
+
+target_sources(strata PRIVATE
+  src/game/main.c
+  src/game/app.c
+  src/game/input.c
+  src/game/interact.c
+  src/game/script_run.c
+  src/game/world_session.c)
+target_link_libraries(strata PRIVATE strata_game_logic)

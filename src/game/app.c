@@ -1,0 +1,430 @@
+/* app.c — the game's window, GL context and frame loop.
+ *
+ * Design: app_create does everything that can fail before the first frame, in an order that fails fast
+ * and cheap: the assets folder and the block registry, the script's block names, the world (generator,
+ * world folder), then SDL, the window, the GL 3.3 core context and the renderer, and last the update
+ * worker thread. A frame: events -> mouse look -> script -> actions (dig, place, toggles) -> spawn drop ->
+ * fixed 60 Hz physics steps -> time of day and sky light -> update location and state exchange (meshes to
+ * the renderer) -> crosshair raycast -> HUD -> draw -> screenshot -> swap. With --script the loop runs in
+ * lockstep (one physics step and 1/60 s of game time per frame), so scripted runs are reproducible. */
+#include "app.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "camera.h"
+#include "daytime.h"
+#include "strata/error.h"
+#include "strata/fileio.h"
+#include "strata/log.h"
+
+#define APP_TAG "game"
+
+_Static_assert(HUD_MAX_LINES <= RENDER_HUD_LINES, "the HUD composes more lines than the renderer draws");
+
+static const int HOTBAR_DEFAULT[APP_HOTBAR_SLOTS] = {
+    BLOCK_DIRT, BLOCK_STONE, BLOCK_PLANKS, BLOCK_GLASS, BLOCK_TORCH, BLOCK_BRICKS, BLOCK_COBBLESTONE, BLOCK_SAND,
+    BLOCK_OAK_LEAVES,
+};
+
+/* ---- start-up ---------------------------------------------------------------------------------------- */
+
+/* The folder the executable is in, with a trailing slash, or "" (SDL_GetBasePath needs no SDL_Init). */
+static void executable_dir(char *out, size_t size)
+{
+    out[0] = 0;
+    char *base = SDL_GetBasePath();
+    if (base) {
+        snprintf(out, size, "%s", base);
+        SDL_free(base);
+    }
+}
+
+/* Copies a path, refusing one that does not fit. */
+static StResult copy_path(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= size) return st_fail(ST_ERR_ARG, "path too long (%zu characters, at most %zu): %s", n, size - 1, src);
+    memcpy(dst, src, n + 1);
+    return ST_OK;
+}
+
+static StResult resolve_dirs(App *app)
+{
+    char exe[APP_PATH_MAX];
+    executable_dir(exe, sizeof exe);
+    char beside[APP_PATH_MAX + 16];
+    snprintf(beside, sizeof beside, "%s../assets", exe);
+    const char *assets = NULL;
+    if (app->opts.asset_dir) {
+        if (!fileio_is_dir(app->opts.asset_dir))
+            return st_fail(ST_ERR_IO, "assets folder not found: %s (from --assets)", app->opts.asset_dir);
+        assets = app->opts.asset_dir;
+    } else if (fileio_is_dir(STRATA_ASSET_DIR)) {
+        assets = STRATA_ASSET_DIR;
+    } else if (exe[0] && fileio_is_dir(beside)) {
+        assets = beside;
+    } else {
+        return st_fail(ST_ERR_IO, "assets folder not found: looked in %s and %s (use --assets DIR)", STRATA_ASSET_DIR,
+                       exe[0] ? beside : "(executable folder unknown)");
+    }
+    StResult rc = copy_path(app->asset_dir, sizeof app->asset_dir, assets);
+    if (rc != ST_OK) return rc;
+
+    char sibling[APP_PATH_MAX + 16];
+    snprintf(sibling, sizeof sibling, "%s/../shaders", app->asset_dir);
+    if (fileio_is_dir(STRATA_SHADER_DIR)) return copy_path(app->shader_dir, sizeof app->shader_dir, STRATA_SHADER_DIR);
+    if (fileio_is_dir(sibling)) return copy_path(app->shader_dir, sizeof app->shader_dir, sibling);
+    return st_fail(ST_ERR_IO, "shaders folder not found: looked in %s and %s", STRATA_SHADER_DIR, sibling);
+}
+
+static StResult create_window(App *app)
+{
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) return st_fail(ST_ERR_GL, "cannot initialise SDL video: %s", SDL_GetError());
+    app->sdl_ready = true;
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    app->window = SDL_CreateWindow("Strata", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, app->opts.width,
+                                   app->opts.height, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!app->window) return st_fail(ST_ERR_GL, "cannot create the window: %s", SDL_GetError());
+    app->gl = SDL_GL_CreateContext(app->window);
+    if (!app->gl) return st_fail(ST_ERR_GL, "cannot create an OpenGL 3.3 core context: %s", SDL_GetError());
+    bool fast = app->opts.frames > 0 || app->opts.script_path;
+    if (SDL_GL_SetSwapInterval(fast ? 0 : 1) != 0)
+        log_info(APP_TAG, "swap interval %d unavailable (%s): frames are not synced to the display", fast ? 0 : 1,
+                 SDL_GetError());
+    SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
+    return ST_OK;
+}
+
+StResult app_create(const CliOptions *opts, Script *script, App **out)
+{
+    *out = NULL;
+    App *app = calloc(1, sizeof *app);
+    if (!app) return st_fail(ST_ERR_NOMEM, "cannot allocate the App");
+    *out = app;
+    app->opts = *opts;
+    app->script = *script;
+    memset(script, 0, sizeof *script);
+    app->show_hud = true;
+
+    StResult rc;
+    if ((rc = resolve_dirs(app)) != ST_OK) return rc;
+    if ((rc = world_session_load_blocks(&app->world, app->asset_dir)) != ST_OK) return rc;
+    if ((rc = script_resolve_blocks(&app->script, app->world.blocks)) != ST_OK) return rc;
+    const ScriptCommand *save = script_find_op(&app->script, SCRIPT_SAVE);
+    if (save && !opts->world_dir)
+        return st_fail(ST_ERR_ARG, "%s:%d: save needs a world folder (run with --world DIR)", app->script.path,
+                       save->line);
+    app->runner.active = app->script.count > 0;
+
+    if ((rc = world_session_open(&app->world, opts, app->asset_dir)) != ST_OK) return rc;
+    const WorldMeta *m = &app->world.meta;
+    player_init(&app->player, m->player_position[0], m->player_position[1], m->player_position[2]);
+    app->player.yaw_deg = camera_wrap_yaw(m->player_yaw);
+    app->player.pitch_deg = camera_clamp_pitch(m->player_pitch);
+    app->player.flying = opts->fly || (app->world.resumed && m->player_flying);
+    app->pending_spawn = !app->world.resumed;
+    app->time_of_day = daytime_wrap(m->time_of_day);
+    app->sky_light = daytime_sky_light(app->time_of_day);
+    memcpy(app->hotbar, HOTBAR_DEFAULT, sizeof app->hotbar);
+    app_select_block(app, app->hotbar[0]);
+
+    if ((rc = create_window(app)) != ST_OK) return rc;
+    RendererConfig rcfg = {
+        .asset_dir = app->asset_dir,
+        .shader_dir = app->shader_dir,
+        .blocks = app->world.blocks,
+        .width = app->drawable_w,
+        .height = app->drawable_h,
+        .view_distance_chunks = opts->view_distance,
+    };
+    if ((rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
+        return st_fail_context(rc, "cannot start the renderer");
+    if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
+
+    input_init(&app->input);
+    if (!opts->script_path && !opts->frames) input_set_captured(&app->input, true);
+    return ST_OK;
+}
+
+/* ---- per-frame pieces -------------------------------------------------------------------------------- */
+
+bool app_world_ready(App *app)
+{
+    if (app->pending_spawn) return false;
+    if (!updater_is_ready(app->world.updater, 0)) return false;
+    RenderStats rs;
+    renderer_get_stats(app->renderer, &rs);
+    return rs.uploads_pending == 0;
+}
+
+void app_sync_meta(App *app)
+{
+    WorldMeta *m = &app->world.meta;
+    memcpy(m->player_position, app->player.position, sizeof m->player_position);
+    m->player_yaw = app->player.yaw_deg;
+    m->player_pitch = app->player.pitch_deg;
+    m->player_flying = app->player.flying;
+    m->time_of_day = app->time_of_day;
+}
+
+static void on_mesh_ready(void *user, TerrainChunk *chunk, ChunkMesh *mesh)
+{
+    renderer_set_chunk_mesh(((App *)user)->renderer, chunk, mesh);
+}
+
+static void on_chunk_released(void *user, TerrainChunk *chunk)
+{
+    renderer_release_chunk(((App *)user)->renderer, chunk);
+}
+
+/* New worlds: hover until the chunk under the player is Valid, then stand on natural ground nearby (not in
+ * a tree top or the sea), or on the highest solid block where there is none. */
+static void update_spawn(App *app)
+{
+    if (!app->pending_spawn) return;
+    const Terrain *t = app->world.terrain;
+    int x = (int)floor(app->player.position[0]), z = (int)floor(app->player.position[2]);
+    const TerrainChunk *c = terrain_get_chunk_at_cell(t, x, z);
+    if (!c || c->state != CHUNK_STATE_VALID) return;
+    int gx, gz;
+    int ground = player_find_ground_column(t, app->world.blocks, x, z, APP_SPAWN_SEARCH_RADIUS, &gx, &gz);
+    if (ground >= 0) {
+        app->player.position[0] = gx + 0.5;
+        app->player.position[2] = gz + 0.5;
+    } else {
+        ground = player_ground_height(&app->player, t, app->world.blocks);
+        if (ground < 0) return;
+    }
+    app->player.position[1] = ground;
+    app->player.velocity[0] = app->player.velocity[1] = app->player.velocity[2] = 0.0;
+    app->pending_spawn = false;
+    log_info(APP_TAG, "spawned at %.1f %.1f %.1f", app->player.position[0], app->player.position[1],
+             app->player.position[2]);
+}
+
+static void apply_actions(App *app)
+{
+    InputState *in = &app->input;
+    if (in->mouse_captured && (in->look_dx != 0.0f || in->look_dy != 0.0f)) {
+        app->player.yaw_deg = camera_wrap_yaw(app->player.yaw_deg + in->look_dx * INPUT_MOUSE_DEG_PER_PIXEL);
+        app->player.pitch_deg = camera_clamp_pitch(app->player.pitch_deg - in->look_dy * INPUT_MOUSE_DEG_PER_PIXEL);
+    }
+    if (in->toggle_fly) {
+        app->player.flying = !app->player.flying;
+        app->player.velocity[1] = 0.0;
+    }
+    if (in->toggle_hud) app->show_hud = !app->show_hud;
+    if (in->advance_time) app->time_of_day = daytime_wrap(app->time_of_day + DAYTIME_STEP);
+    if (in->select_slot > 0) app_select_block(app, app->hotbar[in->select_slot - 1]);
+    if (in->dig) app_dig(app);
+    if (in->place) app_place(app, app->selected_block);
+    if (in->resized) {
+        SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
+        renderer_resize(app->renderer, app->drawable_w, app->drawable_h);
+    }
+}
+
+static void step_physics(App *app, const PlayerInput *pin, double dt, bool lockstep)
+{
+    if (app->pending_spawn) return;
+    if (lockstep) {
+        player_step(&app->player, pin, app->world.terrain, app->world.blocks, PLAYER_STEP_SECONDS);
+        return;
+    }
+    app->physics_accumulator += dt;
+    int steps = 0;
+    while (app->physics_accumulator >= PLAYER_STEP_SECONDS && steps < APP_MAX_STEPS_PER_FRAME) {
+        player_step(&app->player, pin, app->world.terrain, app->world.blocks, PLAYER_STEP_SECONDS);
+        app->physics_accumulator -= PLAYER_STEP_SECONDS;
+        steps++;
+    }
+    if (steps == APP_MAX_STEPS_PER_FRAME) app->physics_accumulator = 0.0; /* a long hitch: drop the backlog */
+}
+
+static void update_world(App *app, double dt)
+{
+    WorldSession *w = &app->world;
+    w->meta.game_time += dt;
+    if (!app->time_frozen) app->time_of_day = daytime_advance(app->time_of_day, dt);
+    int sky = daytime_sky_light(app->time_of_day);
+    if (sky != app->sky_light) {
+        app->sky_light = sky;
+        updater_set_sky_light(w->updater, sky);
+    }
+    UpdateLocation loc = {
+        .active = true,
+        .x = (float)app->player.position[0],
+        .z = (float)app->player.position[2],
+        .visibility_chunks = app->opts.view_distance,
+        .content_chunks = app->opts.view_distance + 2,
+    };
+    updater_set_location(w->updater, 0, &loc);
+    UpdaterCallbacks cb = {app, on_mesh_ready, on_chunk_released};
+    updater_exchange(w->updater, &cb);
+
+    if (w->serializer && app->opts.autosave_seconds > 0) {
+        app->autosave_timer += dt;
+        if (app->autosave_timer >= app->opts.autosave_seconds) {
+            app->autosave_timer = 0.0;
+            updater_request_autosave(w->updater);
+            app_sync_meta(app);
+            if (world_session_save_meta(w) != ST_OK) log_error(APP_TAG, "autosave: %s", st_error_message());
+        }
+    }
+}
+
+static void fill_hud(App *app, HudInfo *hud)
+{
+    UpdaterStats us;
+    updater_get_stats(app->world.updater, &us);
+    RenderStats rs;
+    renderer_get_stats(app->renderer, &rs);
+    const BlockRegistry *b = app->world.blocks;
+    memset(hud, 0, sizeof *hud);
+    hud->fps = fps_meter_fps(&app->fps);
+    memcpy(hud->position, app->player.position, sizeof hud->position);
+    hud->yaw_deg = app->player.yaw_deg;
+    hud->pitch_deg = app->player.pitch_deg;
+    hud->flying = app->player.flying;
+    hud->chunks_allocated = us.allocated;
+    hud->chunks_valid = us.valid;
+    hud->chunks_drawn = rs.chunks_drawn;
+    hud->triangles = rs.triangles_drawn;
+    hud->selected_block = block_is_defined(b, app->selected_block) ? b->defs[app->selected_block].name : NULL;
+    hud->selected_slot = app->selected_slot;
+    hud->time_of_day = app->time_of_day;
+    hud->sky_light = app->sky_light;
+    hud->has_target = app->has_target;
+    if (app->has_target) {
+        hud->target[0] = app->target.x;
+        hud->target[1] = app->target.y;
+        hud->target[2] = app->target.z;
+        int id = cell_contents(app->target.value);
+        hud->target_block = block_is_defined(b, id) ? b->defs[id].name : NULL;
+    }
+}
+
+static StResult draw_frame(App *app, double dt, HudInfo *hud)
+{
+    app->has_target = app_find_target(app, &app->target);
+    fill_hud(app, hud);
+    HudLines lines;
+    hud_compose(hud, &lines);
+
+    RenderCamera cam;
+    player_eye(&app->player, cam.position);
+    cam.yaw_deg = app->player.yaw_deg;
+    cam.pitch_deg = app->player.pitch_deg;
+    cam.fov_y_deg = CAMERA_FOV_Y_DEG;
+    RenderFrame frame;
+    memset(&frame, 0, sizeof frame);
+    frame.time_of_day = app->time_of_day;
+    frame.sky_brightness = daytime_light_intensity(app->time_of_day);
+    frame.highlight = app->has_target;
+    frame.highlight_cell[0] = app->target.x;
+    frame.highlight_cell[1] = app->target.y;
+    frame.highlight_cell[2] = app->target.z;
+    frame.show_hud = app->show_hud;
+    for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
+    frame.frame_seconds = (float)dt;
+    /* A screenshot shows every chunk that has geometry, not just those the upload budget reached. */
+    if (app->screenshot_path[0] || (app->quit && app->opts.screenshot_path)) renderer_flush_uploads(app->renderer, &cam);
+    renderer_draw(app->renderer, &cam, &frame);
+
+    StResult rc = ST_OK;
+    if (app->screenshot_path[0]) {
+        if ((rc = renderer_screenshot(app->renderer, app->screenshot_path)) != ST_OK) return rc;
+        log_info(APP_TAG, "screenshot %s", app->screenshot_path);
+        app->screenshot_path[0] = 0;
+    }
+    if (app->quit && app->opts.screenshot_path) {
+        if ((rc = renderer_screenshot(app->renderer, app->opts.screenshot_path)) != ST_OK) return rc;
+        log_info(APP_TAG, "screenshot %s", app->opts.screenshot_path);
+    }
+    return ST_OK;
+}
+
+/* ---- the loop ------------------------------------------------------------------------------------------ */
+
+int app_run(App *app)
+{
+    bool lockstep = app->opts.script_path != NULL;
+    Uint64 freq = SDL_GetPerformanceFrequency();
+    Uint64 prev = SDL_GetPerformanceCounter();
+    while (!app->quit) {
+        Uint64 now = SDL_GetPerformanceCounter();
+        double real_dt = (double)(now - prev) / (double)freq;
+        prev = now;
+        fps_meter_add(&app->fps, real_dt);
+        double dt = lockstep ? PLAYER_STEP_SECONDS : (real_dt > 0.25 ? 0.25 : real_dt);
+
+        input_begin_frame(&app->input);
+        SDL_Event e;
+        while (SDL_PollEvent(&e)) input_handle_event(&app->input, &e);
+        if (app->input.quit) app->quit = true;
+        if (app->opts.frames > 0 && app->frame_index + 1 >= app->opts.frames) app->quit = true;
+
+        PlayerInput pin = {0};
+        StResult rc = ST_OK;
+        if (app->runner.active) rc = script_runner_frame(app, &pin);
+        if (rc != ST_OK) {
+            log_error(APP_TAG, "%s", st_error_message());
+            app->exit_code = 1;
+            app->quit = true;
+        }
+        input_add_player_input(&app->input, &pin);
+        apply_actions(app);
+        update_spawn(app);
+        step_physics(app, &pin, dt, lockstep);
+        update_world(app, dt);
+
+        /* Lockstep slows game time, not the renderer's fade-in: it gets real time (at least a step). */
+        double render_dt = lockstep ? fmax(PLAYER_STEP_SECONDS, fmin(real_dt, 0.25)) : dt;
+        HudInfo hud;
+        app->last_render_seconds = render_dt;
+        if (draw_frame(app, render_dt, &hud) != ST_OK) {
+            log_error(APP_TAG, "%s", st_error_message());
+            app->exit_code = 1;
+            app->quit = true;
+        }
+        SDL_GL_SwapWindow(app->window);
+        app->frame_index++;
+
+        app->title_timer += real_dt;
+        if (app->title_timer >= 1.0) {
+            app->title_timer = 0.0;
+            char title[128];
+            hud_format_title(&hud, title, sizeof title);
+            SDL_SetWindowTitle(app->window, title);
+        }
+    }
+    if (app->world.serializer) {
+        app_sync_meta(app);
+        if (world_session_save_all(&app->world) != ST_OK) {
+            log_error(APP_TAG, "saving world %s: %s", app->world.dir, st_error_message());
+            app->exit_code = 1;
+        } else {
+            log_info(APP_TAG, "saved world %s", app->world.dir);
+        }
+    }
+    return app->exit_code;
+}
+
+void app_destroy(App *app)
+{
+    if (!app) return;
+    if (app->input.mouse_captured) input_set_captured(&app->input, false);
+    if (app->renderer) renderer_destroy(app->renderer);
+    world_session_close(&app->world);
+    if (app->gl) SDL_GL_DeleteContext(app->gl);
+    if (app->window) SDL_DestroyWindow(app->window);
+    if (app->sdl_ready) SDL_Quit();
+    script_free(&app->script);
+    free(app);
+}

@@ -1,0 +1,105 @@
+/* app.h — the App: one struct that owns the window, the GL context, the world, the renderer and the
+ * player, and runs the frame loop. main() creates one and passes pointers down; no globals.
+ *
+ * Lifetime: app_create (everything up to the first frame; the script must already be parsed), app_run
+ * (the loop; returns the exit code), app_destroy (saves a world folder, joins the worker, frees; NULL ok).
+ * Errors from app_create: ST_ERR_ARG for a bad script argument found against the registry (exit 2),
+ * anything else is a start-up failure (exit 1); st_error_message() says what.
+ * Threads: main thread only. */
+#ifndef STRATA_GAME_APP_H
+#define STRATA_GAME_APP_H
+
+#include <stdbool.h>
+#include <SDL.h>
+
+#include "cli.h"
+#include "hud.h"
+#include "input.h"
+#include "player.h"
+#include "script.h"
+#include "world_session.h"
+#include "strata/edit.h"
+#include "strata/render.h"
+
+#define APP_PATH_MAX 1024
+#define APP_HOTBAR_SLOTS 9
+#define APP_READY_FRAME_CAP 20000L   /* wait_ready gives up after this many frames */
+#define APP_MAX_STEPS_PER_FRAME 15   /* physics catch-up cap (a quarter second) */
+#define APP_SPAWN_SEARCH_RADIUS 12   /* blocks around the coarse spawn searched for open ground */
+/* After the world is ready, wait_ready also waits until the fade-in of new chunks has finished: the
+ * renderer's haze recedes at 32 blocks per second, so view_distance * 16 / 32 seconds (plus a margin). */
+#define APP_FADE_BLOCKS_PER_SECOND 32.0
+#define APP_FADE_MARGIN_SECONDS 0.1
+
+typedef struct ScriptRunner {
+    bool active;                  /* a script is loaded and not finished */
+    int pc;                       /* next command */
+    long counter;                 /* frames spent in the current command */
+    double ready_seconds;         /* wait_ready: render time the world has been ready for */
+    bool settle;                  /* after dig/place: wait until the world is ready again */
+    long settle_frames;
+} ScriptRunner;
+
+typedef struct App {
+    CliOptions opts;
+    char asset_dir[APP_PATH_MAX];
+    char shader_dir[APP_PATH_MAX];
+
+    SDL_Window *window;
+    SDL_GLContext gl;
+    bool sdl_ready;
+    int drawable_w, drawable_h;
+    Renderer *renderer;
+
+    WorldSession world;
+    Player player;
+    bool pending_spawn;           /* hovering until the ground under the player is Valid */
+    InputState input;
+    Script script;
+    ScriptRunner runner;
+
+    float time_of_day;
+    bool time_frozen;             /* a script set the time */
+    int sky_light;
+    int hotbar[APP_HOTBAR_SLOTS];
+    int selected_block;
+    int selected_slot;            /* 1-based, 0 when the block is not on the hotbar */
+    bool show_hud;
+
+    bool has_target;
+    RaycastHit target;
+
+    bool quit;
+    int exit_code;
+    char screenshot_path[SCRIPT_TEXT_MAX]; /* requested for this frame by the script, "" if none */
+    long frame_index;
+    double physics_accumulator;
+    double last_render_seconds;   /* frame_seconds handed to the last renderer_draw */
+    double autosave_timer;
+    double title_timer;
+    FpsMeter fps;
+} App;
+
+/* Takes ownership of *script (its commands; the caller's copy is emptied). */
+StResult app_create(const CliOptions *opts, Script *script, App **out);
+int app_run(App *app);
+void app_destroy(App *app);
+
+/* true when the player stands on loaded ground and every chunk within the view distance is Valid with
+ * its geometry uploaded. */
+bool app_world_ready(App *app);
+
+/* Copies the player and the time into world.meta (before saving world.json). */
+void app_sync_meta(App *app);
+
+/* interact.c: the block under the crosshair; dig it; place a block onto its face. */
+bool app_find_target(App *app, RaycastHit *hit);
+bool app_dig(App *app);
+bool app_place(App *app, int block);
+void app_select_block(App *app, int block);
+
+/* script_run.c: runs the script's commands for this frame, adding movement to *input. Returns ST_OK, or
+ * an error (wait_ready cap, a screenshot that could not be written) that ends the run with exit code 1. */
+StResult script_runner_frame(App *app, PlayerInput *input);
+
+#endif

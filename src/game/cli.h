@@ -1,0 +1,61 @@
+/* cli.h — the game's command line: flags into a CliOptions, with messages that say what was wrong.
+ *
+ * Pure parsing (no SDL, no GL): part of the strata_game_logic library that the tests link.
+ * cli_parse never prints and never exits; main() prints the usage and turns the status into an exit code
+ * (0 for --help/--version, 2 for a bad flag or value). Strings in CliOptions point into argv.
+ * Threads: any (st_fail's message is per thread). */
+#ifndef STRATA_GAME_CLI_H
+#define STRATA_GAME_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CLI_VIEW_DISTANCE_MIN 2
+#define CLI_VIEW_DISTANCE_MAX 32
+#define CLI_VIEW_DISTANCE_DEFAULT 8
+#define CLI_WIDTH_DEFAULT 1280
+#define CLI_HEIGHT_DEFAULT 720
+#define CLI_SIZE_MIN 32
+#define CLI_SIZE_MAX 16384
+#define CLI_AUTOSAVE_DEFAULT 60
+#define CLI_AUTOSAVE_MAX 86400
+
+typedef enum CliStatus {
+    CLI_RUN = 0,      /* start the game with these options */
+    CLI_HELP,         /* --help: print the usage to stdout, exit 0 */
+    CLI_VERSION,      /* --version: print the version, exit 0 */
+    CLI_ERROR         /* bad flag or value: st_error_message() says what; usage to stderr, exit 2 */
+} CliStatus;
+
+typedef struct CliOptions {
+    bool seed_given;
+    uint64_t seed;                /* from world_seed_parse (an integer, or text hashed) */
+    const char *seed_text;
+    int view_distance;            /* chunks, CLI_VIEW_DISTANCE_MIN..MAX */
+    bool flat;
+    int width, height;
+    long frames;                  /* quit after this many frames; 0 = run until closed */
+    const char *screenshot_path;  /* PNG of the last frame, or NULL */
+    const char *script_path;      /* or NULL */
+    bool fly;
+    const char *asset_dir;        /* NULL = the default (resolved by the app) */
+    const char *world_dir;        /* NULL = an unsaved session world */
+    bool new_world;               /* --new: refuse an existing world */
+    int autosave_seconds;         /* 0 = off */
+    bool autosave_given;
+} CliOptions;
+
+void cli_options_default(CliOptions *opts);
+
+/* Parses argv[1..argc-1] ("--flag value" or "--flag=value"). On CLI_ERROR the reason is in
+ * st_error_message(), naming the flag and what was expected. */
+CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts);
+
+/* 0 for CLI_RUN/CLI_HELP/CLI_VERSION, 2 for CLI_ERROR. */
+int cli_exit_code(CliStatus status);
+
+void cli_print_usage(FILE *out, const char *program);
+void cli_print_version(FILE *out);
+
+#endif

@@ -1,0 +1,53 @@
+/* hud.c — HUD text. Design: the game gathers numbers into a HudInfo each frame and this file alone
+ * decides wording and layout, so the format is unit-testable and the app holds no string code. */
+#include "hud.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "camera.h"
+#include "daytime.h"
+
+void fps_meter_add(FpsMeter *meter, double frame_seconds)
+{
+    if (frame_seconds <= 0.0) return;
+    if (meter->average_seconds <= 0.0) meter->average_seconds = frame_seconds;
+    else meter->average_seconds += (frame_seconds - meter->average_seconds) * 0.05;
+}
+
+float fps_meter_fps(const FpsMeter *meter)
+{
+    return meter->average_seconds > 0.0 ? (float)(1.0 / meter->average_seconds) : 0.0f;
+}
+
+void hud_compose(const HudInfo *in, HudLines *out)
+{
+    int n = 0;
+    char clock[8];
+    daytime_format_clock(in->time_of_day, clock, sizeof clock);
+    snprintf(out->text[n++], HUD_LINE_MAX, "Strata %s  %.1f FPS", STRATA_VERSION, in->fps);
+    snprintf(out->text[n++], HUD_LINE_MAX, "Position %.2f %.2f %.2f  chunk %d,%d%s", in->position[0], in->position[1],
+             in->position[2], (int)floor(in->position[0] / 16.0),
+             (int)floor(in->position[2] / 16.0),
+             in->flying ? "  flying" : "");
+    snprintf(out->text[n++], HUD_LINE_MAX, "Facing %s  yaw %.1f pitch %.1f", camera_compass(in->yaw_deg),
+             camera_wrap_yaw(in->yaw_deg), in->pitch_deg);
+    snprintf(out->text[n++], HUD_LINE_MAX, "Chunks %d/%d/%d alloc/valid/drawn  %ldk tris", in->chunks_allocated,
+             in->chunks_valid, in->chunks_drawn, (in->triangles + 500) / 1000);
+    if (in->selected_slot > 0)
+        snprintf(out->text[n++], HUD_LINE_MAX, "Block [%d] %s", in->selected_slot,
+                 in->selected_block ? in->selected_block : "?");
+    else
+        snprintf(out->text[n++], HUD_LINE_MAX, "Block %s", in->selected_block ? in->selected_block : "?");
+    snprintf(out->text[n++], HUD_LINE_MAX, "Time %s  sky light %d", clock, in->sky_light);
+    if (in->has_target)
+        snprintf(out->text[n++], HUD_LINE_MAX, "Looking at %s  %d %d %d", in->target_block ? in->target_block : "?",
+                 in->target[0], in->target[1], in->target[2]);
+    out->count = n;
+}
+
+void hud_format_title(const HudInfo *in, char *out, unsigned size)
+{
+    snprintf(out, size, "Strata - %.0f FPS - %.1f %.1f %.1f", in->fps, in->position[0], in->position[1],
+             in->position[2]);
+}

@@ -1,0 +1,44 @@
+/* hud.h — the HUD's text: FPS (smoothed), position, chunk counts, selected block, time; and the window
+ * title. Pure text composition (the renderer draws the lines). Threads: main thread. */
+#ifndef STRATA_GAME_HUD_H
+#define STRATA_GAME_HUD_H
+
+#include <stdbool.h>
+
+#define HUD_MAX_LINES 8
+#define HUD_LINE_MAX 96
+
+typedef struct HudInfo {
+    float fps;
+    double position[3];          /* feet */
+    float yaw_deg, pitch_deg;
+    bool flying;
+    int chunks_allocated, chunks_valid, chunks_drawn;
+    long triangles;
+    const char *selected_block;
+    int selected_slot;           /* 1-based hotbar slot, 0 if none */
+    float time_of_day;
+    int sky_light;
+    bool has_target;             /* a block under the crosshair within reach */
+    int target[3];
+    const char *target_block;
+} HudInfo;
+
+typedef struct HudLines {
+    char text[HUD_MAX_LINES][HUD_LINE_MAX];
+    int count;
+} HudLines;
+
+/* Smoothed frames per second: an exponential moving average of frame time. */
+typedef struct FpsMeter {
+    double average_seconds;
+} FpsMeter;
+
+void fps_meter_add(FpsMeter *meter, double frame_seconds);
+float fps_meter_fps(const FpsMeter *meter);
+
+void hud_compose(const HudInfo *info, HudLines *out);
+/* "Strata - 60 FPS - 12.5 70.0 -3.2" */
+void hud_format_title(const HudInfo *info, char *out, unsigned size);
+
+#endif

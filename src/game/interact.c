@@ -1,0 +1,57 @@
+/* interact.c — digging and placing blocks.
+ *
+ * Design: both act on the block under the crosshair found by edit_raycast from the eye within
+ * PLAYER_REACH blocks; the change goes through edit_change_cell, which downgrades the neighbourhood so
+ * the update worker relights and remeshes it. Placing refuses a solid block that would overlap the
+ * player's box, any block in the cell of the eye, and a cell outside y 0..255. Bedrock cannot be dug (it is the floor of the world). */
+#include "app.h"
+
+#include <math.h>
+
+#include "camera.h"
+#include "strata/cell.h"
+#include "strata/log.h"
+
+bool app_find_target(App *app, RaycastHit *hit)
+{
+    double eye[3];
+    player_eye(&app->player, eye);
+    float origin[3] = {(float)eye[0], (float)eye[1], (float)eye[2]};
+    float dir[3];
+    camera_look_direction(app->player.yaw_deg, app->player.pitch_deg, dir);
+    return edit_raycast(app->world.terrain, app->world.blocks, origin, dir, PLAYER_REACH, hit);
+}
+
+bool app_dig(App *app)
+{
+    RaycastHit hit;
+    if (!app_find_target(app, &hit)) return false;
+    if (cell_contents(hit.value) == BLOCK_BEDROCK) return false;
+    return edit_change_cell(app->world.terrain, app->world.updater, hit.x, hit.y, hit.z, cell_make(BLOCK_AIR, 0));
+}
+
+bool app_place(App *app, int block)
+{
+    const BlockRegistry *blocks = app->world.blocks;
+    if (!block_is_defined(blocks, block) || block == BLOCK_AIR) return false;
+    RaycastHit hit;
+    if (!app_find_target(app, &hit)) return false;
+    if (hit.place_y < 0 || hit.place_y >= CHUNK_SIZE_Y) return false;
+    if (blocks->solid[block] && player_overlaps_cell(&app->player, hit.place_x, hit.place_y, hit.place_z))
+        return false;
+    /* Not even a torch or a flower where the eye is: the camera would sit inside it. */
+    double eye[3];
+    player_eye(&app->player, eye);
+    if (hit.place_x == (int)floor(eye[0]) && hit.place_y == (int)floor(eye[1]) && hit.place_z == (int)floor(eye[2]))
+        return false;
+    return edit_change_cell(app->world.terrain, app->world.updater, hit.place_x, hit.place_y, hit.place_z,
+                            cell_make(block, 0));
+}
+
+void app_select_block(App *app, int block)
+{
+    app->selected_block = block;
+    app->selected_slot = 0;
+    for (int i = 0; i < APP_HOTBAR_SLOTS; i++)
+        if (app->hotbar[i] == block) { app->selected_slot = i + 1; break; }
+}

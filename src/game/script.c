@@ -1,0 +1,259 @@
+/* script.c — parsing and validating script files.
+ *
+ * Design: the whole file is parsed up front into an array of ScriptCommand, so a typo on line 40 is
+ * reported before a window opens, not after a minute of play. Each line is split into words on spaces and
+ * tabs; a table gives each command its argument count and parser. Numbers must be finite and consume the
+ * whole word. The screenshot path is the rest of the line (so it may contain spaces). */
+#include "script.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strata/error.h"
+#include "strata/fileio.h"
+
+#define SCRIPT_MAX_WORDS 8
+#define SCRIPT_COORD_MAX 30000000.0
+
+static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
+    "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
+    "screenshot", "time", "save", "quit",
+};
+
+/* Argument count per op (-1: the rest of the line as one text argument). */
+static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0};
+
+static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
+    "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
+    "fly on|off", "dig", "place BLOCK", "select BLOCK", "screenshot PATH", "time T", "save", "quit",
+};
+
+const char *script_op_name(ScriptOp op)
+{
+    return (op >= 0 && op < SCRIPT_OP_COUNT) ? OP_NAMES[op] : "?";
+}
+
+typedef struct LineCtx {
+    const char *path;
+    int line;
+} LineCtx;
+
+static StResult parse_number(const LineCtx *lc, const char *cmd, const char *what, const char *word,
+                             double min, double max, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(word, &end);
+    if (word[0] == 0 || *end != 0 || errno == ERANGE || !isfinite(v) || v < min || v > max)
+        return st_fail(ST_ERR_ARG, "%s:%d: %s: expected %s (a number in %g..%g), got '%s'", lc->path, lc->line, cmd,
+                       what, min, max, word);
+    *out = v;
+    return ST_OK;
+}
+
+static StResult parse_frames(const LineCtx *lc, const char *cmd, const char *word, long min, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(word, &end, 10);
+    if (word[0] == 0 || *end != 0 || errno == ERANGE || v < min || v > SCRIPT_MAX_FRAMES)
+        return st_fail(ST_ERR_ARG, "%s:%d: %s: expected a frame count (an integer in %ld..%ld), got '%s'", lc->path,
+                       lc->line, cmd, min, SCRIPT_MAX_FRAMES, word);
+    *out = v;
+    return ST_OK;
+}
+
+/* Parses the arguments of one command (words[0] is the command). */
+static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const char *rest)
+{
+    const char *name = OP_NAMES[c->op];
+    StResult rc = ST_OK;
+    switch (c->op) {
+    case SCRIPT_WAIT:
+        return parse_frames(lc, name, w[1], 0, &c->frames);
+    case SCRIPT_TELEPORT:
+        if ((rc = parse_number(lc, name, "X", w[1], -SCRIPT_COORD_MAX, SCRIPT_COORD_MAX, &c->args[0])) != ST_OK) return rc;
+        if ((rc = parse_number(lc, name, "Y", w[2], -64.0, 512.0, &c->args[1])) != ST_OK) return rc;
+        return parse_number(lc, name, "Z", w[3], -SCRIPT_COORD_MAX, SCRIPT_COORD_MAX, &c->args[2]);
+    case SCRIPT_LOOK:
+        if ((rc = parse_number(lc, name, "YAW", w[1], -36000.0, 36000.0, &c->args[0])) != ST_OK) return rc;
+        return parse_number(lc, name, "PITCH", w[2], -90.0, 90.0, &c->args[1]);
+    case SCRIPT_MOVE:
+        if ((rc = parse_number(lc, name, "FORWARD", w[1], -1.0, 1.0, &c->args[0])) != ST_OK) return rc;
+        if ((rc = parse_number(lc, name, "RIGHT", w[2], -1.0, 1.0, &c->args[1])) != ST_OK) return rc;
+        if ((rc = parse_number(lc, name, "UP", w[3], -1.0, 1.0, &c->args[2])) != ST_OK) return rc;
+        return parse_frames(lc, name, w[4], 1, &c->frames);
+    case SCRIPT_FLY:
+        if (!strcmp(w[1], "on")) c->on = true;
+        else if (!strcmp(w[1], "off")) c->on = false;
+        else return st_fail(ST_ERR_ARG, "%s:%d: fly: expected on or off, got '%s'", lc->path, lc->line, w[1]);
+        return ST_OK;
+    case SCRIPT_PLACE:
+    case SCRIPT_SELECT:
+        if (strlen(w[1]) >= BLOCK_NAME_MAX)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: block name '%s' is longer than %d characters", lc->path, lc->line,
+                           name, w[1], BLOCK_NAME_MAX - 1);
+        snprintf(c->text, sizeof c->text, "%s", w[1]);
+        return ST_OK;
+    case SCRIPT_SCREENSHOT: {
+        size_t len = strlen(rest);
+        if (len == 0) return st_fail(ST_ERR_ARG, "%s:%d: screenshot: expected a PATH", lc->path, lc->line);
+        if (len >= sizeof c->text)
+            return st_fail(ST_ERR_ARG, "%s:%d: screenshot: path longer than %d characters", lc->path, lc->line,
+                           SCRIPT_TEXT_MAX - 1);
+        memcpy(c->text, rest, len + 1);
+        return ST_OK;
+    }
+    case SCRIPT_TIME:
+        return parse_number(lc, name, "T (time of day)", w[1], 0.0, 1.0, &c->args[0]);
+    default:
+        return ST_OK;
+    }
+}
+
+static StResult push_command(Script *s, const ScriptCommand *c)
+{
+    if (s->count == s->capacity) {
+        int cap = s->capacity ? s->capacity * 2 : 16;
+        ScriptCommand *n = realloc(s->commands, (size_t)cap * sizeof *n);
+        if (!n) return st_fail(ST_ERR_NOMEM, "%s: out of memory reading the script", s->path);
+        s->commands = n;
+        s->capacity = cap;
+    }
+    s->commands[s->count++] = *c;
+    return ST_OK;
+}
+
+/* Parses one line (modified in place). Adds a command unless the line is blank or a comment. */
+static StResult parse_line(Script *s, const LineCtx *lc, char *line)
+{
+    /* Strip the comment: '#' at the start or after whitespace. */
+    for (char *p = line; *p; p++)
+        if (*p == '#' && (p == line || isspace((unsigned char)p[-1]))) { *p = 0; break; }
+    /* Trim trailing whitespace (and a CR from CRLF files). */
+    size_t len = strlen(line);
+    while (len > 0 && isspace((unsigned char)line[len - 1])) line[--len] = 0;
+    char *p = line;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p == 0) return ST_OK;
+
+    /* The command word. */
+    char *cmd = p;
+    while (*p && !isspace((unsigned char)*p)) p++;
+    if (*p) *p++ = 0;
+    while (isspace((unsigned char)*p)) p++;
+    char *rest = p; /* the rest of the line, trimmed, before tokenising */
+
+    int op = -1;
+    for (int i = 0; i < SCRIPT_OP_COUNT; i++)
+        if (!strcmp(cmd, OP_NAMES[i])) { op = i; break; }
+    if (op < 0) return st_fail(ST_ERR_ARG, "%s:%d: unknown command '%s'", lc->path, lc->line, cmd);
+
+    ScriptCommand c;
+    memset(&c, 0, sizeof c);
+    c.op = (ScriptOp)op;
+    c.line = lc->line;
+    c.block = -1;
+
+    char *words[SCRIPT_MAX_WORDS + 1] = {cmd};
+    int n = 1;
+    if (OP_ARGC[op] >= 0) {
+        char *q = rest;
+        while (*q) {
+            if (n > SCRIPT_MAX_WORDS) break;
+            words[n++] = q;
+            while (*q && !isspace((unsigned char)*q)) q++;
+            if (*q) *q++ = 0;
+            while (isspace((unsigned char)*q)) q++;
+        }
+        if (n - 1 != OP_ARGC[op]) {
+            if (OP_ARGC[op] == 0)
+                return st_fail(ST_ERR_ARG, "%s:%d: %s takes no arguments (got %d)", lc->path, lc->line, cmd, n - 1);
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: expected %d argument%s (%s), got %d", lc->path, lc->line, cmd,
+                           OP_ARGC[op], OP_ARGC[op] == 1 ? "" : "s", OP_USAGE[op], n - 1);
+        }
+    }
+    StResult rc = parse_args(lc, &c, words, rest);
+    if (rc != ST_OK) return rc;
+    return push_command(s, &c);
+}
+
+StResult script_parse_text(const char *path, const char *text, Script *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    LineCtx lc = {path, 0};
+    const char *p = text;
+    char *line = NULL;
+    size_t line_cap = 0;
+    StResult rc = ST_OK;
+    while (*p) {
+        lc.line++;
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len + 1 > line_cap) {
+            char *n = realloc(line, len + 1);
+            if (!n) { rc = st_fail(ST_ERR_NOMEM, "%s:%d: out of memory", path, lc.line); break; }
+            line = n;
+            line_cap = len + 1;
+        }
+        memcpy(line, p, len);
+        line[len] = 0;
+        if ((rc = parse_line(out, &lc, line)) != ST_OK) break;
+        p = nl ? nl + 1 : p + len;
+    }
+    free(line);
+    if (rc != ST_OK) script_free(out);
+    return rc;
+}
+
+StResult script_load(const char *path, Script *out)
+{
+    memset(out, 0, sizeof *out);
+    char *text = NULL;
+    size_t size = 0;
+    StResult rc = fileio_read_all(path, &text, &size);
+    if (rc != ST_OK) return st_fail_context(rc, "script %s", path);
+    if (strlen(text) != size) {
+        free(text);
+        return st_fail(ST_ERR_FORMAT, "script %s: contains a NUL byte (expected a text file)", path);
+    }
+    rc = script_parse_text(path, text, out);
+    free(text);
+    return rc;
+}
+
+StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks)
+{
+    for (int i = 0; i < script->count; i++) {
+        ScriptCommand *c = &script->commands[i];
+        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT) continue;
+        int id = block_registry_find(blocks, c->text);
+        if (id < 0)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: unknown block '%s'", script->path, c->line, OP_NAMES[c->op], c->text);
+        if (id == BLOCK_AIR)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: cannot %s air (use dig)", script->path, c->line, OP_NAMES[c->op],
+                           OP_NAMES[c->op]);
+        c->block = id;
+    }
+    return ST_OK;
+}
+
+const ScriptCommand *script_find_op(const Script *script, ScriptOp op)
+{
+    for (int i = 0; i < script->count; i++)
+        if (script->commands[i].op == op) return &script->commands[i];
+    return NULL;
+}
+
+void script_free(Script *script)
+{
+    if (!script) return;
+    free(script->commands);
+    script->commands = NULL;
+    script->count = script->capacity = 0;
+}

@@ -1,0 +1,70 @@
+/* script.h — scripted input: a text file of commands, parsed and validated before the window opens.
+ *
+ * One command a line; '#' starts a comment (at the start of a line or after a space); blank lines are fine.
+ *   wait_ready                 until every chunk within the view distance is Valid and uploaded
+ *   wait FRAMES                FRAMES >= 0
+ *   teleport X Y Z             feet position in blocks
+ *   look YAW PITCH             degrees; yaw 0 looks toward -Z (north), 90 toward +X; pitch -90..90 (-90 = down)
+ *   move FORWARD RIGHT UP FRAMES   walk (or fly) input, each -1..1, for FRAMES >= 1 frames
+ *   jump | fly on|off | dig | place BLOCK | select BLOCK | screenshot PATH | time T (0..1) | save | quit
+ * Errors are ST_ERR_ARG with "FILE:LINE: what" (e.g. "a.script:2: unknown command 'fly_to_the_moon'").
+ * Block names are checked against the registry in a second step (script_resolve_blocks), also before
+ * any window exists. Pure: no SDL, no GL. Ownership: script_free releases what a parse allocated. */
+#ifndef STRATA_GAME_SCRIPT_H
+#define STRATA_GAME_SCRIPT_H
+
+#include <stdbool.h>
+#include "strata/block.h"
+#include "strata/error.h"
+
+#define SCRIPT_TEXT_MAX 512
+#define SCRIPT_MAX_FRAMES 100000000L
+
+typedef enum ScriptOp {
+    SCRIPT_WAIT_READY = 0,
+    SCRIPT_WAIT,
+    SCRIPT_TELEPORT,
+    SCRIPT_LOOK,
+    SCRIPT_MOVE,
+    SCRIPT_JUMP,
+    SCRIPT_FLY,
+    SCRIPT_DIG,
+    SCRIPT_PLACE,
+    SCRIPT_SELECT,
+    SCRIPT_SCREENSHOT,
+    SCRIPT_TIME,
+    SCRIPT_SAVE,
+    SCRIPT_QUIT,
+    SCRIPT_OP_COUNT
+} ScriptOp;
+
+typedef struct ScriptCommand {
+    ScriptOp op;
+    int line;                   /* 1-based line in the file */
+    double args[3];             /* teleport x y z; look yaw pitch; move forward right up; time t */
+    long frames;                /* wait, move */
+    bool on;                    /* fly */
+    int block;                  /* place, select: block id after script_resolve_blocks (-1 before) */
+    char text[SCRIPT_TEXT_MAX]; /* place/select: block name; screenshot: path */
+} ScriptCommand;
+
+typedef struct Script {
+    char path[SCRIPT_TEXT_MAX];
+    ScriptCommand *commands;
+    int count, capacity;
+} Script;
+
+/* Parses `text` (`path` is used in messages). On error *out is left empty (nothing to free). */
+StResult script_parse_text(const char *path, const char *text, Script *out);
+/* Reads and parses the file; a missing file is ST_ERR_IO naming it. */
+StResult script_load(const char *path, Script *out);
+/* Looks up every place/select block name; an unknown one is ST_ERR_ARG "FILE:LINE: unknown block 'x'". */
+StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks);
+/* The first command with this op, or NULL. */
+const ScriptCommand *script_find_op(const Script *script, ScriptOp op);
+void script_free(Script *script);
+
+/* The command's name as written in scripts ("wait_ready"). */
+const char *script_op_name(ScriptOp op);
+
+#endif

@@ -1,0 +1,146 @@
+/* script_run.c — playing a parsed script, frame by frame.
+ *
+ * Design: each frame the runner executes commands until one needs frames to pass (wait, wait_ready, move,
+ * jump, screenshot). Instant commands (look, teleport, fly, select, time) chain
+ * within a frame, so "look 0 -30" followed by "screenshot a.png" shoots the new view; a screenshot ends the
+ * frame's commands, so it shows the world as the script has it at that line. The app runs
+ * scripted games in lockstep (one 1/60 s physics step per frame), so a script does the same thing on any
+ * machine. dig and place wait afterwards until the world is ready again (relit, remeshed, uploaded), so
+ * the next screenshot shows the change. wait_ready also lets the fade-in of the last chunks finish. Both
+ * give up after APP_READY_FRAME_CAP frames with an error. */
+#include "app.h"
+
+#include <math.h>
+
+#include "camera.h"
+#include "daytime.h"
+#include "strata/error.h"
+#include "strata/log.h"
+
+#define SCRIPT_TAG "script"
+
+static StResult ready_timeout(App *app, const ScriptCommand *c, const char *what)
+{
+    UpdaterStats st;
+    updater_get_stats(app->world.updater, &st);
+    return st_fail(ST_ERR_STATE,
+                   "%s:%d: %s: the world was not ready after %ld frames (%d chunks allocated, %d valid; player at "
+                   "%.1f %.1f %.1f)",
+                   app->script.path, c->line, what, APP_READY_FRAME_CAP, st.allocated, st.valid,
+                   app->player.position[0], app->player.position[1], app->player.position[2]);
+}
+
+StResult script_runner_frame(App *app, PlayerInput *input)
+{
+    ScriptRunner *r = &app->runner;
+    while (r->active) {
+        if (r->settle) {
+            if (app_world_ready(app)) {
+                r->settle = false;
+            } else {
+                if (++r->settle_frames > APP_READY_FRAME_CAP)
+                    return ready_timeout(app, &app->script.commands[r->pc - 1], "after the edit");
+                return ST_OK;
+            }
+        }
+        if (r->pc >= app->script.count) {
+            r->active = false;
+            log_info(SCRIPT_TAG, "%s: finished without quit; running on", app->script.path);
+            break;
+        }
+        const ScriptCommand *c = &app->script.commands[r->pc];
+        switch (c->op) {
+        case SCRIPT_WAIT_READY: {
+            /* Ready, then ready for as long as the fade-in of the last chunks takes (in the renderer's
+             * time: the frame_seconds the app hands it, at least 1/60 s a frame). */
+            double fade = app->opts.view_distance * 16.0 / APP_FADE_BLOCKS_PER_SECOND + APP_FADE_MARGIN_SECONDS;
+            if (app_world_ready(app)) {
+                r->ready_seconds += app->last_render_seconds;
+            } else {
+                r->ready_seconds = 0.0;
+            }
+            if (r->ready_seconds < fade) {
+                if (++r->counter > APP_READY_FRAME_CAP) return ready_timeout(app, c, "wait_ready");
+                return ST_OK;
+            }
+            log_info(SCRIPT_TAG, "%s:%d: world ready after %ld frames", app->script.path, c->line, r->counter);
+            r->ready_seconds = 0.0;
+            break;
+        }
+        case SCRIPT_WAIT:
+            if (r->counter < c->frames) { r->counter++; return ST_OK; }
+            break;
+        case SCRIPT_TELEPORT:
+            app->player.position[0] = c->args[0];
+            app->player.position[1] = c->args[1];
+            app->player.position[2] = c->args[2];
+            app->player.velocity[0] = app->player.velocity[1] = app->player.velocity[2] = 0.0;
+            app->pending_spawn = false;
+            break;
+        case SCRIPT_LOOK:
+            app->player.yaw_deg = camera_wrap_yaw((float)c->args[0]);
+            app->player.pitch_deg = camera_clamp_pitch((float)c->args[1]);
+            break;
+        case SCRIPT_MOVE:
+            if (r->counter < c->frames) {
+                input->forward = (float)c->args[0];
+                input->right = (float)c->args[1];
+                input->up = (float)c->args[2];
+                r->counter++;
+                if (r->counter < c->frames) return ST_OK;
+                r->pc++;
+                r->counter = 0;
+                return ST_OK;
+            }
+            break;
+        case SCRIPT_JUMP:
+            input->jump = true;
+            r->pc++;
+            r->counter = 0;
+            return ST_OK;
+        case SCRIPT_FLY:
+            app->player.flying = c->on;
+            break;
+        case SCRIPT_DIG:
+            if (app_dig(app)) r->settle = true;
+            else log_warn(SCRIPT_TAG, "%s:%d: dig: no block within reach", app->script.path, c->line);
+            r->settle_frames = 0;
+            break;
+        case SCRIPT_PLACE:
+            if (app_place(app, c->block)) r->settle = true;
+            else log_warn(SCRIPT_TAG, "%s:%d: place %s: no free face within reach", app->script.path, c->line, c->text);
+            r->settle_frames = 0;
+            break;
+        case SCRIPT_SELECT:
+            app_select_block(app, c->block);
+            break;
+        case SCRIPT_SCREENSHOT:
+            /* The frame is drawn and saved now: later commands wait for the next frame. */
+            snprintf(app->screenshot_path, sizeof app->screenshot_path, "%s", c->text);
+            r->pc++;
+            r->counter = 0;
+            return ST_OK;
+        case SCRIPT_TIME:
+            app->time_of_day = daytime_wrap(c->args[0]);
+            app->time_frozen = true;
+            break;
+        case SCRIPT_SAVE: {
+            app_sync_meta(app);
+            StResult rc = world_session_save_all(&app->world);
+            if (rc != ST_OK) return st_fail_context(rc, "%s:%d: save", app->script.path, c->line);
+            log_info(SCRIPT_TAG, "%s:%d: saved world %s", app->script.path, c->line, app->world.dir);
+            break;
+        }
+        case SCRIPT_QUIT:
+            app->quit = true;
+            r->active = false;
+            r->pc++;
+            return ST_OK;
+        case SCRIPT_OP_COUNT:
+            break;
+        }
+        r->pc++;
+        r->counter = 0;
+    }
+    return ST_OK;
+}

@@ -1,0 +1,178 @@
+/* world_session.c — opening, starting, saving and closing the world the game plays in.
+ *
+ * Design: a world folder's world.json is the truth for a resumed world (seed, settings, player, time);
+ * flags only shape new worlds, and a flag that disagrees with a resumed world is reported, not applied.
+ * Without --world the session is unsaved: no storage, nothing written. The player's starting place for a
+ * new world is the generator's coarse spawn, a little above the surface (the app drops the player to the
+ * ground once the chunk there is Valid). */
+#include "world_session.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daytime.h"
+#include "strata/error.h"
+#include "strata/fileio.h"
+#include "strata/log.h"
+#include "strata/rng.h"
+#include "strata/serializer.h"
+
+#define WS_TAG "game"
+
+StResult world_session_load_blocks(WorldSession *ws, const char *asset_dir)
+{
+    char path[WORLD_SESSION_PATH_MAX];
+    snprintf(path, sizeof path, "%s/blocks.json", asset_dir);
+    StResult rc = block_registry_load(path, &ws->blocks);
+    if (rc != ST_OK) return st_fail_context(rc, "cannot load the block registry");
+    return ST_OK;
+}
+
+/* A seed for a world started without --seed: small enough to type back in with --seed. */
+static uint64_t random_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t x = rng_mix64((uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32));
+    return x & 0x7FFFFFFFull;
+}
+
+/* A bare name ("mine") lives in the default worlds folder; anything with a slash is a path. */
+static StResult resolve_world_dir(const char *arg, char *out, size_t size)
+{
+    if (strchr(arg, '/') || !strcmp(arg, ".") || !strcmp(arg, "..")) {
+        if ((size_t)snprintf(out, size, "%s", arg) >= size) return st_fail(ST_ERR_ARG, "--world: path too long: %s", arg);
+        return ST_OK;
+    }
+    char base[WORLD_SESSION_PATH_MAX];
+    StResult rc = serializer_default_worlds_dir(base, sizeof base);
+    if (rc != ST_OK) return rc;
+    if ((rc = fileio_make_dirs(base)) != ST_OK) return st_fail_context(rc, "cannot create the worlds folder");
+    if ((size_t)snprintf(out, size, "%s/%s", base, arg) >= size) return st_fail(ST_ERR_ARG, "--world: path too long: %s", arg);
+    return ST_OK;
+}
+
+static void init_new_meta(WorldSession *ws, const WorldSettings *settings)
+{
+    WorldMeta *m = &ws->meta;
+    memset(m, 0, sizeof *m);
+    m->format_version = WORLD_FORMAT_VERSION;
+    m->settings = *settings;
+    snprintf(m->generator_name, sizeof m->generator_name, "%s", ws->generator->name);
+    m->generator_version = ws->generator->version;
+    const Generator *g = ws->generator;
+    int sx = 0, sz = 0;
+    g->find_coarse_spawn_position(g, &sx, &sz);
+    float h = g->calculate_height(g, (float)sx + 0.5f, (float)sz + 0.5f);
+    float top = fmaxf(h, (float)g->ocean_level(g));
+    if (!(top >= 0.0f && top < 250.0f)) top = 100.0f;
+    m->player_position[0] = sx + 0.5;
+    m->player_position[1] = floor(top) + 3.0;
+    m->player_position[2] = sz + 0.5;
+    m->time_of_day = DAYTIME_START;
+}
+
+StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char *asset_dir)
+{
+    StResult rc;
+    WorldSettings settings;
+    world_settings_default(&settings);
+    settings.seed = opts->seed_given ? opts->seed : random_seed();
+    if (opts->flat) settings.mode = TERRAIN_MODE_FLAT;
+
+    bool create = false;
+    if (opts->world_dir) {
+        if ((rc = resolve_world_dir(opts->world_dir, ws->dir, sizeof ws->dir)) != ST_OK) return rc;
+        if (!opts->new_world) {
+            rc = serializer_open(ws->dir, false, &ws->meta, ws->blocks, &ws->serializer);
+            if (rc == ST_OK) {
+                ws->resumed = true;
+                if (opts->seed_given && ws->meta.settings.seed != opts->seed)
+                    log_warn(WS_TAG, "world %s has seed %llu: --seed %s ignored", ws->dir,
+                             (unsigned long long)ws->meta.settings.seed, opts->seed_text);
+                if (opts->flat && ws->meta.settings.mode != TERRAIN_MODE_FLAT)
+                    log_warn(WS_TAG, "world %s is a %s world: --flat ignored", ws->dir,
+                             terrain_mode_name(ws->meta.settings.mode));
+                settings = ws->meta.settings;
+            } else if (rc == ST_ERR_NOT_FOUND) {
+                create = true;
+            } else {
+                return st_fail_context(rc, "cannot open world %s", ws->dir);
+            }
+        } else {
+            create = true;
+        }
+    }
+
+    char worldgen[WORLD_SESSION_PATH_MAX];
+    snprintf(worldgen, sizeof worldgen, "%s/worldgen.json", asset_dir);
+    if ((rc = generator_create(&settings, ws->blocks, worldgen, &ws->generator)) != ST_OK)
+        return st_fail_context(rc, "cannot create the world generator");
+    if (ws->resumed && (strcmp(ws->meta.generator_name, ws->generator->name) != 0 ||
+                        ws->meta.generator_version != ws->generator->version))
+        log_warn(WS_TAG, "world %s was made by generator %s v%d; this build has %s v%d: new chunks may not match",
+                 ws->dir, ws->meta.generator_name, ws->meta.generator_version, ws->generator->name,
+                 ws->generator->version);
+    ws->terrain = terrain_create();
+    if (!ws->terrain) return st_fail(ST_ERR_NOMEM, "cannot allocate the Terrain");
+
+    if (!ws->resumed) init_new_meta(ws, &settings);
+    if (create) {
+        rc = serializer_open(ws->dir, true, &ws->meta, ws->blocks, &ws->serializer);
+        if (rc != ST_OK) return st_fail_context(rc, "cannot create world %s", ws->dir);
+        log_info(WS_TAG, "created world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
+    } else if (ws->resumed) {
+        log_info(WS_TAG, "opened world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
+    } else {
+        log_info(WS_TAG, "seed %llu (%s); this world is not saved (use --world DIR)",
+                 (unsigned long long)settings.seed, terrain_mode_name(settings.mode));
+    }
+    return ST_OK;
+}
+
+StResult world_session_start(WorldSession *ws, int sky_light)
+{
+    UpdaterConfig cfg = {
+        .terrain = ws->terrain,
+        .generator = ws->generator,
+        .blocks = ws->blocks,
+        .storage = ws->serializer ? serializer_chunk_storage(ws->serializer) : NULL,
+        .sky_light = sky_light,
+        .threaded = true,
+    };
+    StResult rc = updater_create(&cfg, &ws->updater);
+    if (rc != ST_OK) return st_fail_context(rc, "cannot start the update worker");
+    return ST_OK;
+}
+
+StResult world_session_save_meta(WorldSession *ws)
+{
+    if (!ws->serializer) return ST_OK;
+    return serializer_save_meta(ws->serializer, &ws->meta);
+}
+
+StResult world_session_save_all(WorldSession *ws)
+{
+    if (!ws->serializer) return ST_OK;
+    StResult rc = ws->updater ? updater_save_all(ws->updater) : ST_OK;
+    StResult rc_meta = serializer_save_meta(ws->serializer, &ws->meta);
+    return rc != ST_OK ? rc : rc_meta;
+}
+
+void world_session_close(WorldSession *ws)
+{
+    updater_destroy(ws->updater);
+    ws->updater = NULL;
+    /* updater_destroy hands every chunk back without geometry, so the Terrain can free them all. */
+    terrain_destroy(ws->terrain);
+    ws->terrain = NULL;
+    serializer_close(ws->serializer);
+    ws->serializer = NULL;
+    if (ws->generator) generator_destroy(ws->generator);
+    ws->generator = NULL;
+    if (ws->blocks) block_registry_destroy(ws->blocks);
+    ws->blocks = NULL;
+}

@@ -1,0 +1,24 @@
+# Tests of src/game. Unit tests link strata_game_logic (no SDL, no GL); the end-to-end test runs the real
+# strata executable headless (SDL offscreen driver, Mesa) and checks its screenshots and exit codes.
+if(TARGET strata_game_logic)
+  foreach(t test_cli test_script test_player test_game_logic)
+    strata_add_test(${t} ${t}.c game)
+    target_link_libraries(${t} PRIVATE strata_game_logic)
+  endforeach()
+endif()
+if(TARGET strata)
+  # input.c needs SDL (events only: no window, no video subsystem).
+  add_executable(test_input ${CMAKE_SOURCE_DIR}/tests/test_input.c ${CMAKE_SOURCE_DIR}/src/game/input.c)
+  target_include_directories(test_input PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_input PRIVATE strata_game_logic SDL2::SDL2)
+  add_test(NAME test_input COMMAND test_input WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(test_input PROPERTIES LABELS game)
+  add_executable(test_game_e2e ${CMAKE_SOURCE_DIR}/tests/test_game_e2e.c)
+  target_include_directories(test_game_e2e PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_game_e2e PRIVATE PkgConfig::STB m)
+  add_dependencies(test_game_e2e strata)
+  add_test(NAME test_game_e2e COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR}
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  set_tests_properties(test_game_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen"
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

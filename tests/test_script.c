@@ -1,0 +1,193 @@
+/* test_script.c — script parsing: every command and its arguments, comments and blank lines, and errors
+ * that name FILE:LINE and what was wrong; block names resolved against the real registry. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "script.h"
+#include "strata/block.h"
+#include "strata/error.h"
+
+static void test_all_commands(void)
+{
+    const char *text =
+        "# a comment line\n"
+        "\n"
+        "wait_ready\n"
+        "   wait 12   # trailing comment\n"
+        "teleport 10.5 80 -3.25\n"
+        "look 90 -30\n"
+        "move 1 -0.5 0 20\n"
+        "jump\n"
+        "fly on\n"
+        "fly off\n"
+        "dig\n"
+        "place stone\n"
+        "select planks\n"
+        "screenshot out dir/a b.png\n"
+        "time 0.5\n"
+        "save\n"
+        "quit\r\n";
+    Script s;
+    CHECK_EQ_INT(script_parse_text("t.script", text, &s), ST_OK);
+    CHECK_EQ_INT(s.count, 15);
+    if (s.count != 15) { script_free(&s); return; }
+    const ScriptCommand *c = s.commands;
+    CHECK_EQ_INT(c[0].op, SCRIPT_WAIT_READY);
+    CHECK_EQ_INT(c[0].line, 3);
+    CHECK_EQ_INT(c[1].op, SCRIPT_WAIT);
+    CHECK_EQ_INT(c[1].frames, 12);
+    CHECK_EQ_INT(c[1].line, 4);
+    CHECK_EQ_INT(c[2].op, SCRIPT_TELEPORT);
+    CHECK_NEAR(c[2].args[0], 10.5, 1e-12);
+    CHECK_NEAR(c[2].args[1], 80.0, 1e-12);
+    CHECK_NEAR(c[2].args[2], -3.25, 1e-12);
+    CHECK_EQ_INT(c[3].op, SCRIPT_LOOK);
+    CHECK_NEAR(c[3].args[0], 90.0, 1e-12);
+    CHECK_NEAR(c[3].args[1], -30.0, 1e-12);
+    CHECK_EQ_INT(c[4].op, SCRIPT_MOVE);
+    CHECK_NEAR(c[4].args[0], 1.0, 1e-12);
+    CHECK_NEAR(c[4].args[1], -0.5, 1e-12);
+    CHECK_NEAR(c[4].args[2], 0.0, 1e-12);
+    CHECK_EQ_INT(c[4].frames, 20);
+    CHECK_EQ_INT(c[5].op, SCRIPT_JUMP);
+    CHECK_EQ_INT(c[6].op, SCRIPT_FLY);
+    CHECK(c[6].on);
+    CHECK_EQ_INT(c[7].op, SCRIPT_FLY);
+    CHECK(!c[7].on);
+    CHECK_EQ_INT(c[8].op, SCRIPT_DIG);
+    CHECK_EQ_INT(c[9].op, SCRIPT_PLACE);
+    CHECK(!strcmp(c[9].text, "stone"));
+    CHECK_EQ_INT(c[9].block, -1);
+    CHECK_EQ_INT(c[10].op, SCRIPT_SELECT);
+    CHECK(!strcmp(c[10].text, "planks"));
+    CHECK_EQ_INT(c[11].op, SCRIPT_SCREENSHOT);
+    CHECK(!strcmp(c[11].text, "out dir/a b.png"));
+    CHECK_EQ_INT(c[12].op, SCRIPT_TIME);
+    CHECK_NEAR(c[12].args[0], 0.5, 1e-12);
+    CHECK_EQ_INT(c[13].op, SCRIPT_SAVE);
+    CHECK_EQ_INT(c[14].op, SCRIPT_QUIT);
+    CHECK_EQ_INT(c[14].line, 17);
+    CHECK(script_find_op(&s, SCRIPT_SAVE) == &c[13]);
+    for (int op = 0; op < SCRIPT_OP_COUNT; op++) CHECK(strcmp(script_op_name((ScriptOp)op), "?") != 0);
+    script_free(&s);
+    CHECK(s.commands == NULL && s.count == 0);
+}
+
+static void test_empty_and_no_final_newline(void)
+{
+    Script s;
+    CHECK_EQ_INT(script_parse_text("e.script", "", &s), ST_OK);
+    CHECK_EQ_INT(s.count, 0);
+    script_free(&s);
+    CHECK_EQ_INT(script_parse_text("e.script", "# only\n\n   \n", &s), ST_OK);
+    CHECK_EQ_INT(s.count, 0);
+    CHECK(script_find_op(&s, SCRIPT_QUIT) == NULL);
+    script_free(&s);
+    CHECK_EQ_INT(script_parse_text("e.script", "wait 1\nquit", &s), ST_OK);
+    CHECK_EQ_INT(s.count, 2);
+    script_free(&s);
+    /* '#' inside a word is not a comment (paths may hold one). */
+    CHECK_EQ_INT(script_parse_text("e.script", "screenshot shot#1.png\n", &s), ST_OK);
+    CHECK_EQ_INT(s.count, 1);
+    if (s.count == 1) CHECK(!strcmp(s.commands[0].text, "shot#1.png"));
+    script_free(&s);
+}
+
+/* Parses text expecting an error whose message contains each needle. */
+static void expect_error(const char *text, const char *n1, const char *n2)
+{
+    Script s;
+    StResult rc = script_parse_text("bad.script", text, &s);
+    CHECK_EQ_INT(rc, ST_ERR_ARG);
+    CHECK_STR_CONTAINS(st_error_message(), n1);
+    if (n2) CHECK_STR_CONTAINS(st_error_message(), n2);
+    CHECK(s.commands == NULL && s.count == 0);
+}
+
+static void test_errors(void)
+{
+    /* The exact form the interface check greps for. */
+    expect_error("wait_ready\nfly_to_the_moon\nquit\n", "bad.script:2: unknown command 'fly_to_the_moon'", NULL);
+    expect_error("# c\n\nwait\n", "bad.script:3:", "wait: expected 1 argument");
+    expect_error("wait -1\n", "bad.script:1:", "frame count");
+    expect_error("wait 1.5\n", "bad.script:1:", "'1.5'");
+    expect_error("wait 10 20\n", "bad.script:1:", "expected 1 argument");
+    expect_error("teleport 1 2\n", "bad.script:1:", "teleport X Y Z");
+    expect_error("teleport 1 nan 3\n", "bad.script:1:", "Y");
+    expect_error("teleport 1 2 inf\n", "bad.script:1:", "Z");
+    expect_error("teleport 1 999 3\n", "bad.script:1:", "'999'");
+    expect_error("look 0 -91\n", "bad.script:1:", "PITCH");
+    expect_error("look x 0\n", "bad.script:1:", "YAW");
+    expect_error("move 2 0 0 10\n", "bad.script:1:", "FORWARD");
+    expect_error("move 1 0 0 0\n", "bad.script:1:", "frame count");
+    expect_error("move 1 0 0\n", "bad.script:1:", "expected 4 arguments");
+    expect_error("jump 3\n", "bad.script:1:", "jump takes no arguments");
+    expect_error("fly maybe\n", "bad.script:1:", "expected on or off");
+    expect_error("dig now\n", "bad.script:1:", "dig takes no arguments");
+    expect_error("place\n", "bad.script:1:", "place BLOCK");
+    expect_error("select a b\n", "bad.script:1:", "expected 1 argument");
+    expect_error("screenshot\n", "bad.script:1:", "screenshot: expected a PATH");
+    expect_error("time 1.5\n", "bad.script:1:", "T (time of day)");
+    expect_error("time\n", "bad.script:1:", "time T");
+    expect_error("quit now\n", "bad.script:1:", "quit takes no arguments");
+    expect_error("save 1\n", "bad.script:1:", "save takes no arguments");
+    expect_error("WAIT 1\n", "bad.script:1:", "unknown command 'WAIT'");
+    expect_error("place aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", "bad.script:1:", "longer than");
+}
+
+static void test_load_file(void)
+{
+    char path[] = "/tmp/strata_test_script_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    const char *text = "wait_ready\nlook 0 -30\nwait 2\nscreenshot a.png\ndig\nwait 5\nquit\n";
+    CHECK_EQ_INT(write(fd, text, strlen(text)), (long long)strlen(text));
+    close(fd);
+    Script s;
+    CHECK_EQ_INT(script_load(path, &s), ST_OK);
+    CHECK_EQ_INT(s.count, 7);
+    CHECK(!strcmp(s.path, path));
+    script_free(&s);
+    unlink(path);
+
+    CHECK(script_load("/nonexistent/strata/x.script", &s) != ST_OK);
+    CHECK_STR_CONTAINS(st_error_message(), "/nonexistent/strata/x.script");
+}
+
+static void test_resolve_blocks(void)
+{
+    BlockRegistry *reg = NULL;
+    StResult rc = block_registry_load("assets/blocks.json", &reg);
+    CHECK_EQ_INT(rc, ST_OK);
+    if (rc != ST_OK) { fprintf(stderr, "%s\n", st_error_message()); return; }
+    Script s;
+    CHECK_EQ_INT(script_parse_text("r.script", "select stone\nwait 1\nplace glass\n", &s), ST_OK);
+    CHECK_EQ_INT(script_resolve_blocks(&s, reg), ST_OK);
+    CHECK_EQ_INT(s.commands[0].block, BLOCK_STONE);
+    CHECK_EQ_INT(s.commands[2].block, BLOCK_GLASS);
+    script_free(&s);
+
+    CHECK_EQ_INT(script_parse_text("r.script", "wait 1\n\nplace unobtainium\n", &s), ST_OK);
+    CHECK_EQ_INT(script_resolve_blocks(&s, reg), ST_ERR_ARG);
+    CHECK_STR_CONTAINS(st_error_message(), "r.script:3: place: unknown block 'unobtainium'");
+    script_free(&s);
+
+    CHECK_EQ_INT(script_parse_text("r.script", "select air\n", &s), ST_OK);
+    CHECK_EQ_INT(script_resolve_blocks(&s, reg), ST_ERR_ARG);
+    CHECK_STR_CONTAINS(st_error_message(), "r.script:1:");
+    script_free(&s);
+    block_registry_destroy(reg);
+}
+
+int main(void)
+{
+    RUN(test_all_commands);
+    RUN(test_empty_and_no_final_newline);
+    RUN(test_errors);
+    RUN(test_load_file);
+    RUN(test_resolve_blocks);
+    return check_report();
+}

@@ -97,6 +97,9 @@ void renderer_destroy(Renderer *renderer)
 {
     if (!renderer)
         return;
+    for (int i = 0; i < RENDER_FRAMES_IN_FLIGHT; i++)
+        if (renderer->frame_fences[i])
+            glDeleteSync(renderer->frame_fences[i]);
     chunk_buffers_free(&renderer->chunks);
     render_overlay_destroy(&renderer->overlay);
     render_atlas_free(&renderer->atlas);
@@ -293,6 +296,12 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 {
     Renderer *r = renderer;
     ChunkBufferTable *t = &r->chunks;
+    GLsync *fence = &r->frame_fences[r->frame_index];
+    if (*fence) {
+        glClientWaitSync(*fence, GL_SYNC_FLUSH_COMMANDS_BIT, (GLuint64)1000000000);
+        glDeleteSync(*fence);
+        *fence = NULL;
+    }
     float fog_start, fog_end;
     render_fog_range(r->view_distance_chunks, &fog_start, &fog_end);
 
@@ -380,4 +389,6 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 
     r->stats.chunks_drawn = drawn;
     r->stats.triangles_drawn = triangles;
+    *fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    r->frame_index = (r->frame_index + 1) % RENDER_FRAMES_IN_FLIGHT;
 }

@@ -416,6 +416,70 @@ static void test_mixed_world_matches_reference(void)
     terrain_destroy(t);
 }
 
+/* ---- random edits, relit in random orders, against the reference ---- */
+
+static uint32_t rng_next(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+/* Sunlight on the 3x3 chunks around (cx, cz), then propagation on those of them inside the propagated
+ * area (|coord| <= REF_R - 1), each in a shuffled order: what the state machine may do after an edit. */
+static void world_relight_shuffled(Terrain *t, int cx, int cz, int sky, uint32_t *rng)
+{
+    int order[9];
+    for (int i = 0; i < 9; i++) order[i] = i;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 8; i > 0; i--) {
+            int j = (int)(rng_next(rng) % (uint32_t)(i + 1)), tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        for (int i = 0; i < 9; i++) {
+            int x = cx + order[i] % 3 - 1, z = cz + order[i] / 3 - 1;
+            TerrainChunk *c = terrain_get_chunk(t, x, z);
+            if (pass == 0) light_compute_sunlight(c, blocks, sky);
+            else if (iabs(x) < REF_R && iabs(z) < REF_R) light_propagate(t, c, blocks, lctx);
+        }
+    }
+}
+
+static void test_random_edits_match_reference(void)
+{
+    static const int palette[] = {BLOCK_AIR, BLOCK_AIR, BLOCK_TORCH, BLOCK_STONE, BLOCK_OAK_LEAVES,
+                                  BLOCK_WATER, BLOCK_GLASS, BLOCK_MAGMA, BLOCK_JACK_O_LANTERN};
+    Terrain *t = world_make(REF_R, fill_mixed);
+    world_light(t, REF_R, LIGHT_MAX, false);
+    uint32_t rng = 2024;
+    int sky = LIGHT_MAX, wrong_rounds = 0;
+    for (int round = 0; round < 8; round++) {
+        if (round == 4 || round == 6) {
+            /* the sky changes: everything is relit (here in a shuffled order too) */
+            sky = round == 4 ? 4 : LIGHT_MAX;
+            for (int cz = -REF_R; cz <= REF_R; cz++)
+                for (int cx = -REF_R; cx <= REF_R; cx++)
+                    light_compute_sunlight(terrain_get_chunk(t, cx, cz), blocks, sky);
+            world_relight_shuffled(t, 0, 0, sky, &rng);
+        }
+        /* a few edits in one chunk of the propagated area, near its borders as often as not */
+        int cx = (int)(rng_next(&rng) % 3) - 1, cz = (int)(rng_next(&rng) % 3) - 1;
+        for (int e = 0; e < 6; e++) {
+            int lx = (int)(rng_next(&rng) % 16), lz = (int)(rng_next(&rng) % 16);
+            if (e & 1) lx = rng_next(&rng) & 1 ? 0 : 15;
+            int y = 45 + (int)(rng_next(&rng) % 40);
+            int id = palette[rng_next(&rng) % (sizeof palette / sizeof palette[0])];
+            set_block(t, cx * 16 + lx, y, cz * 16 + lz, id);
+        }
+        world_relight_shuffled(t, cx, cz, sky, &rng);
+        uint8_t *ref = reference_light(t, sky);
+        wrong_rounds += compare_inner(t, ref) != 0;
+        free(ref);
+    }
+    CHECK_EQ_INT(wrong_rounds, 0);
+    terrain_destroy(t);
+}
+
 /* ---- a concurrent editor: light writes never lose a contents change made meanwhile ---- */
 
 #define EDITOR_Y0 240
@@ -482,6 +546,7 @@ int main(void)
     RUN(test_water_and_leaves);
     RUN(test_emitters);
     RUN(test_mixed_world_matches_reference);
+    RUN(test_random_edits_match_reference);
     RUN(test_concurrent_edits);
     light_context_destroy(lctx);
     block_registry_destroy(blocks);

@@ -31,10 +31,24 @@ static void test_steps_single_chunk(void)
         for (int x = 0; x < 16; x++)
             if (cell_contents(c->cells[CHUNK_INDEX(x, y, 7)]) != cell_contents(fake_cell_at(x, y, 7))) mismatches++;
     CHECK_EQ_INT(mismatches, 0);
+    /* freshly generated: nobody else can see it yet, so its sunlight is written with plain stores */
+    CHECK(c->worker_flags & UPDATE_WORKER_FLAG_PRIVATE);
 
     CHECK(updater_step_chunk(c, &ctx)); /* sunlight */
     CHECK_EQ_INT(c->thread_state, CHUNK_STATE_INVALID_PROPAGATED_LIGHT);
     CHECK_EQ_INT(cell_light(c->cells[CHUNK_INDEX(8, 100, 8)]), 15);
+    /* the shared (compare-and-swap) path gives the same cells, from dark or from already lit */
+    int32_t *private_cells = malloc(sizeof c->cells);
+    memcpy(private_cells, c->cells, sizeof c->cells);
+    c->worker_flags &= ~UPDATE_WORKER_FLAG_PRIVATE;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0)
+            for (int i = 0; i < CHUNK_CELLS; i++) c->cells[i] = cell_replace_light(c->cells[i], 0);
+        c->thread_state = CHUNK_STATE_INVALID_LIGHT;
+        CHECK(updater_step_chunk(c, &ctx));
+        CHECK(memcmp(private_cells, c->cells, sizeof c->cells) == 0);
+    }
+    free(private_cells);
 
     /* Propagation needs all 8 neighbours: missing ones block it, lagging ones are named. */
     TerrainChunk *behind = NULL;
@@ -122,6 +136,13 @@ static void test_single_location(void)
     CHECK(!updater_is_ready(fx.u, 1));
     CHECK_EQ_INT(fx.total_meshes, 49);
     check_single_location(0, 0, 3, 5, true);
+    /* once the main thread has seen a chunk at InvalidLight or above, its light is written shared */
+    int still_private = 0;
+    for (int i = 0; i < terrain_chunk_count(fx.terrain); i++) {
+        const TerrainChunk *c = terrain_chunk_at(fx.terrain, i);
+        still_private += c->state >= CHUNK_STATE_INVALID_LIGHT && (c->worker_flags & UPDATE_WORKER_FLAG_PRIVATE);
+    }
+    CHECK_EQ_INT(still_private, 0);
 
     /* Contents are the generator's, light was computed. */
     unsigned seed = 12345;

@@ -61,12 +61,14 @@ typedef struct TerrainChunk {
     struct ChunkGeometry *worker_geometry; /* slice geometry kept between vertex passes */
     struct ChunkMesh *worker_finished_mesh;/* packed at Valid; swapped to main in the exchange */
     uint32_t worker_flags;
-    /* Written by light_compute_sunlight, read by light_propagate of this chunk and of its neighbours
-     * (so propagation reads only contents, shafts and these, never light another chunk propagated). */
+    /* Written by light_compute_sunlight (which also floods light inside the chunk), read by light_propagate
+     * of this chunk and of its neighbours. Propagation reads neighbours' light bits too: they always lie
+     * between the neighbour's own in-chunk light and its final light, so the result is order independent. */
     uint8_t worker_sky_light;              /* the sky light level the last sunlight step used */
     uint64_t worker_emitter_slices;        /* bit 4*s + q: in slice s, quadrant q = (x >= 8) + 2*(z >= 8), an
                                             * emitter whose light can get out */
-    uint64_t worker_dark_rows[4];          /* bit y: some cell in row y lets light through but gets no sun */
+    uint64_t worker_dark_rows[4];          /* bit y: a cell of the chunk's border ring of columns in row y
+                                            * may hold light >= 2 that is not plain sky above its column top */
 
     int32_t shafts[CHUNK_SHAFTS];
     int32_t cells[CHUNK_CELLS];

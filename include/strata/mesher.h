@@ -4,7 +4,8 @@
  * 4 opaque faces facing +Y/-Y and non-cube opaque shapes; 5 alpha-tested; 6 transparent.
  * Geometry is quads: 4 vertices per face, drawn with a shared quad index pattern (0,1,2, 0,2,3). The 4
  * vertices are counter-clockwise seen from the side the face shows (outside of a cube), so front faces are
- * CCW; crossed plants get a quad for each side.
+ * CCW. The alpha-tested subset is drawn two-sided: a crossed plant is one quad per diagonal plane (8
+ * vertices), and leaves show only their faces against cells that are not leaves ("fast leaves").
  * Vertex positions are chunk-local (x, z in 0..16, y in 0..256); the renderer adds the chunk origin.
  * tx, ty: atlas UV as normalized shorts (32767 = 1), (0, 0) the top-left of the atlas image, ty growing
  * downwards (image rows, as stbi loads them); the atlas is 16 x 16 tiles, tile i at column i % 16, row
@@ -48,6 +49,8 @@ typedef struct ChunkGeometry {
     VertexList slices[CHUNK_SLICES][MESH_SUBSET_COUNT];
     uint64_t slice_hash[CHUNK_SLICES];   /* hash of the slice's 3x3-chunk neighbourhood cells */
     bool slice_built[CHUNK_SLICES];
+    float slice_min_y[CHUNK_SLICES];     /* vertical extent of each slice's vertices (min > max: none), */
+    float slice_max_y[CHUNK_SLICES];     /* measured when the slice is built, so packing reads no vertex */
     int slices_rebuilt_last_pass;        /* for tests and the benchmark */
 } ChunkGeometry;
 

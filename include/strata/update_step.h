@@ -7,7 +7,8 @@
  *                           InvalidContents1; any other error is logged, the chunk is generated in memory
  *                           and marked DAMAGED_ON_DISK (-> InvalidContents1).
  *   InvalidContents1..4     generator pass 1..4 (-> the next state; pass 4 -> InvalidLight).
- *   InvalidLight            light_compute_sunlight with the context's sky light.
+ *   InvalidLight            light_compute_sunlight_ctx with the context's sky light (plain stores while
+ *                           UPDATE_WORKER_FLAG_PRIVATE is set, compare-and-swap otherwise).
  *   InvalidPropagatedLight  light_propagate; needs all 8 neighbours >= InvalidPropagatedLight.
  *   InvalidVertices1 / 2    mesher_build_pass 1 / 2; need all 8 neighbours >= InvalidVertices1. After pass 2
  *                           the slices are packed into chunk->worker_finished_mesh (a mesh not yet handed
@@ -33,6 +34,11 @@
 #define UPDATE_WORKER_FLAG_LOAD_RESULT 0x100u /* a load result (the two bits above) awaits the exchange */
 #define UPDATE_WORKER_FLAG_EDITED      0x200u /* downgraded by an edit: the worker redoes it first */
 #define UPDATE_WORKER_FLAG_BLOCKED     0x400u /* cannot progress (a neighbour is missing) until the next change */
+/* Its contents were just generated or loaded and the main thread has not yet seen it at InvalidLight or
+ * above (set by the NotLoaded and InvalidContents4 steps, cleared by the exchange that publishes such a
+ * state): nobody else can edit it, so the InvalidLight step writes its light with plain stores. */
+#define UPDATE_WORKER_FLAG_PRIVATE     0x800u
+/* Bits from 0x10000 up belong to the light steps (light.h: LIGHT_WORKER_FLAG_PROPAGATED). */
 
 typedef struct StepContext {
     const Terrain *terrain;

@@ -1,135 +1,79 @@
-/* sunlight.c — the InvalidLight step: sky light per column, shaft heights, emitter summary.
+/* sunlight.c — the InvalidLight step: sky light per column, shaft heights, and the chunk's own light flood.
  *
- * Design. Each column is read once, from the top down (cells are contiguous in y):
- *   1. air above the first non-air cell (TopHeight) gets the sky light;
- *   2. from TopHeight down, while cells let sunlight through, the light loses each block's attenuation
- *      (water 2, leaves 3, air and glass 0); where it reaches 0 or meets an opaque block the sunlit part
- *      ends (SunlightHeight = the lowest sunlit y, 256 when even the top cell is dark, stored clamped to 255);
- *   3. every cell below gets light 0, except light-emitting blocks, which get their emission.
- * BottomHeight is the first cell from below that lets sunlight through.
- * Each column is first planned (read only), then light bits are written only where they differ, so an
- * unchanged chunk costs reads only. Writes are compare-and-swaps on pairs of cells, so a concurrent
- * main-thread edit of contents is never overwritten; light_compute_sunlight_unshared skips that for a
- * chunk no other thread can see yet (a locked operation costs ~5 ns, a plain store ~0.3 ns).
- * The step also records, for light_propagate, which slice quadrants hold emitters whose light can get out,
- * which rows hold transparent cells the sun does not reach, and the sky level it used
- * (chunk->worker_emitter_slices, worker_dark_rows, worker_sky_light): propagation then finds a
- * neighbour's emitters without scanning all of its cells, never needs that neighbour's propagated
- * light, and knows where its own chunk can still get brighter. */
-#include "strata/light.h"
-
+ * Design. The step computes everything about a chunk's light that needs no neighbour: each cell ends at
+ * the brightest light that reaches it from this chunk's own sources along paths inside this chunk (its
+ * "own light"). light_propagate then only adds light that crosses chunk borders, and may read any
+ * neighbour's light bits as a lower bound of that neighbour's final light (see propagate.c).
+ *   1. Columns, each read once from the top down (cells are contiguous in y):
+ *      - air above the first non-air cell (TopHeight) gets the sky light; sky already right is checked
+ *        sixteen cells per test;
+ *      - from TopHeight down, while cells let sunlight through, the light loses each block's attenuation
+ *        (water 2, leaves 3, air and glass 0); where it reaches 0 or meets an opaque block the sunlit part
+ *        ends (SunlightHeight = the lowest sunlit y, 256 when even the top cell is dark, stored clamped);
+ *      - every cell below gets light 0, except light-emitting blocks, which get their emission; runs of
+ *        identical cells (buried stone) cost one compare per two to eight cells;
+ *      - BottomHeight, the lowest cell that lets sunlight through, is tracked on the way down.
+ *      A cell darker than this is written at once. A brighter one (light the last run's flood or the last
+ *      propagation gave it) is only noted ("deferred", with its column light): the flood in 3. either
+ *      brings it back to the light it holds, which costs no write, or it is lowered at the end. An
+ *      unchanged chunk that is lit again thus costs reads only.
+ *   2. Seeds: emitters, and cells next to a sunlit cell of a neighbouring column that would pass them more
+ *      light than they have (vertical neighbours can never gain: sunlight does not increase downwards, and
+ *      where it dies the next block's attenuation is at least the light left). Only rows between the
+ *      sunlit column's SunlightHeight and the other column's TopHeight can qualify.
+ *   3. A bucket flood (Dial's algorithm, light_internal.h) inside the chunk.
+ * Writes to a chunk other threads can see are compare-and-swaps that change only the light bits (two
+ * cells per 64-bit operation in the sky), so a concurrent main-thread edit of contents is never lost;
+ * light_compute_sunlight_unshared uses plain stores for a chunk nobody else can see yet (a locked
+ * operation costs several ns, a plain store a fraction of one).
+ * The step also records for light_propagate the rows where the chunk's border ring may hold light
+ * (worker_dark_rows, see light_internal.h), the sky level it used (worker_sky_light), and which slice
+ * quadrants hold emitters whose light can get out (worker_emitter_slices, a summary for tools and tests). */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "light_internal.h"
 #include "strata/cell.h"
-
-/* Per block id: emission in the low 4 bits, SUNLIGHT_PASSES when propagated light can enter it. */
-#define SUNLIGHT_PASSES 0x10u
+#include "strata/log.h"
 
 _Static_assert(offsetof(TerrainChunk, cells) % 8 == 0, "cell pairs must be 8-byte aligned for 64-bit CAS");
 
-/* Cell pairs are updated with one 64-bit compare-and-swap: half the locked operations of per-cell
- * cell_store_light (a freshly generated chunk needs light in ~48k cells), with the same guarantee that
- * a contents change made meanwhile by another thread is kept. */
 typedef int64_t __attribute__((may_alias)) SunlightPair;
 
-#define SUNLIGHT_PAIR_LIGHT_MASK (((int64_t)CELL_LIGHT_MASK << 32) | CELL_LIGHT_MASK)
+#define SUNLIGHT_PREFETCH_COLUMNS 1   /* how far ahead the column scan asks for memory */
 
-static inline int64_t sunlight_pair_with_light(int64_t pair, const uint8_t *want)
+#define SUNLIGHT_PAIR_LIGHT_MASK    (((int64_t)CELL_LIGHT_MASK << 32) | CELL_LIGHT_MASK)
+#define SUNLIGHT_PAIR_CONTENTS_MASK (((int64_t)CELL_CONTENTS_MASK << 32) | CELL_CONTENTS_MASK)
+
+/* ---- writes ---- */
+
+/* Gives the cell at p (whose value was v when read) light `light`. */
+static inline void sunlight_set(int32_t *p, int32_t v, int light, bool shared)
 {
-    return (pair & ~SUNLIGHT_PAIR_LIGHT_MASK) | ((int64_t)want[0] << CELL_LIGHT_SHIFT) |
-           ((int64_t)want[1] << (32 + CELL_LIGHT_SHIFT));
+    if (shared) cell_store_light(p, light);
+    else cell_store(p, cell_replace_light(v, light));
 }
 
-/* Computes the light every cell of a column should have into want[]; returns the shaft with the three
- * heights replaced. Sets in *slices the slices holding emitters (of this column), ORs the rows holding
- * transparent cells without sun into dark[]; *dirty tells whether any cell's light differs from want[].
- * Reads only. */
-static int32_t sunlight_plan_column(const int32_t *column, int32_t shaft, const BlockRegistry *blocks,
-                                    const uint8_t *class, int sky, uint8_t want[CHUNK_SIZE_Y], uint32_t *slices,
-                                    uint64_t dark[4], bool *dirty)
+/* Gives both cells of an all-air pair the sky light. */
+static inline void sunlight_set_pair(SunlightPair *p, int64_t old, int64_t sky_bits, bool shared)
 {
-    const int32_t sky_air = (int32_t)sky << CELL_LIGHT_SHIFT;
-    bool differs = false;
-    int y = CHUNK_SIZE_Y - 1;
-    int32_t v = 0;
-    /* 1. air above TopHeight: the sky; runs already right are checked two cells per load */
-    const int64_t sky_pair = (int64_t)(((uint64_t)(uint32_t)sky_air << 32) | (uint32_t)sky_air);
-    for (; y >= 1; y -= 2) {
-        if (__atomic_load_n((const SunlightPair *)&column[y - 1], __ATOMIC_RELAXED) != sky_pair) break;
-        want[y] = want[y - 1] = (uint8_t)sky;
+    if (!shared) {
+        __atomic_store_n(p, (old & ~SUNLIGHT_PAIR_LIGHT_MASK) | sky_bits, __ATOMIC_RELAXED);
+        return;
     }
-    for (; y >= 0; y--) {
-        v = cell_load(&column[y]);
-        want[y] = (uint8_t)sky;
-        if (v == sky_air) continue;
-        if (cell_contents(v) != 0) break;
-        differs = true;
-    }
-    int top = y < 0 ? 0 : y;
-    /* 2. sunlight attenuated downwards (v holds the cell at y) */
-    int light = sky;
-    for (; y >= 0; v = y > 0 ? cell_load(&column[y - 1]) : 0, y--) {
-        int c = cell_contents(v);
-        if (!blocks->transparent_to_sun[c]) break;
-        light -= blocks->attenuation[c];
-        if (light <= 0) break;
-        int e = class[c] & 15, w = e > light ? e : light;
-        if (e) *slices |= 1u << (y >> 4);
-        want[y] = (uint8_t)w;
-        differs |= cell_light(v) != w;
-    }
-    int sunlit_from = y + 1;
-    /* 3. darkness below, emitters keep their own light */
-    uint32_t found = 0;
-    for (; y >= 0; y--) {
-        v = cell_load(&column[y]);
-        unsigned k = class[cell_contents(v)];
-        int e = (int)(k & 15);
-        want[y] = (uint8_t)e;
-        differs |= cell_light(v) != e;
-        if (k) {
-            found |= (uint32_t)(e != 0) << (y >> 4);
-            dark[y >> 6] |= (uint64_t)(k >> 4) << (y & 63);
-        }
-    }
-    *slices |= found;
-    *dirty = differs;
-    int bottom = 0;
-    while (bottom < CHUNK_SIZE_Y - 1 && !blocks->transparent_to_sun[cell_contents(cell_load(&column[bottom]))])
-        bottom++;
-    shaft = shaft_set_top_height(shaft, top);
-    shaft = shaft_set_bottom_height(shaft, bottom);
-    return shaft_set_sunlight_height(shaft, sunlit_from > 255 ? 255 : sunlit_from);
-}
-
-/* Writes want[] into a column that other threads may edit: 64-bit CAS per pair that must change. */
-static void sunlight_write_shared(int32_t *column, const uint8_t *want)
-{
-    for (int y = 0; y < CHUNK_SIZE_Y; y += 2) {
-        SunlightPair *p = (SunlightPair *)&column[y];
-        int64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
-        for (;;) {
-            int64_t nv = sunlight_pair_with_light(old, &want[y]);
-            if (nv == old) break;
-            if (__atomic_compare_exchange_n(p, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
-        }
+    for (;;) {
+        int64_t nv = (old & ~SUNLIGHT_PAIR_LIGHT_MASK) | sky_bits;
+        if (nv == old) return;
+        if (__atomic_compare_exchange_n(p, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
     }
 }
 
-/* Writes want[] into a column no other thread can touch: plain (relaxed) stores. */
-static void sunlight_write_unshared(int32_t *column, const uint8_t *want)
-{
-    for (int y = 0; y < CHUNK_SIZE_Y; y++) {
-        int32_t v = cell_load(&column[y]);
-        if (cell_light(v) != want[y]) cell_store(&column[y], cell_replace_light(v, want[y]));
-    }
-}
+/* ---- emitter summary ---- */
 
 /* Of the given slices of column (x, z), those holding an emitter whose light can go somewhere: the
- * emitter lets light through, or a face of it touches a cell that does (or another chunk). A magma
- * pocket sealed in rock then costs light_propagate nothing; an edit that opens it relights this chunk. */
+ * emitter lets light through, or a face of it touches a cell that does (or another chunk). */
 static uint32_t sunlight_useful_emitter_slices(const TerrainChunk *chunk, const BlockRegistry *blocks, int x, int z,
                                                uint32_t slices)
 {
@@ -153,8 +97,7 @@ static uint32_t sunlight_useful_emitter_slices(const TerrainChunk *chunk, const 
     return useful;
 }
 
-/* worker_emitter_slices bits for column (x, z) whose emitters are in `slices` (those already set cost
- * nothing more). */
+/* worker_emitter_slices bits for column (x, z) whose emitters are in `slices`. */
 static uint64_t sunlight_emitter_blocks(const TerrainChunk *chunk, const BlockRegistry *blocks, int x, int z,
                                         uint32_t slices, uint64_t known)
 {
@@ -169,39 +112,351 @@ static uint64_t sunlight_emitter_blocks(const TerrainChunk *chunk, const BlockRe
     return bits;
 }
 
-static void sunlight_chunk(TerrainChunk *chunk, const BlockRegistry *blocks, int sky_light, bool shared)
+/* ---- columns ---- */
+
+typedef struct SunlightRun {
+    TerrainChunk *chunk;
+    const BlockRegistry *blocks;
+    const uint8_t *class;
+    int sky;
+    bool shared;
+    LightBuckets *q;
+    uint8_t *own;                          /* light of a deferred cell (valid where `deferred` is set) */
+    uint64_t deferred[CHUNK_CELLS / 64];   /* cells brighter than their sunlight: lowered only if the
+                                            * flood does not bring them back to what they have */
+    uint64_t rows[4];                      /* border-ring rows, see light_internal.h */
+    int16_t top[CHUNK_SHAFTS];             /* per column: TopHeight */
+    int16_t sunlit_from[CHUNK_SHAFTS];     /* per column: lowest sunlit y, 256 when none */
+} SunlightRun;
+
+static inline bool sunlight_is_deferred(const SunlightRun *r, int i)
 {
-    int sky = sky_light < 0 ? 0 : sky_light > LIGHT_MAX ? LIGHT_MAX : sky_light;
-    uint8_t class[BLOCK_MAX];
-    for (int id = 0; id < BLOCK_MAX; id++)
-        class[id] = (uint8_t)(blocks->emission[id] | (blocks->attenuation[id] < LIGHT_MAX ? SUNLIGHT_PASSES : 0));
+    return (r->deferred[i >> 6] >> (i & 63)) & 1;
+}
+
+/* The light cell i has in this run (v: its value when read). */
+static inline int sunlight_current(const SunlightRun *r, int i, int32_t v)
+{
+    return sunlight_is_deferred(r, i) ? r->own[i] : cell_light(v);
+}
+
+/* Cell i (value v when read) should have at least light `want` from the columns: a darker cell is
+ * written now; a brighter one (light from the last run's flood or propagation) keeps its bits until the
+ * flood has decided, so an unchanged chunk writes nothing. */
+static inline void sunlight_want(SunlightRun *r, int i, int32_t v, int want)
+{
+    int light = cell_light(v);
+    if (light == want) return;
+    if (light < want) {
+        sunlight_set(&r->chunk->cells[i], v, want, r->shared);
+        return;
+    }
+    r->deferred[i >> 6] |= 1ull << (i & 63);
+    r->own[i] = (uint8_t)want;
+}
+
+/* State of the scan below a column's sunlit part. */
+typedef struct SunlightDark {
+    int bottom;            /* lowest cell that lets sunlight through, so far */
+    uint32_t slices;       /* slices holding emitters */
+    bool run_ok, run_sun;  /* run_pair: two copies of the last cell, which was right and no emitter */
+    int64_t run_pair;
+} SunlightDark;
+
+/* One cell below the sunlit part: light 0, or its emission for an emitter. */
+static inline __attribute__((always_inline)) void sunlight_dark_cell(SunlightRun *r, SunlightDark *dark, int base,
+                                                                      int y, bool border)
+{
+    int32_t v = cell_load(&r->chunk->cells[base + y]);
+    unsigned k = r->class[cell_contents(v)];
+    int e = (int)(k & 15);
+    if (k & LIGHT_CLASS_SUN) dark->bottom = y;
+    dark->run_ok = cell_light(v) == e && !e;
+    if (dark->run_ok) {
+        dark->run_pair = (int64_t)(((uint64_t)(uint32_t)v << 32) | (uint32_t)v);
+        dark->run_sun = (k & LIGHT_CLASS_SUN) != 0;
+        return;
+    }
+    sunlight_want(r, base + y, v, e);
+    if (!e) return;
+    dark->slices |= 1u << (y >> 4);
+    if (e >= 2) {
+        light_buckets_push(r->q, e, (uint32_t)(base + y));
+        if (border) light_mark_row(r->rows, y);
+    }
+}
+
+/* Lights column (x, z), queues its emitters, updates its shaft. Returns the slices holding emitters. */
+static uint32_t sunlight_column(SunlightRun *r, int x, int z)
+{
+    const BlockRegistry *blocks = r->blocks;
+    const uint8_t *class = r->class;
+    const bool shared = r->shared, border = light_is_border_column(x, z);
+    const int sky = r->sky, base = CHUNK_INDEX(x, 0, z);
+    int32_t *column = &r->chunk->cells[base];
+    const int32_t sky_air = (int32_t)sky << CELL_LIGHT_SHIFT;
+    const int64_t sky_bits = (int64_t)(((uint64_t)(uint32_t)sky_air << 32) | (uint32_t)sky_air);
+    const int64_t pair_sky_light = sky_bits;   /* the light bits of a pair at the sky level */
+    uint32_t slices = 0;
+
+    /* 1. air above TopHeight: the sky, sixteen or eight cells per test while they are right already,
+     * then pairs */
+    int y = CHUNK_SIZE_Y - 1;
+    for (; y >= 15; y -= 16) {
+        const SunlightPair *p = (const SunlightPair *)&column[y - 15];
+        int64_t d = 0;
+        for (int i = 0; i < 8; i++) d |= __atomic_load_n(&p[i], __ATOMIC_RELAXED) ^ sky_bits;
+        if (d) break;
+    }
+    for (; y >= 7; y -= 8) {
+        SunlightPair *p = (SunlightPair *)&column[y - 7];
+        int64_t p0 = __atomic_load_n(&p[0], __ATOMIC_RELAXED), p1 = __atomic_load_n(&p[1], __ATOMIC_RELAXED);
+        int64_t p2 = __atomic_load_n(&p[2], __ATOMIC_RELAXED), p3 = __atomic_load_n(&p[3], __ATOMIC_RELAXED);
+        if (!((p0 ^ sky_bits) | (p1 ^ sky_bits) | (p2 ^ sky_bits) | (p3 ^ sky_bits))) continue;
+        if (p0 | p1 | p2 | p3) break;
+        /* eight cells of unlit plain air (a fresh chunk) */
+        sunlight_set_pair(&p[0], 0, sky_bits, shared);
+        sunlight_set_pair(&p[1], 0, sky_bits, shared);
+        sunlight_set_pair(&p[2], 0, sky_bits, shared);
+        sunlight_set_pair(&p[3], 0, sky_bits, shared);
+    }
+    for (; y >= 1; y -= 2) {
+        SunlightPair *p = (SunlightPair *)&column[y - 1];
+        int64_t pair = __atomic_load_n(p, __ATOMIC_RELAXED);
+        if (pair == sky_bits) continue;
+        if (pair & SUNLIGHT_PAIR_CONTENTS_MASK) break;
+        if ((pair & SUNLIGHT_PAIR_LIGHT_MASK) == pair_sky_light) continue;   /* air with data bits */
+        if (cell_light((int32_t)pair) <= sky && cell_light((int32_t)(pair >> 32)) <= sky) {
+            sunlight_set_pair(p, pair, sky_bits, shared);
+        } else {
+            sunlight_want(r, base + y - 1, (int32_t)pair, sky);
+            sunlight_want(r, base + y, (int32_t)(pair >> 32), sky);
+        }
+    }
+    int32_t v = 0;
+    for (; y >= 0; y--) {
+        v = cell_load(&column[y]);
+        if (cell_contents(v) != 0) break;
+        sunlight_want(r, base + y, v, sky);
+    }
+    int top = y < 0 ? 0 : y;
+    int bottom = y < 0 ? 0 : y < CHUNK_SIZE_Y - 1 ? y + 1 : CHUNK_SIZE_Y - 1;
+
+    /* 2. sunlight attenuated downwards (v holds the cell at y) */
+    int light = sky;
+    for (; y >= 0; v = y > 0 ? cell_load(&column[y - 1]) : 0, y--) {
+        int c = cell_contents(v);
+        if (!blocks->transparent_to_sun[c]) break;
+        light -= blocks->attenuation[c];
+        if (light <= 0) break;
+        bottom = y;
+        int e = class[c] & 15, w = e > light ? e : light;
+        sunlight_want(r, base + y, v, w);
+        if (border && w >= 2) light_mark_row(r->rows, y);
+        if (e) {
+            slices |= 1u << (y >> 4);
+            if (w >= 2) light_buckets_push(r->q, w, (uint32_t)(base + y));
+        }
+    }
+    int sunlit_from = y + 1;
+
+    /* 3. darkness below; emitters keep their own light. Read a pair of cells per load: a pair equal to
+     * two copies of a cell already right (and not an emitter: buried stone) is right too, and so are
+     * the three pairs after it when they are equal as well. */
+    SunlightDark dark = {.bottom = bottom, .slices = slices};
+    if (y >= 0 && !(y & 1)) sunlight_dark_cell(r, &dark, base, y--, border);   /* then pairs (y - 1, y) */
+    for (; y >= 1; y -= 2) {
+        const SunlightPair *p = (const SunlightPair *)&column[y - 1];
+        int64_t pair = __atomic_load_n(p, __ATOMIC_RELAXED);
+        if (dark.run_ok && pair == dark.run_pair) {
+            if (y >= 7 && !((__atomic_load_n(&p[-1], __ATOMIC_RELAXED) ^ pair) |
+                            (__atomic_load_n(&p[-2], __ATOMIC_RELAXED) ^ pair) |
+                            (__atomic_load_n(&p[-3], __ATOMIC_RELAXED) ^ pair)))
+                y -= 6;
+            if (dark.run_sun) dark.bottom = y - 1;
+            continue;
+        }
+        sunlight_dark_cell(r, &dark, base, y, border);
+        sunlight_dark_cell(r, &dark, base, y - 1, border);
+    }
+    bottom = dark.bottom;
+    slices = dark.slices;
+
+    int s = CHUNK_SHAFT_INDEX(x, z);
+    r->top[s] = (int16_t)top;
+    r->sunlit_from[s] = (int16_t)sunlit_from;
+    int32_t shaft = r->chunk->shafts[s];
+    shaft = shaft_set_top_height(shaft, top);
+    shaft = shaft_set_bottom_height(shaft, bottom);
+    r->chunk->shafts[s] = shaft_set_sunlight_height(shaft, sunlit_from > 255 ? 255 : sunlit_from);
+    return slices;
+}
+
+/* ---- the chunk's own flood ---- */
+
+/* Raises cell i (value v when read) to `light` and queues it. A deferred cell raised back to the light
+ * it already holds needs no write. */
+static inline __attribute__((always_inline)) void sunlight_raise(SunlightRun *r, int i, int32_t v, int light)
+{
+    uint64_t bit = 1ull << (i & 63);
+    if (r->deferred[i >> 6] & bit) {
+        r->deferred[i >> 6] &= ~bit;
+        if (cell_light(v) != light) sunlight_set(&r->chunk->cells[i], v, light, r->shared);
+    } else {
+        sunlight_set(&r->chunk->cells[i], v, light, r->shared);
+    }
+    if (light < 2) return;
+    if (light_is_border_column((i >> 8) & 15, i >> 12)) light_mark_row(r->rows, i & 255);
+    light_buckets_push(r->q, light, (uint32_t)i);
+}
+
+/* Cells of column b that sunlit cells of the neighbouring column a can brighten: rows from a's
+ * SunlightHeight to b's TopHeight (above it b is sky). */
+static void sunlight_seed_rows(SunlightRun *r, int a, int b, int y0, int y1)
+{
+    int sa = CHUNK_INDEX(a & 15, 0, a >> 4), sb = CHUNK_INDEX(b & 15, 0, b >> 4);
+    const int32_t *cells = r->chunk->cells;
+    const uint8_t *attenuation = r->blocks->attenuation;
+    for (int y = y0; y <= y1; y++) {
+        int la = sunlight_current(r, sa + y, cell_load(&cells[sa + y]));
+        int32_t vb = cell_load(&cells[sb + y]);
+        int lb = sunlight_current(r, sb + y, vb);
+        if (la - 1 <= lb) continue;
+        int nl = la - 1 - attenuation[cell_contents(vb)];
+        if (nl > lb) sunlight_raise(r, sb + y, vb, nl);
+    }
+}
+
+static inline void sunlight_seed_edge(SunlightRun *r, int a, int b)
+{
+    if (r->sunlit_from[a] <= r->top[b]) sunlight_seed_rows(r, a, b, r->sunlit_from[a], r->top[b]);
+}
+
+static void sunlight_flood(SunlightRun *r)
+{
+    const uint8_t *attenuation = r->blocks->attenuation;
+    int32_t *cells = r->chunk->cells;
+    LightBuckets *q = r->q;
+    for (int level = LIGHT_MAX; level >= 2; level--) {
+        for (int k = 0; k < q->count[level]; k++) {
+            int i = (int)q->data[level][k];
+            if (sunlight_current(r, i, cell_load(&cells[i])) != level) continue;   /* raised again since */
+            int y = i & 255, x = (i >> 8) & 15, z = i >> 12;
+            int n[6], m = 0;
+            if (y < CHUNK_SIZE_Y - 1) n[m++] = i + 1;
+            if (y > 0) n[m++] = i - 1;
+            if (x < CHUNK_SIZE_X - 1) n[m++] = i + CHUNK_INDEX(1, 0, 0);
+            if (x > 0) n[m++] = i - CHUNK_INDEX(1, 0, 0);
+            if (z < CHUNK_SIZE_Z - 1) n[m++] = i + CHUNK_INDEX(0, 0, 1);
+            if (z > 0) n[m++] = i - CHUNK_INDEX(0, 0, 1);
+            for (int d = 0; d < m; d++) {
+                int32_t nv = cell_load(&cells[n[d]]);
+                int nl = level - 1 - attenuation[cell_contents(nv)];
+                if (nl > sunlight_current(r, n[d], nv)) sunlight_raise(r, n[d], nv, nl);
+            }
+        }
+        q->count[level] = 0;
+    }
+}
+
+/* Deferred cells the flood did not reach keep only their sunlight. */
+static void sunlight_lower_deferred(SunlightRun *r)
+{
+    int32_t *cells = r->chunk->cells;
+    for (int w = 0; w < CHUNK_CELLS / 64; w++) {
+        for (uint64_t bits = r->deferred[w]; bits; bits &= bits - 1) {
+            int i = w * 64 + __builtin_ctzll(bits);
+            sunlight_set(&cells[i], cell_load(&cells[i]), r->own[i], r->shared);
+        }
+        r->deferred[w] = 0;
+    }
+}
+
+void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_light, bool shared, uint8_t *own,
+                        LightBuckets *q)
+{
+    SunlightRun *r = &(SunlightRun){0};
+    r->chunk = chunk;
+    r->blocks = tables->blocks;
+    r->class = tables->class;
+    r->sky = sky_light < 0 ? 0 : sky_light > LIGHT_MAX ? LIGHT_MAX : sky_light;
+    r->shared = shared;
+    r->q = q;
+    r->own = own;
+    q->failed = false;
+    for (int level = 0; level <= LIGHT_MAX; level++) q->count[level] = 0;
     uint64_t emitter_blocks = 0;
-    uint64_t dark[4] = {0, 0, 0, 0};
-    uint8_t want[CHUNK_SIZE_Y];
+    for (int z = 0; z < CHUNK_SIZE_Z; z++)
+        for (int x = 0; x < CHUNK_SIZE_X; x++) {
+            /* Columns are read top-down, which the hardware prefetchers follow poorly: ask for the next
+             * column (1 KB) while this one is processed. */
+            int ahead = CHUNK_INDEX(x, 0, z) + SUNLIGHT_PREFETCH_COLUMNS * CHUNK_SIZE_Y;
+            if (ahead < CHUNK_CELLS) {
+                const char *next = (const char *)&chunk->cells[ahead];
+                for (int line = 0; line < CHUNK_SIZE_Y * 4; line += 64) __builtin_prefetch(next + line);
+            }
+            uint32_t slices = sunlight_column(r, x, z);
+            if (slices) emitter_blocks |= sunlight_emitter_blocks(chunk, r->blocks, x, z, slices, emitter_blocks);
+        }
     for (int z = 0; z < CHUNK_SIZE_Z; z++)
         for (int x = 0; x < CHUNK_SIZE_X; x++) {
             int s = CHUNK_SHAFT_INDEX(x, z);
-            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
-            bool dirty;
-            uint32_t column_slices = 0;
-            chunk->shafts[s] = sunlight_plan_column(column, chunk->shafts[s], blocks, class, sky, want, &column_slices,
-                                                    dark, &dirty);
-            if (column_slices) emitter_blocks |= sunlight_emitter_blocks(chunk, blocks, x, z, column_slices, emitter_blocks);
-            if (!dirty) continue;
-            if (shared) sunlight_write_shared(column, want);
-            else sunlight_write_unshared(column, want);
+            if (x + 1 < CHUNK_SIZE_X) {
+                sunlight_seed_edge(r, s, s + 1);
+                sunlight_seed_edge(r, s + 1, s);
+            }
+            if (z + 1 < CHUNK_SIZE_Z) {
+                sunlight_seed_edge(r, s, s + CHUNK_SIZE_X);
+                sunlight_seed_edge(r, s + CHUNK_SIZE_X, s);
+            }
         }
+    sunlight_flood(r);
+    sunlight_lower_deferred(r);
     chunk->worker_emitter_slices = emitter_blocks;
-    chunk->worker_sky_light = (uint8_t)sky;
-    memcpy(chunk->worker_dark_rows, dark, sizeof dark);
+    chunk->worker_sky_light = (uint8_t)r->sky;
+    chunk->worker_flags &= ~LIGHT_WORKER_FLAG_PROPAGATED;
+    memcpy(chunk->worker_dark_rows, r->rows, sizeof r->rows);
+    if (q->failed)
+        log_warn("light", "chunk %d,%d: out of memory while lighting; some cells stay darker", chunk->coord_x,
+                 chunk->coord_z);
+}
+
+/* ---- entry points ---- */
+
+static void sunlight_once(TerrainChunk *chunk, const BlockRegistry *blocks, int sky_light, bool shared)
+{
+    LightTables tables = {0};
+    LightBuckets q = {0};
+    uint8_t *own = malloc(CHUNK_CELLS);
+    if (!own) {
+        log_error("light", "chunk %d,%d: out of memory for the sunlight scratch; its light is unchanged",
+                  chunk->coord_x, chunk->coord_z);
+        return;
+    }
+    light_tables_prepare(&tables, blocks);
+    light_sunlight_run(chunk, &tables, sky_light, shared, own, &q);
+    light_buckets_free(&q);
+    free(own);
 }
 
 void light_compute_sunlight(TerrainChunk *chunk, const BlockRegistry *blocks, int sky_light)
 {
-    sunlight_chunk(chunk, blocks, sky_light, true);
+    sunlight_once(chunk, blocks, sky_light, true);
 }
 
 void light_compute_sunlight_unshared(TerrainChunk *chunk, const BlockRegistry *blocks, int sky_light)
 {
-    sunlight_chunk(chunk, blocks, sky_light, false);
+    sunlight_once(chunk, blocks, sky_light, false);
+}
+
+void light_compute_sunlight_ctx(TerrainChunk *chunk, const BlockRegistry *blocks, int sky_light, bool shared,
+                                LightContext *ctx)
+{
+    if (!ctx->own && !(ctx->own = malloc(CHUNK_CELLS))) {
+        log_error("light", "chunk %d,%d: out of memory for the sunlight scratch; its light is unchanged",
+                  chunk->coord_x, chunk->coord_z);
+        return;
+    }
+    light_tables_prepare(&ctx->tables, blocks);
+    light_sunlight_run(chunk, &ctx->tables, sky_light, shared, ctx->own, &ctx->buckets);
 }

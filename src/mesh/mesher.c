@@ -135,17 +135,25 @@ static void mesher_hash_pass(const MesherContext *ctx, const TerrainChunk *chunk
             const int32_t *column = mesher_source_column(ctx, chunk, sx - 1, sz - 1, &missing);
             uint64_t keep = missing ? pair_light : ~0ull;
             for (int i = 0; i < MESHER_PASS_SLICES; i++) {
-                /* the slab is rows y0-1 .. y0+16: words (y0-2, y0-1) .. (y0+16, y0+17) without their outer
-                 * halves, clipped to the world */
+                /* the slab is rows y0-1 .. y0+16: word w (w = 0..9) holds rows y0-2+2w and y0-1+2w, the first
+                 * and last without their outer halves, and clipped to the world */
                 int y0 = (first_slice + 2 * i) * CHUNK_SLICE_HEIGHT;
-                const MesherCellPair *words = (const MesherCellPair *)column + y0 / 2;   /* word w: [w - 1] */
+                const MesherCellPair *rows = (const MesherCellPair *)&column[y0];   /* word w: rows[w - 1] */
                 uint64_t s = sum[i], k = key[i];
-                int w_lo = y0 == 0 ? 1 : 0, w_hi = y0 + 18 > CHUNK_SIZE_Y ? 9 : 10;
-                for (int w = w_lo; w < w_hi; w++) {
-                    uint64_t v = (uint64_t)__atomic_load_n(&words[w - 1], __ATOMIC_RELAXED) & keep;
-                    if (w == 0) v &= 0xFFFFFFFF00000000ull;
-                    if (w == 9) v &= 0x00000000FFFFFFFFull;
-                    uint64_t x = v + k + (uint64_t)w * MESHER_KEY_STEP;
+                if (y0 > 0) {
+                    uint64_t x = (((uint64_t)__atomic_load_n(&rows[-1], __ATOMIC_RELAXED) & keep) &
+                                  0xFFFFFFFF00000000ull) + k;
+                    s += (x & 0xFFFFFFFFull) * (x >> 32);
+                }
+#pragma GCC unroll 8
+                for (int w = 1; w < 9; w++) {
+                    uint64_t x = ((uint64_t)__atomic_load_n(&rows[w - 1], __ATOMIC_RELAXED) & keep) + k +
+                                 (uint64_t)w * MESHER_KEY_STEP;
+                    s += (x & 0xFFFFFFFFull) * (x >> 32);
+                }
+                if (y0 + 18 <= CHUNK_SIZE_Y) {
+                    uint64_t x = (((uint64_t)__atomic_load_n(&rows[8], __ATOMIC_RELAXED) & keep) &
+                                  0x00000000FFFFFFFFull) + k + 9 * MESHER_KEY_STEP;
                     s += (x & 0xFFFFFFFFull) * (x >> 32);
                 }
                 sum[i] = s;
@@ -188,7 +196,7 @@ static void mesher_copy_slab(MesherContext *ctx, const TerrainChunk *chunk, int 
             int32_t keep = missing ? CELL_LIGHT_MASK : ~0;
             int col = sx + sz * SLAB_SIZE;
             int32_t *dst = &slab->cells[col * SLAB_STRIDE_X];
-            uint32_t opaque = 0, nonair = 0, water = 0;
+            uint32_t opaque = 0, nonair = 0, water = 0, leaves = 0;
             for (int j = SLAB_SIZE - 1; j >= 0; j--) {
                 int32_t v = j < j_lo ? below : j >= j_hi ? above : cell_load(&from[j]) & keep;
                 dst[j] = v;
@@ -196,21 +204,39 @@ static void mesher_copy_slab(MesherContext *ctx, const TerrainChunk *chunk, int 
                 opaque = (opaque << 1) | (k & MESHER_KIND_OPAQUE);
                 nonair = (nonair << 1) | ((k >> 1) & 1u);
                 water = (water << 1) | ((k >> 2) & 1u);
+                leaves = (leaves << 1) | ((k >> 3) & 1u);
             }
             slab->opaque[col] = opaque;
             slab->nonair[col] = nonair;
             slab->water[col] = water;
+            slab->leaves[col] = leaves;
         }
 }
 
 /* ---- slice building ---- */
+
+/* The vertical extent of a slice's vertices, for mesher_pack. */
+static void mesher_measure_slice(ChunkGeometry *g, int s)
+{
+    float min_y = CHUNK_SIZE_Y, max_y = 0;
+    for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
+        const VertexList *list = &g->slices[s][k];
+        for (int i = 0; i < list->count; i++) {
+            float y = list->data[i].y;
+            min_y = y < min_y ? y : min_y;
+            max_y = y > max_y ? y : max_y;
+        }
+    }
+    g->slice_min_y[s] = min_y;
+    g->slice_max_y[s] = max_y;
+}
 
 static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists)
 {
     for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = 0;
     ctx->slab = slab->cells;
     ctx->slice_y0 = slice * CHUNK_SLICE_HEIGHT;
-    const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water;
+    const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water, *lm = slab->leaves;
     const uint32_t inner = ((1u << CHUNK_SLICE_HEIGHT) - 1) << 1;
     for (int z = 0; z < CHUNK_SIZE_Z; z++)
         for (int x = 0; x < CHUNK_SIZE_X; x++) {
@@ -224,6 +250,12 @@ static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int s
                 uint32_t ow = o | w;
                 hidden |= w & (ow << 1) & (ow >> 1) & (om[col - 1] | wm[col - 1]) & (om[col + 1] | wm[col + 1]) &
                           (om[col - SLAB_SIZE] | wm[col - SLAB_SIZE]) & (om[col + SLAB_SIZE] | wm[col + SLAB_SIZE]);
+            }
+            uint32_t l = lm[col];
+            if (l) {  /* leaves inside leaves (or against rock) show no face */
+                uint32_t ol = o | l;
+                hidden |= l & (ol << 1) & (ol >> 1) & (om[col - 1] | lm[col - 1]) & (om[col + 1] | lm[col + 1]) &
+                          (om[col - SLAB_SIZE] | lm[col - SLAB_SIZE]) & (om[col + SLAB_SIZE] | lm[col + SLAB_SIZE]);
             }
             uint32_t todo = nonair & ~hidden;
             while (todo) {
@@ -268,6 +300,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             mesher_copy_slab(ctx, chunk, s);
             mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s]);
         }
+        mesher_measure_slice(g, s);
         g->slice_hash[s] = h;
         g->slice_built[s] = !ctx->failed;   /* retried next pass if a list could not grow */
         g->slices_rebuilt_last_pass++;

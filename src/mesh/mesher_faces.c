@@ -5,7 +5,9 @@
  *   - an opaque cube hides every face against it (also across chunk borders: the slab holds the
  *     neighbour chunks' border cells; a missing neighbour was copied as air, so nothing is culled there);
  *   - transparent cubes and fluids also hide faces against the same block (no walls inside a lake or
- *     between two panes), leaves do not (Survivalcraft's fancy leaves keep the inner faces);
+ *     between two panes), and leaves hide faces against any leaves ("fast leaves": a canopy shows only
+ *     its outside, which keeps forests within what a software renderer draws at a usable frame rate;
+ *     the faces of leaves against air stay, and the alpha-tested pass draws them from both sides);
  *   - a fluid also hides its faces against ice and glass (their own faces show the boundary);
  *   - a fluid with neither the same fluid nor a cube-shaped block above is 14/16 high: its top face sinks
  *     and its side faces end there (texture cut to match); under ice it stays full so no gap opens.
@@ -72,9 +74,11 @@ static void mesher_emit_cube(MesherContext *ctx, VertexList *lists, int x, int y
     int cell = SLAB_INDEX(x, y, z);
     int layer = blocks->layer[id];
     bool cull_same = layer == BLOCK_LAYER_TRANSPARENT;
+    bool leaves = (ctx->kind[id] & MESHER_KIND_LEAVES) != 0;
     for (int f = 0; f < 6; f++) {
         int n = cell_contents(slab[cell + MESHER_FACE_STRIDE[f]]);
         if (blocks->opaque_cube[n] || (cull_same && n == id)) continue;
+        if (leaves && (ctx->kind[n] & MESHER_KIND_LEAVES)) continue;
         int subset = layer == BLOCK_LAYER_OPAQUE ? (f < BLOCK_FACE_POS_Y ? f : MESH_SUBSET_OPAQUE_OTHER)
                                                  : mesher_layer_subset(layer);
         mesher_emit_block_face(ctx, &lists[subset], x, y, z, f, def, 16);

@@ -35,7 +35,8 @@
 /* Block classes for the slab masks. */
 #define MESHER_KIND_OPAQUE 1u   /* opaque cube */
 #define MESHER_KIND_NONAIR 2u
-#define MESHER_KIND_WATER  4u        /* BlockTint: none, grass, foliage, water */
+#define MESHER_KIND_WATER  4u
+#define MESHER_KIND_LEAVES 8u   /* alpha-tested cube: faces between two of them are culled */
 
 /* Face geometry shared by the light and face code (mesher_faces.c): per BlockFace the outward normal and
  * the 4 corners of the unit cube face, counter-clockwise seen from outside. */
@@ -57,6 +58,7 @@ typedef struct MesherSlab {
     uint32_t opaque[SLAB_COLUMNS];         /* opaque cube: hides faces */
     uint32_t nonair[SLAB_COLUMNS];
     uint32_t water[SLAB_COLUMNS];          /* BLOCK_WATER: culls against itself */
+    uint32_t leaves[SLAB_COLUMNS];         /* any leaves: cull against any leaves */
 } MesherSlab;
 
 struct MesherContext {

@@ -76,12 +76,13 @@ void mesher_light_prepare_blocks(MesherContext *ctx, const BlockRegistry *blocks
     if (ctx->blocks == blocks) return;
     ctx->blocks = blocks;
     for (int id = 0; id < BLOCK_MAX; id++) {
+        bool leaves = blocks->layer[id] == BLOCK_LAYER_ALPHA_TESTED && blocks->shape[id] == BLOCK_SHAPE_CUBE;
         if (blocks->opaque_cube[id]) ctx->shadow[id] = MESHER_SHADOW_OPAQUE;
-        else if (blocks->layer[id] == BLOCK_LAYER_ALPHA_TESTED && blocks->shape[id] == BLOCK_SHAPE_CUBE)
-            ctx->shadow[id] = MESHER_SHADOW_LEAVES;
+        else if (leaves) ctx->shadow[id] = MESHER_SHADOW_LEAVES;
         else ctx->shadow[id] = 0;
         ctx->kind[id] = (uint8_t)((blocks->opaque_cube[id] ? MESHER_KIND_OPAQUE : 0) |
-                                  (id != BLOCK_AIR ? MESHER_KIND_NONAIR : 0) | (id == BLOCK_WATER ? MESHER_KIND_WATER : 0));
+                                  (id != BLOCK_AIR ? MESHER_KIND_NONAIR : 0) |
+                                  (id == BLOCK_WATER ? MESHER_KIND_WATER : 0) | (leaves ? MESHER_KIND_LEAVES : 0));
     }
 }
 

@@ -2,7 +2,8 @@
  *
  * Design. The worker keeps per-slice lists between passes (so unchanged slices cost nothing); the main
  * thread gets one contiguous list per subset, exactly sized, which the renderer uploads and frees. The
- * vertical extent (min_y, max_y) is measured on the packed vertices for frustum culling. */
+ * vertical extent (min_y, max_y) for frustum culling combines the extents measured when each slice was
+ * built (a single-block edit repacks 9 chunks: rescanning every vertex would cost more than copying). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,11 +36,13 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
             memcpy(out->data + out->count, in->data, (size_t)in->count * sizeof *in->data);
             out->count += in->count;
         }
-        for (int i = 0; i < out->count; i++) {
-            float y = out->data[i].y;
-            if (y < min_y) min_y = y;
-            if (y > max_y) max_y = y;
-        }
+    }
+    for (int s = 0; s < CHUNK_SLICES; s++) {
+        int count = 0;
+        for (int subset = 0; subset < MESH_SUBSET_COUNT; subset++) count += g->slices[s][subset].count;
+        if (!count || g->slice_min_y[s] > g->slice_max_y[s]) continue;
+        if (g->slice_min_y[s] < min_y) min_y = g->slice_min_y[s];
+        if (g->slice_max_y[s] > max_y) max_y = g->slice_max_y[s];
     }
     if (min_y <= max_y) {
         mesh->min_y = (int)floorf(min_y);

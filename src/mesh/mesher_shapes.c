@@ -1,16 +1,18 @@
 /* mesher_shapes.c — blocks that are not cubes: crossed plants and torches.
  *
- * Design. Plants and flowers are two vertical quads along the cell's diagonals, each emitted for both
- * sides (the alpha-tested pass may cull back faces), lit by the plant's own cell (no ambient occlusion:
- * they have no faces against neighbours) and tinted (tall grass takes the grass colour of its column).
+ * Design. Plants and flowers are two vertical quads along the cell's diagonals, one quad each: the
+ * renderer draws the alpha-tested subset with back-face culling off (render.h / renderer.c), so a second,
+ * reversed copy of each plane would only double the vertices. They are lit by the plant's own cell (no
+ * ambient occlusion: they have no faces against neighbours) and tinted (tall grass takes the grass
+ * colour of its column).
  * A torch is a small box on the floor of its cell, 2/16 wide and 10/16 tall, textured with the middle of
  * the torch tile (stick and flame) and lit at least at its emission, so it glows in the dark. */
 #include "mesher_internal.h"
 
-/* Corners of the two diagonal planes, front then back, CCW seen from the side each quad shows. */
-static const int MESHER_CROSS_CORNER[4][4][3] = {
-    {{0, 0, 0}, {1, 0, 1}, {1, 1, 1}, {0, 1, 0}}, {{1, 0, 1}, {0, 0, 0}, {0, 1, 0}, {1, 1, 1}},
-    {{1, 0, 0}, {0, 0, 1}, {0, 1, 1}, {1, 1, 0}}, {{0, 0, 1}, {1, 0, 0}, {1, 1, 0}, {0, 1, 1}}};
+/* Corners of the two diagonal planes (drawn two-sided), counter-clockwise seen from -X+Z and from +X+Z. */
+#define MESHER_CROSS_QUADS 2
+static const int MESHER_CROSS_CORNER[MESHER_CROSS_QUADS][4][3] = {
+    {{0, 0, 0}, {1, 0, 1}, {1, 1, 1}, {0, 1, 0}}, {{1, 0, 0}, {0, 0, 1}, {0, 1, 1}, {1, 1, 0}}};
 static const int MESHER_QUAD_UV[4][2] = {{0, 16}, {16, 16}, {16, 0}, {0, 0}};
 
 /* The torch: box bounds in sixteenths, and the tile pixels its sides / top / bottom use. */
@@ -33,7 +35,7 @@ void mesher_shapes_emit_cross(MesherContext *ctx, VertexList *list, int x, int y
         for (int c = 0; c < 4; c++) color[i][c] = color[0][c];
     int tile = def->textures[BLOCK_FACE_POS_Z];
     int tile_u = (tile & 15) * 16, tile_v = (tile >> 4) * 16;
-    for (int q = 0; q < 4; q++) {
+    for (int q = 0; q < MESHER_CROSS_QUADS; q++) {
         float pos[4][3];
         int uv[4][2];
         for (int k = 0; k < 4; k++) {

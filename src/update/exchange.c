@@ -204,6 +204,8 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         exchange_take_load_result(chunk);
         if (changed) chunk->worker_flags &= ~UPDATE_WORKER_FLAG_BLOCKED;
         chunk->state = chunk->thread_state;
+        /* from now on the main thread may edit it: light is written with compare-and-swap */
+        if (chunk->state >= CHUNK_STATE_INVALID_LIGHT) chunk->worker_flags &= ~UPDATE_WORKER_FLAG_PRIVATE;
         u->stats.by_state[chunk->state]++;
         if (chunk->worker_finished_mesh) {
             ReadyMesh *r = update_array_push(&u->ready_meshes, sizeof *r);

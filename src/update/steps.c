@@ -5,7 +5,10 @@
  * itself and returns the current state when they are not ready, so a wrong schedule can never make a
  * chunk skip work. Load results are written to worker_flags (worker-owned); the exchange moves them into
  * the main thread's flags. A damaged stored copy never stops the game: it is logged with its reason and
- * the chunk is generated in memory, flagged so that it is not written back until the player edits it. */
+ * the chunk is generated in memory, flagged so that it is not written back until the player edits it.
+ * A chunk whose contents were just generated or loaded, and whose state the main thread has not yet seen
+ * reach InvalidLight, cannot be edited by anyone (UPDATE_WORKER_FLAG_PRIVATE): its sunlight is written
+ * with plain stores, several times cheaper than the compare-and-swaps a live chunk needs. */
 #include "strata/update_step.h"
 
 #include <string.h>
@@ -58,6 +61,7 @@ ChunkState updater_step_not_loaded(TerrainChunk *chunk, StepContext *ctx)
     StResult rc = storage->load(storage->user, chunk);
     if (rc == ST_OK) {
         step_set_load_result(chunk, CHUNK_FLAG_LOADED);
+        chunk->worker_flags |= UPDATE_WORKER_FLAG_PRIVATE;
         return CHUNK_STATE_INVALID_LIGHT;
     }
     /* A failed or absent load may have written part of the chunk: start the generator from a clean one. */
@@ -77,7 +81,10 @@ ChunkState updater_step_not_loaded(TerrainChunk *chunk, StepContext *ctx)
 static ChunkState step_contents(TerrainChunk *chunk, StepContext *ctx, int pass)
 {
     generator_run_pass(ctx->generator, pass, chunk, ctx->gen);
-    return pass == 4 ? CHUNK_STATE_INVALID_LIGHT : (ChunkState)(CHUNK_STATE_INVALID_CONTENTS1 + pass);
+    if (pass < 4) return (ChunkState)(CHUNK_STATE_INVALID_CONTENTS1 + pass);
+    /* The main thread has seen this chunk below InvalidLight at most, so it does not edit it yet. */
+    chunk->worker_flags |= UPDATE_WORKER_FLAG_PRIVATE;
+    return CHUNK_STATE_INVALID_LIGHT;
 }
 
 ChunkState updater_step_contents1(TerrainChunk *chunk, StepContext *ctx) { return step_contents(chunk, ctx, 1); }
@@ -87,7 +94,8 @@ ChunkState updater_step_contents4(TerrainChunk *chunk, StepContext *ctx) { retur
 
 ChunkState updater_step_light(TerrainChunk *chunk, StepContext *ctx)
 {
-    light_compute_sunlight(chunk, ctx->blocks, ctx->sky_light);
+    bool shared = !(chunk->worker_flags & UPDATE_WORKER_FLAG_PRIVATE);
+    light_compute_sunlight_ctx(chunk, ctx->blocks, ctx->sky_light, shared, ctx->light);
     return CHUNK_STATE_INVALID_PROPAGATED_LIGHT;
 }
 

@@ -1,0 +1,52 @@
+/* light_scratch.c — what both light steps keep between calls: the context, the bucket queue and the
+ * per-block tables.
+ *
+ * Design. Everything here is scratch: nothing a step computes depends on what a previous call left in it.
+ * Memory grows on demand and is kept, so a worker lighting chunk after chunk allocates nothing once warm;
+ * the large pieces (the sunlight step's per-cell bytes, propagation's stamps) are allocated by the step
+ * that first needs them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "light_internal.h"
+
+LightContext *light_context_create(void)
+{
+    return calloc(1, sizeof(LightContext));
+}
+
+void light_context_destroy(LightContext *ctx)
+{
+    if (!ctx) return;
+    light_buckets_free(&ctx->buckets);
+    free(ctx->own);
+    free(ctx->stamp);
+    free(ctx);
+}
+
+bool light_buckets_grow(LightBuckets *b, int level)
+{
+    int cap = b->capacity[level] ? b->capacity[level] * 2 : 1024;
+    uint32_t *data = realloc(b->data[level], (size_t)cap * sizeof *data);
+    if (!data) {
+        b->failed = true;
+        return false;
+    }
+    b->data[level] = data;
+    b->capacity[level] = cap;
+    return true;
+}
+
+void light_buckets_free(LightBuckets *b)
+{
+    for (int i = 0; i <= LIGHT_MAX; i++) free(b->data[i]);
+    memset(b, 0, sizeof *b);
+}
+
+void light_tables_prepare(LightTables *t, const BlockRegistry *blocks)
+{
+    if (t->blocks == blocks) return;
+    t->blocks = blocks;
+    for (int id = 0; id < BLOCK_MAX; id++)
+        t->class[id] = (uint8_t)((blocks->emission[id] & 15) | (blocks->transparent_to_sun[id] ? LIGHT_CLASS_SUN : 0));
+}

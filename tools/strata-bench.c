@@ -1,7 +1,8 @@
 /* strata-bench — the engine's figures, with no window, for a fixed seed.
  *
  * Prints a table, or with --json one JSON object whose keys other checks rely on (never removed):
- * noise_2d_ns, noise_3d_ns, gen_pass_us[4], sunlight_us, propagate_us, vertex_pass_us[2],
+ * noise_2d_ns, noise_3d_ns, gen_pass_us[4], sunlight_us (fresh chunk, the worker's private path),
+ * sunlight_relight_us (a live chunk lit again, compare-and-swap writes), propagate_us, vertex_pass_us[2],
  * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
  * seed_format_bytes_per_chunk. Per-chunk figures are medians over a square of generated chunks
  * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
@@ -37,7 +38,7 @@ typedef struct BenchOptions {
 typedef struct BenchResults {
     double noise_2d_ns, noise_3d_ns;
     double gen_pass_us[4];
-    double sunlight_us, propagate_us;
+    double sunlight_us, sunlight_relight_us, propagate_us;
     double vertex_pass_us[2];
     double vertices_per_chunk;
     double world_ready_ms;
@@ -101,9 +102,10 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     MesherContext *mctx = mesher_context_create();
     ChunkCodec *codec = chunk_codec_create();
     int total = BENCH_SIDE * BENCH_SIDE, inner = (BENCH_SIDE - 2) * (BENCH_SIDE - 2);
-    double *pass_t[4], *sun_t, *prop_t, *vert_t[2], *verts, *enc_t, *dec_t, *bytes, *seed_bytes;
+    double *pass_t[4], *sun_t, *relight_t, *prop_t, *vert_t[2], *verts, *enc_t, *dec_t, *bytes, *seed_bytes;
     for (int p = 0; p < 4; p++) pass_t[p] = calloc((size_t)total, sizeof(double));
     sun_t = calloc((size_t)total, sizeof(double));
+    relight_t = calloc((size_t)total, sizeof(double));
     prop_t = calloc((size_t)inner, sizeof(double));
     vert_t[0] = calloc((size_t)inner, sizeof(double));
     vert_t[1] = calloc((size_t)inner, sizeof(double));
@@ -125,9 +127,14 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
                 generator_run_pass(gen, p + 1, c, gctx);
                 pass_t[p][k] = now_us() - t0;
             }
+            /* a fresh chunk: the worker's private (plain-store) path, as in the game */
             double t0 = now_us();
-            light_compute_sunlight(c, blocks, LIGHT_MAX);
+            light_compute_sunlight_ctx(c, blocks, LIGHT_MAX, false, lctx);
             sun_t[k] = now_us() - t0;
+            /* a live chunk lit again (sky change, edit nearby): the shared path, compare-and-swap writes */
+            t0 = now_us();
+            light_compute_sunlight_ctx(c, blocks, LIGHT_MAX, true, lctx);
+            relight_t[k] = now_us() - t0;
         }
     k = 0;
     for (int cz = -half + 1; cz < half; cz++)
@@ -183,6 +190,7 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
         }
     for (int p = 0; p < 4; p++) r->gen_pass_us[p] = median(pass_t[p], total);
     r->sunlight_us = median(sun_t, total);
+    r->sunlight_relight_us = median(relight_t, total);
     r->propagate_us = median(prop_t, inner);
     r->vertex_pass_us[0] = median(vert_t[0], inner);
     r->vertex_pass_us[1] = median(vert_t[1], inner);
@@ -192,7 +200,7 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     r->bytes_per_chunk = median(bytes, inner);
     r->seed_format_bytes_per_chunk = median(seed_bytes, inner);
     for (int p = 0; p < 4; p++) free(pass_t[p]);
-    free(sun_t); free(prop_t); free(vert_t[0]); free(vert_t[1]); free(verts);
+    free(sun_t); free(relight_t); free(prop_t); free(vert_t[0]); free(vert_t[1]); free(verts);
     free(enc_t); free(dec_t); free(bytes); free(seed_bytes); free(scratch);
     chunk_codec_destroy(codec);
     mesher_context_destroy(mctx);
@@ -280,12 +288,12 @@ static StResult bench_edits(const Generator *gen, const BlockRegistry *blocks, B
 static void print_json(const BenchResults *r)
 {
     printf("{\"noise_2d_ns\": %.2f, \"noise_3d_ns\": %.2f, "
-           "\"gen_pass_us\": [%.1f, %.1f, %.1f, %.1f], \"sunlight_us\": %.1f, \"propagate_us\": %.1f, "
+           "\"gen_pass_us\": [%.1f, %.1f, %.1f, %.1f], \"sunlight_us\": %.1f, \"sunlight_relight_us\": %.1f, \"propagate_us\": %.1f, "
            "\"vertex_pass_us\": [%.1f, %.1f], \"vertices_per_chunk\": %.0f, \"world_ready_ms\": %.1f, "
            "\"peak_rss_mb\": %.1f, \"edit_us\": %.1f, \"encode_us\": %.1f, \"decode_us\": %.1f, "
            "\"bytes_per_chunk\": %.0f, \"seed_format_bytes_per_chunk\": %.0f}\n",
            r->noise_2d_ns, r->noise_3d_ns, r->gen_pass_us[0], r->gen_pass_us[1], r->gen_pass_us[2],
-           r->gen_pass_us[3], r->sunlight_us, r->propagate_us, r->vertex_pass_us[0], r->vertex_pass_us[1],
+           r->gen_pass_us[3], r->sunlight_us, r->sunlight_relight_us, r->propagate_us, r->vertex_pass_us[0], r->vertex_pass_us[1],
            r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
            r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
 }
@@ -299,7 +307,8 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.2f ns/sample\n", "noise 3D (simplex)", r->noise_3d_ns);
     for (int p = 0; p < 4; p++) printf("  generation pass %d %20.1f us\n", p + 1, r->gen_pass_us[p]);
     printf("  %-28s %10.1f us\n", "generation, 4 passes", gen_total);
-    printf("  %-28s %10.1f us\n", "sunlight", r->sunlight_us);
+    printf("  %-28s %10.1f us\n", "sunlight (fresh chunk)", r->sunlight_us);
+    printf("  %-28s %10.1f us\n", "sunlight (relight, shared)", r->sunlight_relight_us);
     printf("  %-28s %10.1f us\n", "light propagation", r->propagate_us);
     printf("  %-28s %10.1f us\n", "vertex pass 1", r->vertex_pass_us[0]);
     printf("  %-28s %10.1f us\n", "vertex pass 2", r->vertex_pass_us[1]);

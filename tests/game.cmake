@@ -21,4 +21,9 @@ if(TARGET strata)
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(test_game_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
+  # Step 3: a dig in a Valid chunk is on screen within 3 frames (the game's dig_visible_within command).
+  add_test(NAME test_dig_latency COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR} dig-latency
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  set_tests_properties(test_dig_latency PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen"
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()

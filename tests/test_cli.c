@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "strata/error.h"
 #include "strata/generator.h"
+#include "strata/mesher.h"
 
 /* Parses a NULL-terminated list of arguments (program name added). */
 static CliStatus parse(CliOptions *o, ...)
@@ -32,6 +33,8 @@ static void test_defaults(void)
     CHECK_EQ_INT(o.frames, 0);
     CHECK(o.screenshot_path == NULL && o.script_path == NULL && o.asset_dir == NULL && o.world_dir == NULL);
     CHECK_EQ_INT(o.autosave_seconds, CLI_AUTOSAVE_DEFAULT);
+    CHECK_NEAR(o.brightness, 0.5, 0);
+    CHECK_EQ_INT(o.season, MESHER_SEASON_SUMMER);
 }
 
 static void test_every_flag(void)
@@ -39,7 +42,8 @@ static void test_every_flag(void)
     CliOptions o;
     CliStatus s = parse(&o, "--seed", "42", "--view-distance", "3", "--flat", "--width", "320", "--height", "200",
                         "--frames", "5", "--screenshot", "out.png", "--script", "a.script", "--fly", "--assets",
-                        "/tmp/assets", "--world", "w1", "--new", "--autosave", "30", NULL);
+                        "/tmp/assets", "--world", "w1", "--new", "--autosave", "30", "--brightness", "0.75",
+                        "--season", "winter", NULL);
     CHECK_EQ_INT(s, CLI_RUN);
     CHECK(o.seed_given);
     CHECK_EQ_INT(o.seed, 42);
@@ -55,6 +59,8 @@ static void test_every_flag(void)
     CHECK(o.world_dir && !strcmp(o.world_dir, "w1"));
     CHECK(o.new_world);
     CHECK_EQ_INT(o.autosave_seconds, 30);
+    CHECK_NEAR(o.brightness, 0.75, 1e-6);
+    CHECK_EQ_INT(o.season, MESHER_SEASON_WINTER);
     CHECK_EQ_INT(cli_exit_code(s), 0);
 }
 
@@ -71,6 +77,14 @@ static void test_equals_form_and_bounds(void)
     uint64_t want;
     CHECK_EQ_INT(world_seed_parse("-7", &want), ST_OK);
     CHECK(o.seed == want);
+    CHECK_EQ_INT(parse(&o, "--brightness=0", "--season=spring", NULL), CLI_RUN);
+    CHECK_NEAR(o.brightness, 0.0, 0);
+    CHECK_EQ_INT(o.season, MESHER_SEASON_SPRING);
+    CHECK_EQ_INT(parse(&o, "--brightness", "1", "--season", "autumn", NULL), CLI_RUN);
+    CHECK_NEAR(o.brightness, 1.0, 0);
+    CHECK_EQ_INT(o.season, MESHER_SEASON_AUTUMN);
+    CHECK_EQ_INT(parse(&o, "--season", "summer", NULL), CLI_RUN);
+    CHECK_EQ_INT(o.season, MESHER_SEASON_SUMMER);
 }
 
 static void test_text_seed(void)
@@ -109,6 +123,16 @@ static void test_bad_values(void)
     expect_error(parse(&o, "--autosave", "-1", NULL), "--autosave");
     expect_error(parse(&o, "--screenshot", "", NULL), "--screenshot");
     expect_error(parse(&o, "--width", "99999999999999999999999", NULL), "--width");
+    expect_error(parse(&o, "--brightness", "1.5", NULL), "--brightness: expected a number in 0..1, got '1.5'");
+    expect_error(parse(&o, "--brightness", "-0.1", NULL), "'-0.1'");
+    expect_error(parse(&o, "--brightness", "nan", NULL), "'nan'");
+    expect_error(parse(&o, "--brightness", "0.5x", NULL), "'0.5x'");
+    expect_error(parse(&o, "--brightness", "", NULL), "--brightness");
+    expect_error(parse(&o, "--brightness", NULL), "--brightness: missing value");
+    expect_error(parse(&o, "--season", "monsoon", NULL),
+                 "--season: expected spring|summer|autumn|winter, got 'monsoon'");
+    expect_error(parse(&o, "--season", "Winter", NULL), "'Winter'");
+    expect_error(parse(&o, "--season", "", NULL), "--season");
 }
 
 static void test_bad_flags(void)
@@ -146,7 +170,9 @@ static void test_help_version(void)
     fclose(f);
     const char *flags[] = {"--seed", "--view-distance", "--flat", "--width", "--height", "--frames", "--screenshot",
                            "--script", "--fly", "--assets", "--world", "--new", "--autosave", "--help", "--version",
-                           "wait_ready", "screenshot PATH"};
+                           "--brightness B", "--season NAME", "wait_ready", "screenshot PATH", "brightness B",
+                           "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "B brightness",
+                           "N season"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) CHECK_STR_CONTAINS(buf, flags[i]);
 }
 

@@ -6,7 +6,13 @@
  * wait, screenshot b.png, quit; in a flat world and in the standard one. Checks: exit 0; a.png is not one
  * flat colour; its top rows are sky (blue; flat world); the centre region differs between a and b (the
  * dig changed what the crosshair looks at); --screenshot wrote the last frame. Returns 77 (skip) when the
- * game cannot get a GL context on this machine. */
+ * game cannot get a GL context on this machine.
+ * Look settings: bad --brightness/--season values exit 2 before a window; at night a brightness 1 picture
+ * is brighter than a brightness 0 one, and a winter one differs from summer.
+ * With a third argument "dig-latency" it runs only the dig latency check: in the flat world and the
+ * standard one (seed 1), wait_ready, look at the ground in front, dig_visible_within 3: exit 0 and the
+ * logged "dig visible after K frames" has 1 <= K <= 3; and dig_visible_within with nothing in reach
+ * fails with exit 1 naming FILE:LINE. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -100,6 +106,11 @@ static void test_command_line(void)
      * would fail with exit 1 instead. */
     CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--view-distance", "99", NULL}), 2);
     CHECK_STR_CONTAINS(out_text, "--view-distance: expected an integer in 2..32, got '99'");
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--brightness", "1.5", NULL}), 2);
+    CHECK_STR_CONTAINS(out_text, "--brightness: expected a number in 0..1, got '1.5'");
+    CHECK_STR_CONTAINS(out_text, "Usage:");
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--season", "monsoon", NULL}), 2);
+    CHECK_STR_CONTAINS(out_text, "--season: expected spring|summer|autumn|winter, got 'monsoon'");
 }
 
 static void test_startup_errors(void)
@@ -126,6 +137,9 @@ static void test_startup_errors(void)
     write_file(script, "wait 1\nplace unobtainium\n");
     CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--script", script, NULL}), 2);
     CHECK_STR_CONTAINS(out_text, "bad.script:2: place: unknown block 'unobtainium'");
+    write_file(script, "wait 1\n# look settings\nseason spring\nbrightness 7\n");
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--script", script, NULL}), 2);
+    CHECK_STR_CONTAINS(out_text, "bad.script:4: brightness: expected B (brightness)");
     CHECK_EQ_INT(run_strata(NULL, (const char *[]){"--script", "/nonexistent/x.script", NULL}), 2);
     CHECK_STR_CONTAINS(out_text, "/nonexistent/x.script");
 }
@@ -235,6 +249,101 @@ done:
     return 0;
 }
 
+/* Mean of R+G+B over the whole picture below the HUD. */
+static double mean_level(const Image *im)
+{
+    double rgb[3];
+    mean_rgb(im, 0, im->h / 4, im->w, im->h, rgb);
+    return (rgb[0] + rgb[1] + rgb[2]) / 3.0;
+}
+
+/* Brightness and season change the picture: the same night view at brightness 0 and 1 (the script's
+ * command and the flag), and the same noon view in summer and winter (grass tint). */
+static void test_brightness_season(void)
+{
+    char script[300], dark[300], bright[300], summer[300], winter[300], text[1400];
+    snprintf(script, sizeof script, "%s/look.script", tmp);
+    snprintf(dark, sizeof dark, "%s/dark.png", tmp);
+    snprintf(bright, sizeof bright, "%s/bright.png", tmp);
+    snprintf(summer, sizeof summer, "%s/summer.png", tmp);
+    snprintf(winter, sizeof winter, "%s/winter.png", tmp);
+    snprintf(text, sizeof text,
+             "time 0.0\nwait_ready\nlook 0 -30\nwait 2\nscreenshot %s\n"
+             "brightness 1\nwait_ready\nwait 2\nscreenshot %s\n"
+             "time 0.5\nwait_ready\nwait 2\nscreenshot %s\n"
+             "season winter\nwait_ready\nwait 2\nscreenshot %s\nquit\n",
+             dark, bright, summer, winter);
+    write_file(script, text);
+    int rc = run_strata(NULL, (const char *[]){"--flat", "--seed", "3", "--view-distance", "2", "--width", "320",
+                                               "--height", "200", "--brightness", "0", "--script", script, NULL});
+    CHECK_EQ_INT(rc, 0);
+    if (rc != 0) fprintf(stderr, "strata output:\n%s\n", out_text);
+    CHECK_STR_CONTAINS(out_text, "brightness 1.00");
+    CHECK_STR_CONTAINS(out_text, "season winter");
+    check_no_leaks();
+    Image d = load_png(dark), b = load_png(bright), s = load_png(summer), w = load_png(winter);
+    CHECK(d.px && b.px && s.px && w.px);
+    if (d.px && b.px && s.px && w.px) {
+        double ld = mean_level(&d), lb = mean_level(&b);
+        double season_diff = region_diff(&s, &w, 0, s.h / 2, s.w, s.h);
+        fprintf(stderr, "night level at brightness 0: %.1f, at 1: %.1f; summer/winter ground diff %.1f\n", ld, lb,
+                season_diff);
+        CHECK(lb > ld + 5.0);
+        CHECK(season_diff > 3.0);
+    }
+    stbi_image_free(d.px);
+    stbi_image_free(b.px);
+    stbi_image_free(s.px);
+    stbi_image_free(w.px);
+}
+
+/* The dig latency: frames between a dig in a Valid chunk and the first frame that shows it (frame 1 = the
+ * first frame after the dig's). Returns K, or -1 after a failed check; 77 when no GL context exists. */
+static int dig_latency_run(const char *name, const char *extra_flag)
+{
+    char script[300];
+    snprintf(script, sizeof script, "%s/%s_latency.script", tmp, name);
+    write_file(script, "time 0.5\nwait_ready\nlook 0 -50\ndig_visible_within 3\nquit\n");
+    const char *args[20] = {"--seed", "1", "--view-distance", "4", "--width", "640", "--height", "400", "--script",
+                            script};
+    int n = 10;
+    if (extra_flag) args[n++] = extra_flag;
+    args[n] = NULL;
+    int rc = run_strata(NULL, args);
+    if (rc == 1 && (strstr(out_text, "cannot create an OpenGL") || strstr(out_text, "cannot initialise SDL video") ||
+                    strstr(out_text, "cannot create the window"))) {
+        fprintf(stderr, "skip: no GL context here:\n%s\n", out_text);
+        return 77;
+    }
+    CHECK_EQ_INT(rc, 0);
+    check_no_leaks();
+    const char *line = strstr(out_text, "dig visible after ");
+    CHECK(line != NULL);
+    long k = -1;
+    if (line) k = strtol(line + strlen("dig visible after "), NULL, 10);
+    fprintf(stderr, "%s: dig visible after %ld frames\n", name, k);
+    CHECK(k >= 1 && k <= 3);
+    if (rc != 0 || k < 1 || k > 3) fprintf(stderr, "strata output:\n%s\n", out_text);
+    return k;
+}
+
+static int test_dig_latency(void)
+{
+    if (dig_latency_run("flat", "--flat") == 77) return 77;
+    dig_latency_run("gen24", NULL);
+
+    /* Nothing in reach (looking at the sky): exit 1 naming the script line. */
+    char script[300];
+    snprintf(script, sizeof script, "%s/sky_latency.script", tmp);
+    write_file(script, "time 0.5\nwait_ready\nlook 0 90\n\ndig_visible_within 3\nquit\n");
+    int rc = run_strata(NULL, (const char *[]){"--flat", "--view-distance", "2", "--width", "160", "--height", "100",
+                                               "--script", script, NULL});
+    CHECK_EQ_INT(rc, 1);
+    CHECK_STR_CONTAINS(out_text, "sky_latency.script:5: dig_visible_within: no block within reach");
+    check_no_leaks();
+    return 0;
+}
+
 /* --frames quits after N frames through the same shutdown as closing the window (worker joined, all freed)
  * and --screenshot writes the last frame. */
 static void test_frames_quit(void)
@@ -316,10 +425,16 @@ int main(int argc, char **argv)
     }
     strata = argv[1];
     source_dir = argv[2];
+    bool latency_only = argc > 3 && !strcmp(argv[3], "dig-latency");
     snprintf(tmp, sizeof tmp, "/tmp/strata_e2e_XXXXXX");
     if (!mkdtemp(tmp)) {
         perror("mkdtemp");
         return 1;
+    }
+    if (latency_only) {
+        fprintf(stderr, "-- test_dig_latency\n");
+        if (test_dig_latency() == 77) return 77;
+        goto report;
     }
     RUN(test_command_line);
     RUN(test_startup_errors);
@@ -331,6 +446,8 @@ int main(int argc, char **argv)
     scripted_run("gen24", NULL, false);
     RUN(test_frames_quit);
     RUN(test_world_persistence);
+    RUN(test_brightness_season);
+report:;
     int rc = check_report();
     if (rc == 0) {
         char cmd[400];

@@ -55,16 +55,23 @@ static void test_keys(void)
     input_handle_event(&in, &e);
     e = key(SDL_KEYDOWN, SDL_SCANCODE_7, 0);
     input_handle_event(&in, &e);
-    CHECK(in.toggle_fly && in.toggle_hud && in.advance_time);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_B, 0);
+    input_handle_event(&in, &e);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_N, 0);
+    input_handle_event(&in, &e);
+    CHECK(in.toggle_fly && in.toggle_hud && in.advance_time && in.cycle_brightness && in.cycle_season);
     CHECK_EQ_INT(in.select_slot, 7);
     input_begin_frame(&in);
-    CHECK(!in.toggle_fly && !in.toggle_hud && !in.advance_time);
+    CHECK(!in.toggle_fly && !in.toggle_hud && !in.advance_time && !in.cycle_brightness && !in.cycle_season);
     CHECK_EQ_INT(in.select_slot, 0);
     CHECK(in.back && in.down);
     /* A repeated F (held key) does not toggle again. */
     e = key(SDL_KEYDOWN, SDL_SCANCODE_F, 1);
     input_handle_event(&in, &e);
     CHECK(!in.toggle_fly);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_B, 1); /* a held B does not cycle again */
+    input_handle_event(&in, &e);
+    CHECK(!in.cycle_brightness);
     e = key(SDL_KEYDOWN, SDL_SCANCODE_1, 0);
     input_handle_event(&in, &e);
     CHECK_EQ_INT(in.select_slot, 1);

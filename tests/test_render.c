@@ -5,7 +5,9 @@
  * through renderer_screenshot: the
  * platform covers the centre, the sky fills the top rows, a new chunk starts hazed and fades in, a
  * released chunk is gone. Exact triangle counts check the camera-side subset mask and the culling; the
- * upload queue, budget and chunk table are checked through renderer_get_stats. Broken shaders, a missing
+ * upload queue, budget and chunk table are checked through renderer_get_stats; a chunk marked edited goes
+ * up at once, outside the budget; renderer_read_pixels returns the same pixels as the screenshot, top row
+ * first. Broken shaders, a missing
  * atlas and an unwritable screenshot path give the right codes and messages.
  * Exit 77 (skipped) when no GL context can be made. */
 #define _GNU_SOURCE
@@ -567,6 +569,82 @@ static void test_upload_queue(void)
     renderer_destroy(r);
 }
 
+/* renderer_read_pixels: a box of the back buffer, rows top to bottom, the same pixels the screenshot has. */
+static void test_read_pixels(void)
+{
+    Renderer *r = test_create();
+    if (!r)
+        return;
+    RenderCamera cam = test_camera();
+    RenderFrame frame = test_frame(0.016f);
+    renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z),
+                            test_platform_mesh(TEST_CHUNK_X, TEST_CHUNK_Z));
+    renderer_flush_uploads(r, &cam);
+    renderer_draw(r, &cam, &frame);
+    enum { BX = 100, BY = 20, BW = 120, BH = 150 };  /* from the sky rows down into the platform */
+    static uint8_t box[BW * BH * 4];
+    CHECK_EQ_INT(renderer_read_pixels(r, BX, BY, BW, BH, box), ST_OK);
+    TestImage image;
+    if (test_capture(r, "read_pixels.png", &image)) {
+        int mismatched = 0;
+        for (int y = 0; y < BH; y++)
+            for (int x = 0; x < BW; x++) {
+                const uint8_t *want = test_pixel(&image, BX + x, BY + y), *got = box + ((size_t)y * BW + x) * 4;
+                mismatched += want[0] != got[0] || want[1] != got[1] || want[2] != got[2];
+            }
+        CHECK_EQ_INT(mismatched, 0);
+        uint8_t sky[3];
+        test_sky_bytes(0.5f, sky);
+        CHECK(test_near(box, sky, 3));                                      /* top-left: sky */
+        CHECK(!test_near(box + ((size_t)(BH - 1) * BW + BW / 2) * 4, sky, 3)); /* bottom: the platform */
+        stbi_image_free(image.pixels);
+    }
+    uint8_t one[4];
+    CHECK_EQ_INT(renderer_read_pixels(r, TEST_WIDTH - 1, TEST_HEIGHT - 1, 1, 1, one), ST_OK);
+    CHECK_EQ_INT(renderer_read_pixels(r, TEST_WIDTH - 1, 0, 2, 1, one), ST_ERR_ARG);
+    CHECK_STR_CONTAINS(st_error_message(), "outside the 320x200 framebuffer");
+    CHECK_EQ_INT(renderer_read_pixels(r, -1, 0, 1, 1, one), ST_ERR_ARG);
+    CHECK_EQ_INT(renderer_read_pixels(r, 0, 0, 0, 1, one), ST_ERR_ARG);
+    renderer_destroy(r);
+}
+
+/* A chunk the player edited: its new mesh is uploaded in the next draw even behind a full budget. */
+static void test_edited_upload(void)
+{
+    Renderer *r = test_create();
+    if (!r)
+        return;
+    RenderCamera cam = test_camera();
+    RenderFrame frame = test_frame(0.016f);
+    RenderStats stats;
+    enum { SIDE = 6 };
+    for (int z = 0; z < SIDE; z++)
+        for (int x = 0; x < SIDE; x++)
+            renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X + x, TEST_CHUNK_Z + z),
+                                    test_platform_mesh(TEST_CHUNK_X + x, TEST_CHUNK_Z + z));
+    renderer_flush_uploads(r, &cam);
+    /* Everything remeshed at once (a sky light change), and one far chunk edited. */
+    for (int z = 0; z < SIDE; z++)
+        for (int x = 0; x < SIDE; x++)
+            renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X + x, TEST_CHUNK_Z + z),
+                                    test_platform_mesh(TEST_CHUNK_X + x, TEST_CHUNK_Z + z));
+    renderer_mark_edited(r, TEST_CHUNK_X + SIDE - 1, TEST_CHUNK_Z + SIDE - 1);
+    renderer_mark_edited(r, TEST_CHUNK_X + 50, TEST_CHUNK_Z); /* unknown to the renderer: ignored */
+    renderer_draw(r, &cam, &frame);
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.uploads_pending, SIDE * SIDE - 8 - 1); /* the budget's 8, plus the edited one */
+    /* The mark outlives the upload for a while: the worker may deliver the chunk's mesh more than once. */
+    renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X + SIDE - 1, TEST_CHUNK_Z + SIDE - 1),
+                            test_platform_mesh(TEST_CHUNK_X + SIDE - 1, TEST_CHUNK_Z + SIDE - 1));
+    int before = SIDE * SIDE - 8 - 1 + 1;
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.uploads_pending, before);
+    renderer_draw(r, &cam, &frame);
+    renderer_get_stats(r, &stats);
+    CHECK(stats.uploads_pending <= before - 1 - 8);
+    renderer_destroy(r);
+}
+
 static int test_remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     (void)st;
@@ -691,6 +769,8 @@ int main(void)
     RUN(test_hud_and_outline);
     RUN(test_mesher_platform);
     RUN(test_upload_queue);
+    RUN(test_read_pixels);
+    RUN(test_edited_upload);
     RUN(test_errors);
 
     block_registry_destroy(test_blocks);

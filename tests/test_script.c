@@ -8,6 +8,7 @@
 #include "script.h"
 #include "strata/block.h"
 #include "strata/error.h"
+#include "strata/mesher.h"
 
 static void test_all_commands(void)
 {
@@ -28,11 +29,15 @@ static void test_all_commands(void)
         "screenshot out dir/a b.png\n"
         "time 0.5\n"
         "save\n"
-        "quit\r\n";
+        "quit\r\n"
+        "brightness 0.25\n"
+        "season autumn\n"
+        "dig_visible_within 3\n"
+        "hud off\n";
     Script s;
     CHECK_EQ_INT(script_parse_text("t.script", text, &s), ST_OK);
-    CHECK_EQ_INT(s.count, 15);
-    if (s.count != 15) { script_free(&s); return; }
+    CHECK_EQ_INT(s.count, 19);
+    if (s.count != 19) { script_free(&s); return; }
     const ScriptCommand *c = s.commands;
     CHECK_EQ_INT(c[0].op, SCRIPT_WAIT_READY);
     CHECK_EQ_INT(c[0].line, 3);
@@ -69,6 +74,16 @@ static void test_all_commands(void)
     CHECK_EQ_INT(c[13].op, SCRIPT_SAVE);
     CHECK_EQ_INT(c[14].op, SCRIPT_QUIT);
     CHECK_EQ_INT(c[14].line, 17);
+    CHECK_EQ_INT(c[15].op, SCRIPT_BRIGHTNESS);
+    CHECK_NEAR(c[15].args[0], 0.25, 1e-12);
+    CHECK_EQ_INT(c[16].op, SCRIPT_SEASON);
+    CHECK_EQ_INT(c[16].season, MESHER_SEASON_AUTUMN);
+    CHECK_EQ_INT(c[17].op, SCRIPT_DIG_VISIBLE_WITHIN);
+    CHECK_EQ_INT(c[17].frames, 3);
+    CHECK_EQ_INT(c[17].line, 20);
+    CHECK(!strcmp(script_op_name(SCRIPT_DIG_VISIBLE_WITHIN), "dig_visible_within"));
+    CHECK_EQ_INT(c[18].op, SCRIPT_HUD);
+    CHECK(!c[18].on);
     CHECK(script_find_op(&s, SCRIPT_SAVE) == &c[13]);
     for (int op = 0; op < SCRIPT_OP_COUNT; op++) CHECK(strcmp(script_op_name((ScriptOp)op), "?") != 0);
     script_free(&s);
@@ -135,6 +150,18 @@ static void test_errors(void)
     expect_error("save 1\n", "bad.script:1:", "save takes no arguments");
     expect_error("WAIT 1\n", "bad.script:1:", "unknown command 'WAIT'");
     expect_error("place aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", "bad.script:1:", "longer than");
+    expect_error("wait 1\nbrightness 2\n", "bad.script:2:",
+                 "brightness: expected B (brightness) (a number in 0..1), got '2'");
+    expect_error("brightness\n", "bad.script:1:", "brightness B");
+    expect_error("brightness -0.5\n", "bad.script:1:", "'-0.5'");
+    expect_error("\n\nseason monsoon\n", "bad.script:3:",
+                 "season: expected spring|summer|autumn|winter, got 'monsoon'");
+    expect_error("season\n", "bad.script:1:", "season spring|summer|autumn|winter");
+    expect_error("season summer winter\n", "bad.script:1:", "expected 1 argument");
+    expect_error("hud maybe\n", "bad.script:1:", "hud: expected on or off, got 'maybe'");
+    expect_error("dig_visible_within\n", "bad.script:1:", "dig_visible_within FRAMES");
+    expect_error("dig_visible_within 0\n", "bad.script:1:", "frame count");
+    expect_error("dig_visible_within 2.5\n", "bad.script:1:", "'2.5'");
 }
 
 static void test_load_file(void)

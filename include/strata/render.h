@@ -10,6 +10,7 @@
 #define STRATA_RENDER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "strata/block.h"
 #include "strata/chunk.h"
 #include "strata/error.h"
@@ -61,10 +62,18 @@ void renderer_resize(Renderer *renderer, int width, int height);
 void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, ChunkMesh *mesh);
 /* Drops the chunk's GPU buffers. */
 void renderer_release_chunk(Renderer *renderer, const TerrainChunk *chunk);
+/* The player just changed cells of (or next to) this chunk: its meshes arriving during the next
+ * RENDER_URGENT_DRAWS (120) draws are uploaded at once, ahead of and outside the per-frame budget, so an
+ * edit shows as soon as the worker has remeshed it. A chunk the renderer does not know is ignored. */
+void renderer_mark_edited(Renderer *renderer, int coord_x, int coord_z);
 
 void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame);
 /* Writes the current back buffer as PNG (call after renderer_draw, before swapping). */
 StResult renderer_screenshot(Renderer *renderer, const char *path);
+/* Reads a w x h box of the current back buffer into rgba_out (w * h * 4 bytes, rows top to bottom); x, y
+ * are the box's top-left corner counted from the framebuffer's top-left. Call after renderer_draw, before
+ * swapping. ST_ERR_ARG if the box is empty or leaves the framebuffer, ST_ERR_GL if the read fails. */
+StResult renderer_read_pixels(Renderer *renderer, int x, int y, int w, int h, uint8_t *rgba_out);
 void renderer_get_stats(const Renderer *renderer, RenderStats *stats);
 
 /* Uploads every queued mesh now, ignoring the per-frame budget, and ends every fade-in, so the next

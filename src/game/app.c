@@ -5,8 +5,10 @@
  * world folder), then SDL, the window, the GL 3.3 core context and the renderer, and last the update
  * worker thread. A frame: events -> mouse look -> script -> actions (dig, place, toggles) -> spawn drop ->
  * fixed 60 Hz physics steps -> time of day and sky light -> update location and state exchange (meshes to
- * the renderer) -> crosshair raycast -> HUD -> draw -> screenshot -> swap. With --script the loop runs in
- * lockstep (one physics step and 1/60 s of game time per frame), so scripted runs are reproducible. */
+ * the renderer) -> crosshair raycast -> HUD -> draw -> screenshot -> frame probe (dig_visible_within) ->
+ * swap. Brightness and season (flags, script, B and N keys) go to the update worker, which remeshes. With
+ * --script the loop runs in lockstep (one physics step and 1/60 s of game time per frame), so scripted runs
+ * are reproducible. */
 #include "app.h"
 
 #include <math.h>
@@ -15,6 +17,8 @@
 
 #include "camera.h"
 #include "daytime.h"
+#include "frame_probe.h"
+#include "settings.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
@@ -146,6 +150,11 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     if ((rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
         return st_fail_context(rc, "cannot start the renderer");
     if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
+    /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
+    app->brightness = opts->brightness;
+    app->season = opts->season;
+    updater_set_brightness(app->world.updater, app->brightness);
+    updater_set_season(app->world.updater, app->season);
 
     input_init(&app->input);
     if (!opts->script_path && !opts->frames) input_set_captured(&app->input, true);
@@ -161,6 +170,57 @@ bool app_world_ready(App *app)
     RenderStats rs;
     renderer_get_stats(app->renderer, &rs);
     return rs.uploads_pending == 0;
+}
+
+void app_set_brightness(App *app, float brightness)
+{
+    if (brightness < 0.0f) brightness = 0.0f;
+    if (brightness > 1.0f) brightness = 1.0f;
+    app->brightness = brightness;
+    updater_set_brightness(app->world.updater, brightness);
+    log_info(APP_TAG, "brightness %.2f", brightness);
+}
+
+void app_set_season(App *app, int season)
+{
+    if (settings_season_parse(settings_season_name(season)) < 0) return;
+    app->season = season;
+    updater_set_season(app->world.updater, season);
+    log_info(APP_TAG, "season %s", settings_season_name(season));
+}
+
+void app_probe_reset(App *app)
+{
+    FrameProbe *p = &app->probe;
+    free(p->reference);
+    free(p->current);
+    memset(p, 0, sizeof *p);
+}
+
+/* After the frame's draw: reads the probe box as the reference, or compares it with the reference. */
+static StResult probe_after_draw(App *app)
+{
+    FrameProbe *p = &app->probe;
+    FrameProbeRead what = p->read;
+    p->read = PROBE_READ_NONE;
+    if (what == PROBE_READ_NONE) return ST_OK;
+    if (what == PROBE_READ_REFERENCE) {
+        free(p->reference);
+        free(p->current);
+        frame_probe_box(app->drawable_w, app->drawable_h, &p->x, &p->y, &p->w, &p->h);
+        size_t bytes = (size_t)p->w * (size_t)p->h * 4;
+        p->reference = malloc(bytes);
+        p->current = malloc(bytes);
+        if (!p->reference || !p->current)
+            return st_fail(ST_ERR_NOMEM, "frame probe: out of memory for %zu bytes", bytes);
+        return renderer_read_pixels(app->renderer, p->x, p->y, p->w, p->h, p->reference);
+    }
+    if (!p->reference) return st_fail(ST_ERR_STATE, "frame probe: no reference frame was read");
+    StResult rc = renderer_read_pixels(app->renderer, p->x, p->y, p->w, p->h, p->current);
+    if (rc != ST_OK) return rc;
+    p->differing = frame_probe_count_differing(p->reference, p->current, p->w * p->h, FRAME_PROBE_CHANNEL_DELTA);
+    p->changed = frame_probe_is_notable(p->differing, p->w * p->h);
+    return ST_OK;
 }
 
 void app_sync_meta(App *app)
@@ -221,6 +281,8 @@ static void apply_actions(App *app)
     }
     if (in->toggle_hud) app->show_hud = !app->show_hud;
     if (in->advance_time) app->time_of_day = daytime_wrap(app->time_of_day + DAYTIME_STEP);
+    if (in->cycle_brightness) app_set_brightness(app, settings_brightness_next(app->brightness));
+    if (in->cycle_season) app_set_season(app, settings_season_next(app->season));
     if (in->select_slot > 0) app_select_block(app, app->hotbar[in->select_slot - 1]);
     if (in->dig) app_dig(app);
     if (in->place) app_place(app, app->selected_block);
@@ -300,6 +362,8 @@ static void fill_hud(App *app, HudInfo *hud)
     hud->selected_slot = app->selected_slot;
     hud->time_of_day = app->time_of_day;
     hud->sky_light = app->sky_light;
+    hud->brightness = app->brightness;
+    hud->season = settings_season_name(app->season);
     hud->has_target = app->has_target;
     if (app->has_target) {
         hud->target[0] = app->target.x;
@@ -326,7 +390,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     memset(&frame, 0, sizeof frame);
     frame.time_of_day = app->time_of_day;
     frame.sky_brightness = daytime_light_intensity(app->time_of_day);
-    frame.highlight = app->has_target;
+    frame.highlight = app->has_target && !app->probe.hide_highlight;
     frame.highlight_cell[0] = app->target.x;
     frame.highlight_cell[1] = app->target.y;
     frame.highlight_cell[2] = app->target.z;
@@ -347,7 +411,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
         if ((rc = renderer_screenshot(app->renderer, app->opts.screenshot_path)) != ST_OK) return rc;
         log_info(APP_TAG, "screenshot %s", app->opts.screenshot_path);
     }
-    return ST_OK;
+    return probe_after_draw(app);
 }
 
 /* ---- the loop ------------------------------------------------------------------------------------------ */
@@ -420,6 +484,7 @@ void app_destroy(App *app)
 {
     if (!app) return;
     if (app->input.mouse_captured) input_set_captured(&app->input, false);
+    app_probe_reset(app);
     if (app->renderer) renderer_destroy(app->renderer);
     world_session_close(&app->world);
     if (app->gl) SDL_GL_DeleteContext(app->gl);

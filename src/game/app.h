@@ -10,6 +10,7 @@
 #define STRATA_GAME_APP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <SDL.h>
 
 #include "cli.h"
@@ -30,6 +31,8 @@
  * renderer's haze recedes at 32 blocks per second, so view_distance * 16 / 32 seconds (plus a margin). */
 #define APP_FADE_BLOCKS_PER_SECOND 32.0
 #define APP_FADE_MARGIN_SECONDS 0.1
+/* dig_visible_within keeps watching this many frames past its limit, to report how late the dig showed. */
+#define APP_PROBE_EXTRA_FRAMES 600L
 
 typedef struct ScriptRunner {
     bool active;                  /* a script is loaded and not finished */
@@ -38,7 +41,21 @@ typedef struct ScriptRunner {
     double ready_seconds;         /* wait_ready: render time the world has been ready for */
     bool settle;                  /* after dig/place: wait until the world is ready again */
     long settle_frames;
+    int probe_phase;              /* dig_visible_within: 0 start, 1 reference read, 2 dug and watching */
+    long probe_frame;             /* frames rendered since the frame of the dig (that one is 0) */
 } ScriptRunner;
+
+typedef enum FrameProbeRead { PROBE_READ_NONE = 0, PROBE_READ_REFERENCE, PROBE_READ_COMPARE } FrameProbeRead;
+
+/* The crosshair box of the frame probe (frame_probe.h), read back after a frame's draw when asked. */
+typedef struct FrameProbe {
+    FrameProbeRead read;          /* what to do with this frame's box */
+    bool hide_highlight;          /* no block outline while measuring: it moves as soon as the cell changes */
+    int x, y, w, h;               /* the box, from the top-left */
+    uint8_t *reference, *current; /* w * h RGBA each */
+    bool changed;                 /* the last compared box differed notably from the reference */
+    int differing;                /* pixels that differed in the last comparison */
+} FrameProbe;
 
 typedef struct App {
     CliOptions opts;
@@ -60,6 +77,9 @@ typedef struct App {
 
     float time_of_day;
     bool time_frozen;             /* a script set the time */
+    float brightness;             /* 0..1, baked into the vertices by the worker's mesher */
+    int season;                   /* MESHER_SEASON_* */
+    FrameProbe probe;
     int sky_light;
     int hotbar[APP_HOTBAR_SLOTS];
     int selected_block;
@@ -88,6 +108,13 @@ void app_destroy(App *app);
 /* true when the player stands on loaded ground and every chunk within the view distance is Valid with
  * its geometry uploaded. */
 bool app_world_ready(App *app);
+
+/* Look settings: remember the value, hand it to the update worker (which remeshes every chunk, nearest
+ * first) and log it. */
+void app_set_brightness(App *app, float brightness);
+void app_set_season(App *app, int season);
+/* Frees the probe's buffers and ends its effects (the highlight shows again). */
+void app_probe_reset(App *app);
 
 /* Copies the player and the time into world.meta (before saving world.json). */
 void app_sync_meta(App *app);

@@ -11,10 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "settings.h"
 #include "strata/error.h"
 #include "strata/generator.h"
 
-typedef enum FlagKind { FLAG_SWITCH, FLAG_INT, FLAG_LONG, FLAG_TEXT, FLAG_SEED, FLAG_HELP, FLAG_VERSION } FlagKind;
+typedef enum FlagKind {
+    FLAG_SWITCH, FLAG_INT, FLAG_LONG, FLAG_UNIT, FLAG_TEXT, FLAG_SEED, FLAG_HELP, FLAG_VERSION
+} FlagKind;
 
 typedef struct FlagSpec {
     const char *name;
@@ -40,6 +43,9 @@ static const FlagSpec FLAGS[] = {
      "                          without it the world is not saved"},
     {"--new", FLAG_SWITCH, 0, 0, NULL, "create the --world folder; refuse one that exists"},
     {"--autosave", FLAG_INT, 0, CLI_AUTOSAVE_MAX, "SECONDS", "save modified chunks every SECONDS (0 = off, default 60)"},
+    {"--brightness", FLAG_UNIT, 0, 0, "B", "brightness 0..1: lifts the darkest light levels (default 0.5)"},
+    {"--season", FLAG_TEXT, 0, 0, "NAME", "spring, summer, autumn or winter: grass, leaf and water tints\n"
+     "                          (default summer)"},
     {"--help", FLAG_HELP, 0, 0, NULL, "show this help"},
     {"--version", FLAG_VERSION, 0, 0, NULL, "show the version"},
 };
@@ -52,6 +58,8 @@ void cli_options_default(CliOptions *opts)
     opts->width = CLI_WIDTH_DEFAULT;
     opts->height = CLI_HEIGHT_DEFAULT;
     opts->autosave_seconds = CLI_AUTOSAVE_DEFAULT;
+    opts->brightness = SETTINGS_BRIGHTNESS_DEFAULT;
+    opts->season = SETTINGS_SEASON_DEFAULT;
 }
 
 static const FlagSpec *find_flag(const char *name, size_t len)
@@ -75,6 +83,18 @@ static StResult parse_long(const FlagSpec *f, const char *text, long *out)
     return ST_OK;
 }
 
+/* A number in 0..1 (the whole text, finite). */
+static StResult parse_unit(const FlagSpec *f, const char *text, float *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (text[0] == 0 || *end != 0 || errno == ERANGE || !(v >= 0.0 && v <= 1.0))
+        return st_fail(ST_ERR_ARG, "%s: expected a number in 0..1, got '%s'", f->name, text);
+    *out = (float)v;
+    return ST_OK;
+}
+
 static StResult apply_flag(const FlagSpec *f, const char *value, CliOptions *opts)
 {
     const char *n = f->name;
@@ -83,6 +103,8 @@ static StResult apply_flag(const FlagSpec *f, const char *value, CliOptions *opt
     if (f->kind == FLAG_INT || f->kind == FLAG_LONG) {
         if ((rc = parse_long(f, value, &v)) != ST_OK) return rc;
     }
+    float unit = 0.0f;
+    if (f->kind == FLAG_UNIT && (rc = parse_unit(f, value, &unit)) != ST_OK) return rc;
     if (f->kind == FLAG_TEXT && value[0] == 0) return st_fail(ST_ERR_ARG, "%s: expected a %s, got an empty value", n, f->value_name);
 
     if (!strcmp(n, "--seed")) {
@@ -104,6 +126,13 @@ static StResult apply_flag(const FlagSpec *f, const char *value, CliOptions *opt
     else if (!strcmp(n, "--world")) opts->world_dir = value;
     else if (!strcmp(n, "--new")) opts->new_world = true;
     else if (!strcmp(n, "--autosave")) { opts->autosave_seconds = (int)v; opts->autosave_given = true; }
+    else if (!strcmp(n, "--brightness")) opts->brightness = unit;
+    else if (!strcmp(n, "--season")) {
+        int season = settings_season_parse(value);
+        if (season < 0)
+            return st_fail(ST_ERR_ARG, "--season: expected %s, got '%s'", settings_season_choices(), value);
+        opts->season = season;
+    }
     return ST_OK;
 }
 
@@ -124,7 +153,8 @@ CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
             st_fail(ST_ERR_ARG, "unknown flag '%.*s'", (int)name_len, arg);
             return CLI_ERROR;
         }
-        bool takes_value = f->kind == FLAG_INT || f->kind == FLAG_LONG || f->kind == FLAG_TEXT || f->kind == FLAG_SEED;
+        bool takes_value = f->kind == FLAG_INT || f->kind == FLAG_LONG || f->kind == FLAG_UNIT ||
+                           f->kind == FLAG_TEXT || f->kind == FLAG_SEED;
         const char *value = NULL;
         if (takes_value) {
             if (eq) value = eq + 1;
@@ -169,10 +199,12 @@ void cli_print_usage(FILE *out, const char *program)
         fprintf(out, "  %-22s  %s\n", left, FLAGS[i].help);
     }
     fputs("\nControls: WASD walk, mouse look, Space jump (flying: up), Shift/C down (flying), F fly,\n"
-          "  left mouse dig, right mouse place, 1-9 choose block, Esc free the mouse, F3 HUD, T time of day.\n"
+          "  left mouse dig, right mouse place, 1-9 choose block, Esc free the mouse, F3 HUD, T time of day,\n"
+          "  B brightness (0, 0.25, 0.5, 0.75, 1), N season.\n"
           "\nScript commands (one a line, # comments):\n"
           "  wait_ready | wait FRAMES | teleport X Y Z | look YAW PITCH | move FORWARD RIGHT UP FRAMES\n"
           "  jump | fly on|off | dig | place BLOCK | select BLOCK | screenshot PATH | time T | save | quit\n"
+          "  brightness B | season spring|summer|autumn|winter | dig_visible_within FRAMES | hud on|off\n"
           "\nExit codes: 0 ok, 1 start-up or runtime error, 2 bad flag, value or script.\n", out);
 }
 

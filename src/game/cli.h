@@ -44,6 +44,8 @@ typedef struct CliOptions {
     bool new_world;               /* --new: refuse an existing world */
     int autosave_seconds;         /* 0 = off */
     bool autosave_given;
+    float brightness;             /* 0..1 (SETTINGS_BRIGHTNESS_DEFAULT) */
+    int season;                   /* MESHER_SEASON_* (SETTINGS_SEASON_DEFAULT) */
 } CliOptions;
 
 void cli_options_default(CliOptions *opts);

@@ -39,7 +39,8 @@ void hud_compose(const HudInfo *in, HudLines *out)
                  in->selected_block ? in->selected_block : "?");
     else
         snprintf(out->text[n++], HUD_LINE_MAX, "Block %s", in->selected_block ? in->selected_block : "?");
-    snprintf(out->text[n++], HUD_LINE_MAX, "Time %s  sky light %d", clock, in->sky_light);
+    snprintf(out->text[n++], HUD_LINE_MAX, "Time %s  sky light %d  brightness %.2f  %s", clock, in->sky_light,
+             in->brightness, in->season ? in->season : "?");
     if (in->has_target)
         snprintf(out->text[n++], HUD_LINE_MAX, "Looking at %s  %d %d %d", in->target_block ? in->target_block : "?",
                  in->target[0], in->target[1], in->target[2]);

@@ -19,6 +19,8 @@ typedef struct HudInfo {
     int selected_slot;           /* 1-based hotbar slot, 0 if none */
     float time_of_day;
     int sky_light;
+    float brightness;            /* 0..1 */
+    const char *season;          /* "summer", or NULL */
     bool has_target;             /* a block under the crosshair within reach */
     int target[3];
     const char *target_block;

@@ -15,6 +15,7 @@ void input_begin_frame(InputState *input)
     input->look_dx = input->look_dy = 0.0f;
     input->dig = input->place = input->toggle_fly = input->toggle_hud = false;
     input->advance_time = input->quit = input->resized = false;
+    input->cycle_brightness = input->cycle_season = false;
     input->select_slot = 0;
 }
 
@@ -52,6 +53,8 @@ void input_handle_event(InputState *in, const SDL_Event *e)
         else if (sc == SDL_SCANCODE_F) in->toggle_fly = true;
         else if (sc == SDL_SCANCODE_F3) in->toggle_hud = true;
         else if (sc == SDL_SCANCODE_T) in->advance_time = true;
+        else if (sc == SDL_SCANCODE_B) in->cycle_brightness = true;
+        else if (sc == SDL_SCANCODE_N) in->cycle_season = true;
         else if (sc >= SDL_SCANCODE_1 && sc <= SDL_SCANCODE_9) in->select_slot = (int)(sc - SDL_SCANCODE_1) + 1;
         break;
     }

@@ -21,6 +21,7 @@ typedef struct InputState {
     /* this frame */
     float look_dx, look_dy;      /* mouse motion, pixels */
     bool dig, place, toggle_fly, toggle_hud, advance_time, quit, resized;
+    bool cycle_brightness, cycle_season;  /* B, N */
     int select_slot;             /* 1..9 pressed this frame, or 0 */
 } InputState;
 

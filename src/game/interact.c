@@ -3,7 +3,11 @@
  * Design: both act on the block under the crosshair found by edit_raycast from the eye within
  * PLAYER_REACH blocks; the change goes through edit_change_cell, which downgrades the neighbourhood so
  * the update worker relights and remeshes it. Placing refuses a solid block that would overlap the
- * player's box, any block in the cell of the eye, and a cell outside y 0..255. Bedrock cannot be dug (it is the floor of the world). */
+ * player's box, any block in the cell of the eye, and a cell outside y 0..255. Bedrock cannot be dug (it is
+ * the floor of the world).
+ * After a change the renderer is told which chunks the edit remeshes (the 3x3 neighbourhood, as edit.c
+ * downgrades it), so their new meshes go up in the first frame they arrive instead of waiting for the
+ * upload budget. */
 #include "app.h"
 
 #include <math.h>
@@ -22,12 +26,23 @@ bool app_find_target(App *app, RaycastHit *hit)
     return edit_raycast(app->world.terrain, app->world.blocks, origin, dir, PLAYER_REACH, hit);
 }
 
+/* The chunks whose geometry a change of cell (x, z) can alter: its chunk and the eight around it. */
+static void mark_edited(App *app, int x, int z)
+{
+    int cx = chunk_coord_of(x), cz = chunk_coord_of(z);
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dx = -1; dx <= 1; dx++) renderer_mark_edited(app->renderer, cx + dx, cz + dz);
+}
+
 bool app_dig(App *app)
 {
     RaycastHit hit;
     if (!app_find_target(app, &hit)) return false;
     if (cell_contents(hit.value) == BLOCK_BEDROCK) return false;
-    return edit_change_cell(app->world.terrain, app->world.updater, hit.x, hit.y, hit.z, cell_make(BLOCK_AIR, 0));
+    if (!edit_change_cell(app->world.terrain, app->world.updater, hit.x, hit.y, hit.z, cell_make(BLOCK_AIR, 0)))
+        return false;
+    mark_edited(app, hit.x, hit.z);
+    return true;
 }
 
 bool app_place(App *app, int block)
@@ -44,8 +59,11 @@ bool app_place(App *app, int block)
     player_eye(&app->player, eye);
     if (hit.place_x == (int)floor(eye[0]) && hit.place_y == (int)floor(eye[1]) && hit.place_z == (int)floor(eye[2]))
         return false;
-    return edit_change_cell(app->world.terrain, app->world.updater, hit.place_x, hit.place_y, hit.place_z,
-                            cell_make(block, 0));
+    if (!edit_change_cell(app->world.terrain, app->world.updater, hit.place_x, hit.place_y, hit.place_z,
+                          cell_make(block, 0)))
+        return false;
+    mark_edited(app, hit.place_x, hit.place_z);
+    return true;
 }
 
 void app_select_block(App *app, int block)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "settings.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
 
@@ -21,15 +22,16 @@
 
 static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
-    "screenshot", "time", "save", "quit",
+    "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud",
 };
 
 /* Argument count per op (-1: the rest of the line as one text argument). */
-static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0};
+static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1};
 
 static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
     "fly on|off", "dig", "place BLOCK", "select BLOCK", "screenshot PATH", "time T", "save", "quit",
+    "brightness B", "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "hud on|off",
 };
 
 const char *script_op_name(ScriptOp op)
@@ -88,9 +90,10 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
         if ((rc = parse_number(lc, name, "UP", w[3], -1.0, 1.0, &c->args[2])) != ST_OK) return rc;
         return parse_frames(lc, name, w[4], 1, &c->frames);
     case SCRIPT_FLY:
+    case SCRIPT_HUD:
         if (!strcmp(w[1], "on")) c->on = true;
         else if (!strcmp(w[1], "off")) c->on = false;
-        else return st_fail(ST_ERR_ARG, "%s:%d: fly: expected on or off, got '%s'", lc->path, lc->line, w[1]);
+        else return st_fail(ST_ERR_ARG, "%s:%d: %s: expected on or off, got '%s'", lc->path, lc->line, name, w[1]);
         return ST_OK;
     case SCRIPT_PLACE:
     case SCRIPT_SELECT:
@@ -110,6 +113,16 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
     }
     case SCRIPT_TIME:
         return parse_number(lc, name, "T (time of day)", w[1], 0.0, 1.0, &c->args[0]);
+    case SCRIPT_BRIGHTNESS:
+        return parse_number(lc, name, "B (brightness)", w[1], 0.0, 1.0, &c->args[0]);
+    case SCRIPT_SEASON:
+        c->season = settings_season_parse(w[1]);
+        if (c->season < 0)
+            return st_fail(ST_ERR_ARG, "%s:%d: season: expected %s, got '%s'", lc->path, lc->line,
+                           settings_season_choices(), w[1]);
+        return ST_OK;
+    case SCRIPT_DIG_VISIBLE_WITHIN:
+        return parse_frames(lc, name, w[1], 1, &c->frames);
     default:
         return ST_OK;
     }

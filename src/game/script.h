@@ -7,6 +7,8 @@
  *   look YAW PITCH             degrees; yaw 0 looks toward -Z (north), 90 toward +X; pitch -90..90 (-90 = down)
  *   move FORWARD RIGHT UP FRAMES   walk (or fly) input, each -1..1, for FRAMES >= 1 frames
  *   jump | fly on|off | dig | place BLOCK | select BLOCK | screenshot PATH | time T (0..1) | save | quit
+ *   brightness B (0..1) | season spring|summer|autumn|winter | hud on|off
+ *   dig_visible_within FRAMES  dig now; fail unless a frame among the next FRAMES (>= 1) shows it
  * Errors are ST_ERR_ARG with "FILE:LINE: what" (e.g. "a.script:2: unknown command 'fly_to_the_moon'").
  * Block names are checked against the registry in a second step (script_resolve_blocks), also before
  * any window exists. Pure: no SDL, no GL. Ownership: script_free releases what a parse allocated. */
@@ -35,15 +37,20 @@ typedef enum ScriptOp {
     SCRIPT_TIME,
     SCRIPT_SAVE,
     SCRIPT_QUIT,
+    SCRIPT_BRIGHTNESS,
+    SCRIPT_SEASON,
+    SCRIPT_DIG_VISIBLE_WITHIN,
+    SCRIPT_HUD,
     SCRIPT_OP_COUNT
 } ScriptOp;
 
 typedef struct ScriptCommand {
     ScriptOp op;
     int line;                   /* 1-based line in the file */
-    double args[3];             /* teleport x y z; look yaw pitch; move forward right up; time t */
-    long frames;                /* wait, move */
-    bool on;                    /* fly */
+    double args[3];             /* teleport x y z; look yaw pitch; move forward right up; time t; brightness b */
+    long frames;                /* wait, move, dig_visible_within */
+    int season;                 /* season: MESHER_SEASON_* */
+    bool on;                    /* fly, hud */
     int block;                  /* place, select: block id after script_resolve_blocks (-1 before) */
     char text[SCRIPT_TEXT_MAX]; /* place/select: block name; screenshot: path */
 } ScriptCommand;

@@ -7,13 +7,18 @@
  * scripted games in lockstep (one 1/60 s physics step per frame), so a script does the same thing on any
  * machine. dig and place wait afterwards until the world is ready again (relit, remeshed, uploaded), so
  * the next screenshot shows the change. wait_ready also lets the fade-in of the last chunks finish. Both
- * give up after APP_READY_FRAME_CAP frames with an error. */
+ * give up after APP_READY_FRAME_CAP frames with an error.
+ * dig_visible_within measures instead of waiting: frame R reads the crosshair box as the reference (no
+ * block outline from then on, since the outline moves as soon as the cell changes), frame R+1 digs before
+ * its update and draw (probe frame 0), and every frame after is compared with the reference until one
+ * differs notably (frame_probe.h): that frame's number is the latency K. */
 #include "app.h"
 
 #include <math.h>
 
 #include "camera.h"
 #include "daytime.h"
+#include "settings.h"
 #include "strata/error.h"
 #include "strata/log.h"
 
@@ -28,6 +33,54 @@ static StResult ready_timeout(App *app, const ScriptCommand *c, const char *what
                    "%.1f %.1f %.1f)",
                    app->script.path, c->line, what, APP_READY_FRAME_CAP, st.allocated, st.valid,
                    app->player.position[0], app->player.position[1], app->player.position[2]);
+}
+
+/* One frame of dig_visible_within. *done: the dig showed within the limit (go on with the next command). */
+static StResult dig_visible_frame(App *app, const ScriptCommand *c, bool *done)
+{
+    ScriptRunner *r = &app->runner;
+    FrameProbe *p = &app->probe;
+    const char *path = app->script.path;
+    *done = false;
+    switch (r->probe_phase) {
+    case 0:
+        app_probe_reset(app);
+        p->hide_highlight = true;
+        p->read = PROBE_READ_REFERENCE;
+        r->probe_phase = 1;
+        return ST_OK;
+    case 1:
+        if (!app_dig(app)) {
+            app_probe_reset(app);
+            return st_fail(ST_ERR_STATE, "%s:%d: dig_visible_within: no block within reach to dig", path, c->line);
+        }
+        r->probe_frame = 0;
+        r->probe_phase = 2;
+        p->read = PROBE_READ_COMPARE;
+        return ST_OK;
+    default:
+        break;
+    }
+    if (p->changed) {
+        long k = r->probe_frame;
+        int pixels = p->w * p->h;
+        log_info(SCRIPT_TAG, "%s:%d: dig visible after %ld frames (%.1f%% of the %dx%d crosshair box changed)", path,
+                 c->line, k, pixels ? 100.0 * p->differing / pixels : 0.0, p->w, p->h);
+        app_probe_reset(app);
+        if (k > c->frames)
+            return st_fail(ST_ERR_STATE, "%s:%d: dig_visible_within %ld: the dig showed after %ld frames", path,
+                           c->line, c->frames, k);
+        *done = true;
+        return ST_OK;
+    }
+    if (r->probe_frame >= c->frames + APP_PROBE_EXTRA_FRAMES) {
+        app_probe_reset(app);
+        return st_fail(ST_ERR_STATE, "%s:%d: dig_visible_within %ld: the dig did not show within %ld frames", path,
+                       c->line, c->frames, r->probe_frame);
+    }
+    r->probe_frame++;
+    p->read = PROBE_READ_COMPARE;
+    return ST_OK;
 }
 
 StResult script_runner_frame(App *app, PlayerInput *input)
@@ -129,6 +182,23 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             StResult rc = world_session_save_all(&app->world);
             if (rc != ST_OK) return st_fail_context(rc, "%s:%d: save", app->script.path, c->line);
             log_info(SCRIPT_TAG, "%s:%d: saved world %s", app->script.path, c->line, app->world.dir);
+            break;
+        }
+        case SCRIPT_BRIGHTNESS:
+            app_set_brightness(app, (float)c->args[0]);
+            break;
+        case SCRIPT_SEASON:
+            app_set_season(app, c->season);
+            break;
+        case SCRIPT_HUD:
+            app->show_hud = c->on;
+            break;
+        case SCRIPT_DIG_VISIBLE_WITHIN: {
+            bool done = false;
+            StResult rc = dig_visible_frame(app, c, &done);
+            if (rc != ST_OK) return rc;
+            if (!done) return ST_OK;
+            r->probe_phase = 0;
             break;
         }
         case SCRIPT_QUIT:

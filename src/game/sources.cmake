@@ -1,13 +1,15 @@
 # sources of src/game (game only; listed explicitly)
 # strata_game_logic: the SDL- and GL-free parts (command line, script parsing, player physics, camera math,
-# HUD text, time of day) in a static library that both the game and the unit tests link.
+# HUD text, time of day, look settings, frame probe) in a static library that both the game and the unit tests link.
 add_library(strata_game_logic STATIC
   src/game/cli.c
   src/game/script.c
   src/game/player.c
   src/game/camera.c
   src/game/hud.c
-  src/game/daytime.c)
+  src/game/daytime.c
+  src/game/settings.c
+  src/game/frame_probe.c)
 target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
 target_link_libraries(strata_game_logic PUBLIC strata_core m)
 

@@ -9,7 +9,9 @@
  * over a dense array the draw loop walks. A mesh handed over is only queued; renderer_draw uploads the
  * pending meshes nearest the camera first, at most `upload_chunk_budget` chunks and a byte budget per
  * frame. Like ClassiCube's chunk updates, the chunk budget adapts: it grows while uploads take little
- * time and there is a backlog, and shrinks when a frame's uploads run long. */
+ * time and there is a backlog, and shrinks when a frame's uploads run long. Chunks the player just edited
+ * are marked urgent: their meshes go up in the first draw after they arrive, before and outside the
+ * budget, so a dig shows as soon as the worker has remeshed it. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -324,6 +326,18 @@ int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], bool e
 {
     if (table->pending_count == 0)
         return 0;
+    int urgent = 0;
+    if (!everything) {
+        for (int i = 0; i < table->count; i++) {
+            RenderChunk *c = &table->chunks[i];
+            if (c->pending && c->urgent_draws > 0) {
+                chunk_buffers_upload_one(table, c, camera);
+                urgent++;
+            }
+        }
+        if (table->pending_count == 0)
+            return urgent;
+    }
     int budget_chunks = everything ? table->pending_count : table->upload_chunk_budget;
     size_t budget_bytes = everything ? SIZE_MAX
                         : (size_t)RENDER_UPLOAD_BYTES_BASE / RENDER_UPLOAD_CHUNKS_BASE * (size_t)budget_chunks;
@@ -373,5 +387,5 @@ int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], bool e
             table->upload_chunk_budget = b > RENDER_UPLOAD_CHUNKS_MAX ? RENDER_UPLOAD_CHUNKS_MAX : b;
         }
     }
-    return uploaded;
+    return urgent + uploaded;
 }

@@ -79,7 +79,11 @@ typedef struct RenderChunk {
     bool has_geometry;             /* uploaded and non-empty: drawn */
     float haze_end;                /* fade-in: this chunk's fog end, grows by RENDER_FADE_SPEED to the range */
     ChunkMesh *pending;            /* queued CPU mesh (owned) waiting for the upload budget */
+    int urgent_draws;              /* > 0: the player edited it; a mesh is uploaded at once, outside the budget,
+                                    * during the next urgent_draws draws */
 } RenderChunk;
+
+#define RENDER_URGENT_DRAWS 120            /* how long an edit keeps a chunk's next meshes urgent */
 
 #define RENDER_FADE_SPEED 32.0f            /* blocks per second the haze of a new chunk recedes */
 #define RENDER_UPLOAD_BYTES_BASE (4 << 20) /* per-frame vertex bytes at the base chunk budget */
@@ -109,8 +113,9 @@ RenderChunk *chunk_buffers_find(ChunkBufferTable *table, int coord_x, int coord_
 void chunk_buffers_queue_mesh(ChunkBufferTable *table, int coord_x, int coord_z, ChunkMesh *mesh);
 /* Frees the chunk's buffers and drops a queued mesh. */
 void chunk_buffers_release(ChunkBufferTable *table, int coord_x, int coord_z);
-/* Uploads queued meshes nearest to the camera first, within the adaptive budget (all of them if
- * `everything`). New geometry starts its fade at its nearest corner's distance; returns chunks uploaded. */
+/* Uploads queued meshes of urgent chunks (edited: outside the budget), then the others nearest to the camera
+ * first, within the adaptive budget (all of them if `everything`). New geometry starts its fade at its
+ * nearest corner's distance; returns chunks uploaded. */
 int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], bool everything);
 /* Horizontal distance from the camera to the nearest point of the chunk's 16x16 footprint. */
 float chunk_buffers_nearest_distance(int coord_x, int coord_z, const double camera[3]);

@@ -129,6 +129,13 @@ void renderer_release_chunk(Renderer *renderer, const TerrainChunk *chunk)
     chunk_buffers_release(&renderer->chunks, chunk->coord_x, chunk->coord_z);
 }
 
+void renderer_mark_edited(Renderer *renderer, int coord_x, int coord_z)
+{
+    RenderChunk *c = chunk_buffers_find(&renderer->chunks, coord_x, coord_z);
+    if (c)
+        c->urgent_draws = RENDER_URGENT_DRAWS;
+}
+
 void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera)
 {
     ChunkBufferTable *t = &renderer->chunks;
@@ -313,6 +320,9 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             c->haze_end = fminf(fog_end, c->haze_end + RENDER_FADE_SPEED * dt);
     }
     chunk_buffers_upload(t, camera->position, false);
+    for (int i = 0; i < t->count; i++)
+        if (t->chunks[i].urgent_draws > 0)
+            t->chunks[i].urgent_draws--;
 
     float sky[3];
     renderer_sky_color(frame->time_of_day, frame->sky_brightness, sky);

@@ -144,8 +144,9 @@ static void test_bad_flags(void)
     expect_error(parse(&o, "-v", NULL), "'-v'");
     expect_error(parse(&o, "--seed", NULL), "--seed: missing value");
     expect_error(parse(&o, "--flat=yes", NULL), "--flat takes no value");
-    expect_error(parse(&o, "--new", NULL), "--new needs --world");
-    expect_error(parse(&o, "--autosave", "10", NULL), "--autosave needs --world");
+    expect_error(parse(&o, "--no-save", "--world", "w", NULL), "--no-save cannot be combined with --world");
+    expect_error(parse(&o, "--no-save", "--new", NULL), "--no-save cannot be combined with --new");
+    expect_error(parse(&o, "--autosave", "10", "--no-save", NULL), "--no-save cannot be combined with --autosave");
     /* An error after --help still wins: the command line is wrong. */
     expect_error(parse(&o, "--help", "--bogus", NULL), "--bogus");
 }
@@ -160,7 +161,12 @@ static void test_help_version(void)
     CHECK_EQ_INT(s, CLI_VERSION);
     CHECK_EQ_INT(cli_exit_code(s), 0);
     /* --help with an otherwise invalid combination still just prints help. */
-    CHECK_EQ_INT(parse(&o, "--new", "--help", NULL), CLI_HELP);
+    CHECK_EQ_INT(parse(&o, "--new", "--no-save", "--help", NULL), CLI_HELP);
+    /* Without --world the seed's default world is used: --new and --autosave apply to it. */
+    CHECK_EQ_INT(parse(&o, "--new", "--autosave", "5", NULL), CLI_RUN);
+    CHECK(o.new_world && !o.no_save && o.world_dir == NULL);
+    CHECK_EQ_INT(parse(&o, "--no-save", NULL), CLI_RUN);
+    CHECK(o.no_save);
 
     char buf[8192] = {0};
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
@@ -169,7 +175,7 @@ static void test_help_version(void)
     cli_print_usage(f, "strata");
     fclose(f);
     const char *flags[] = {"--seed", "--view-distance", "--flat", "--width", "--height", "--frames", "--screenshot",
-                           "--script", "--fly", "--assets", "--world", "--new", "--autosave", "--help", "--version",
+                           "--script", "--fly", "--assets", "--world", "--new", "--no-save", "--autosave", "--help", "--version",
                            "--brightness B", "--season NAME", "wait_ready", "screenshot PATH", "brightness B",
                            "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "B brightness",
                            "N season"};

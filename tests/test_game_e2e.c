@@ -53,8 +53,16 @@ static int run_strata(const char *video, const char *const *args)
         setenv("LSAN_OPTIONS", "exitcode=0", 0);
         char *argv[40];
         int n = 0;
+        bool names_world = false;
         argv[n++] = (char *)strata;
-        for (int i = 0; args[i] && n < 39; i++) argv[n++] = (char *)args[i];
+        for (int i = 0; args[i] && n < 38; i++) {
+            argv[n++] = (char *)args[i];
+            if (!strcmp(args[i], "--world") || !strcmp(args[i], "--no-save") || !strcmp(args[i], "--new") ||
+                !strcmp(args[i], "--autosave"))
+                names_world = true;
+        }
+        /* Runs that do not test persistence play unsaved worlds, so they start fresh every time. */
+        if (!names_world) argv[n++] = (char *)"--no-save";
         argv[n] = NULL;
         alarm(400); /* a hung game dies instead of hanging the test */
         execv(strata, argv);
@@ -431,6 +439,10 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 1;
     }
+    /* Default worlds (seed-S) go under this test's own folder, never the user's data folder. */
+    char data_home[300];
+    snprintf(data_home, sizeof data_home, "%s/data", tmp);
+    setenv("XDG_DATA_HOME", data_home, 1);
     if (latency_only) {
         fprintf(stderr, "-- test_dig_latency\n");
         if (test_dig_latency() == 77) return 77;

@@ -121,8 +121,8 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     if ((rc = world_session_load_blocks(&app->world, app->asset_dir)) != ST_OK) return rc;
     if ((rc = script_resolve_blocks(&app->script, app->world.blocks)) != ST_OK) return rc;
     const ScriptCommand *save = script_find_op(&app->script, SCRIPT_SAVE);
-    if (save && !opts->world_dir)
-        return st_fail(ST_ERR_ARG, "%s:%d: save needs a world folder (run with --world DIR)", app->script.path,
+    if (save && opts->no_save)
+        return st_fail(ST_ERR_ARG, "%s:%d: save needs a world folder (run without --no-save)", app->script.path,
                        save->line);
     app->runner.active = app->script.count > 0;
 

@@ -40,8 +40,9 @@ static const FlagSpec FLAGS[] = {
     {"--fly", FLAG_SWITCH, 0, 0, NULL, "start flying"},
     {"--assets", FLAG_TEXT, 0, 0, "DIR", "assets folder (blocks.json, worldgen.json, textures/)"},
     {"--world", FLAG_TEXT, 0, 0, "DIR", "world folder to load and save (a bare name lives in the worlds folder);\n"
-     "                          without it the world is not saved"},
-    {"--new", FLAG_SWITCH, 0, 0, NULL, "create the --world folder; refuse one that exists"},
+     "                          default: seed-S (seed-S-flat) in the worlds folder"},
+    {"--new", FLAG_SWITCH, 0, 0, NULL, "create the world folder; refuse one that exists"},
+    {"--no-save", FLAG_SWITCH, 0, 0, NULL, "play without a world folder: nothing is read or written"},
     {"--autosave", FLAG_INT, 0, CLI_AUTOSAVE_MAX, "SECONDS", "save modified chunks every SECONDS (0 = off, default 60)"},
     {"--brightness", FLAG_UNIT, 0, 0, "B", "brightness 0..1: lifts the darkest light levels (default 0.5)"},
     {"--season", FLAG_TEXT, 0, 0, "NAME", "spring, summer, autumn or winter: grass, leaf and water tints\n"
@@ -125,6 +126,7 @@ static StResult apply_flag(const FlagSpec *f, const char *value, CliOptions *opt
     else if (!strcmp(n, "--assets")) opts->asset_dir = value;
     else if (!strcmp(n, "--world")) opts->world_dir = value;
     else if (!strcmp(n, "--new")) opts->new_world = true;
+    else if (!strcmp(n, "--no-save")) opts->no_save = true;
     else if (!strcmp(n, "--autosave")) { opts->autosave_seconds = (int)v; opts->autosave_given = true; }
     else if (!strcmp(n, "--brightness")) opts->brightness = unit;
     else if (!strcmp(n, "--season")) {
@@ -172,12 +174,9 @@ CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
         if (apply_flag(f, value, opts) != ST_OK) return CLI_ERROR;
     }
     if (early != CLI_RUN) return early;
-    if (opts->new_world && !opts->world_dir) {
-        st_fail(ST_ERR_ARG, "--new needs --world DIR (the world folder to create)");
-        return CLI_ERROR;
-    }
-    if (opts->autosave_given && !opts->world_dir) {
-        st_fail(ST_ERR_ARG, "--autosave needs --world DIR (an unsaved world has nothing to save)");
+    if (opts->no_save && (opts->world_dir || opts->new_world || opts->autosave_given)) {
+        st_fail(ST_ERR_ARG, "--no-save cannot be combined with %s (an unsaved world has no folder)",
+                opts->world_dir ? "--world" : opts->new_world ? "--new" : "--autosave");
         return CLI_ERROR;
     }
     return CLI_RUN;

@@ -40,8 +40,9 @@ typedef struct CliOptions {
     const char *script_path;      /* or NULL */
     bool fly;
     const char *asset_dir;        /* NULL = the default (resolved by the app) */
-    const char *world_dir;        /* NULL = an unsaved session world */
+    const char *world_dir;        /* NULL = the default world of the seed (unless no_save) */
     bool new_world;               /* --new: refuse an existing world */
+    bool no_save;                 /* --no-save: an unsaved session world */
     int autosave_seconds;         /* 0 = off */
     bool autosave_given;
     float brightness;             /* 0..1 (SETTINGS_BRIGHTNESS_DEFAULT) */

@@ -2,7 +2,8 @@
  *
  * Design: a world folder's world.json is the truth for a resumed world (seed, settings, player, time);
  * flags only shape new worlds, and a flag that disagrees with a resumed world is reported, not applied.
- * Without --world the session is unsaved: no storage, nothing written. The player's starting place for a
+ * Without --world the world lives in the worlds folder as seed-S (seed-S-flat for flat worlds), so a
+ * player's work is never dropped; --no-save plays an unsaved session world: no storage, nothing written. The player's starting place for a
  * new world is the generator's coarse spawn, a little above the surface (the app drops the player to the
  * ground once the chunk there is Valid). */
 #include "world_session.h"
@@ -84,8 +85,15 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     if (opts->flat) settings.mode = TERRAIN_MODE_FLAT;
 
     bool create = false;
-    if (opts->world_dir) {
-        if ((rc = resolve_world_dir(opts->world_dir, ws->dir, sizeof ws->dir)) != ST_OK) return rc;
+    char default_name[64];
+    const char *world_name = opts->world_dir;
+    if (!world_name && !opts->no_save) {
+        snprintf(default_name, sizeof default_name, "seed-%llu%s", (unsigned long long)settings.seed,
+                 opts->flat ? "-flat" : "");
+        world_name = default_name;
+    }
+    if (world_name) {
+        if ((rc = resolve_world_dir(world_name, ws->dir, sizeof ws->dir)) != ST_OK) return rc;
         if (!opts->new_world) {
             rc = serializer_open(ws->dir, false, &ws->meta, ws->blocks, &ws->serializer);
             if (rc == ST_OK) {
@@ -127,7 +135,7 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     } else if (ws->resumed) {
         log_info(WS_TAG, "opened world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
     } else {
-        log_info(WS_TAG, "seed %llu (%s); this world is not saved (use --world DIR)",
+        log_info(WS_TAG, "seed %llu (%s); this world is not saved (--no-save)",
                  (unsigned long long)settings.seed, terrain_mode_name(settings.mode));
     }
     return ST_OK;

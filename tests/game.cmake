@@ -19,11 +19,11 @@ if(TARGET strata)
   add_dependencies(test_game_e2e strata)
   add_test(NAME test_game_e2e COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR}
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
-  set_tests_properties(test_game_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen"
+  set_tests_properties(test_game_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
   # Step 3: a dig in a Valid chunk is on screen within 3 frames (the game's dig_visible_within command).
   add_test(NAME test_dig_latency COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR} dig-latency
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
-  set_tests_properties(test_dig_latency PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen"
+  set_tests_properties(test_dig_latency PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
+#include <pthread.h>
 
 #include <stb_image_write.h>
 
@@ -288,20 +288,36 @@ static int pixel_worker(void *arg)
     return 0;
 }
 
-static int run_workers(int threads, thrd_start_t fn, void *arg)
+typedef int (*MapWorkerFn)(void *arg);
+typedef struct WorkerStart {
+    MapWorkerFn fn;
+    void *arg;
+    int result;
+} WorkerStart;
+
+static void *worker_start(void *p)
 {
-    thrd_t t[64];
+    WorkerStart *w = p;
+    w->result = w->fn(w->arg);
+    return NULL;
+}
+
+/* pthreads rather than C11 threads: ThreadSanitizer does not intercept thrd_create. */
+static int run_workers(int threads, MapWorkerFn fn, void *arg)
+{
+    pthread_t t[64];
+    WorkerStart starts[64];
     int started = 0;
-    for (int i = 1; i < threads; i++) {
-        if (thrd_create(&t[started], fn, arg) != thrd_success)
+    for (int i = 1; i < threads && started < 64; i++) {
+        starts[started] = (WorkerStart){fn, arg, 0};
+        if (pthread_create(&t[started], NULL, worker_start, &starts[started]) != 0)
             break;
         started++;
     }
     int rc = fn(arg);
     for (int i = 0; i < started; i++) {
-        int r;
-        thrd_join(t[i], &r);
-        if (r) rc = r;
+        pthread_join(t[i], NULL);
+        if (starts[i].result) rc = starts[i].result;
     }
     return rc;
 }

@@ -459,6 +459,12 @@ int app_run(App *app)
         }
         SDL_GL_SwapWindow(app->window);
         app->frame_index++;
+        /* While dig_visible_within counts frames, a frame lasts at least one 60 Hz display refresh (as with
+         * vsync), so the count is what a player at 60 FPS sees however fast this machine renders. */
+        if (app->runner.probe_phase == 2) {
+            double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
+            if (spent < APP_PROBE_FRAME_SECONDS) SDL_Delay((Uint32)((APP_PROBE_FRAME_SECONDS - spent) * 1000.0) + 1);
+        }
 
         app->title_timer += real_dt;
         if (app->title_timer >= 1.0) {

@@ -33,6 +33,7 @@
 #define APP_FADE_MARGIN_SECONDS 0.1
 /* dig_visible_within keeps watching this many frames past its limit, to report how late the dig showed. */
 #define APP_PROBE_EXTRA_FRAMES 600L
+#define APP_PROBE_FRAME_SECONDS (1.0 / 60.0)   /* dig_visible_within: a frame is at least a 60 Hz refresh */
 
 typedef struct ScriptRunner {
     bool active;                  /* a script is loaded and not finished */

@@ -27,3 +27,9 @@ if(TARGET strata)
   set_tests_properties(test_dig_latency PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+if(TARGET strata)
+  # The same dig under Xvfb with Mesa (x11 driver) instead of the offscreen EGL driver.
+  add_test(NAME test_game_xvfb COMMAND ${CMAKE_SOURCE_DIR}/tests/run_xvfb_e2e.sh $<TARGET_FILE:strata>)
+  set_tests_properties(test_game_xvfb PROPERTIES LABELS "game;e2e" SKIP_RETURN_CODE 77 TIMEOUT 300
+                       ENVIRONMENT "TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
+endif()

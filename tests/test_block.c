@@ -100,6 +100,27 @@ static void test_standard_set(void)
     CHECK_EQ_INT(reg->defs[BLOCK_GLASS].drop, BLOCK_AIR);
     CHECK_EQ_INT(reg->defs[BLOCK_STONE].map_color[0], 0x80);
     CHECK_EQ_INT(reg->defs[BLOCK_WATER].map_color[2], 0xc4);
+
+    /* snow_layer: thin snow cover, a 2/16 slab textured "snow"; drawn in the opaque pass but not an opaque
+     * cube (neighbours keep their faces), lets sunlight through unweakened, walked through, drops itself */
+    const BlockDef *layer = &reg->defs[BLOCK_SNOW_LAYER];
+    CHECK_EQ_INT(BLOCK_SNOW_LAYER, BLOCK_DRY_BUSH + 1);
+    CHECK_EQ_INT(block_registry_find(reg, "snow_layer"), BLOCK_SNOW_LAYER);
+    CHECK_EQ_INT(layer->layer, BLOCK_LAYER_OPAQUE);
+    CHECK_EQ_INT(layer->shape, BLOCK_SHAPE_LAYER);
+    CHECK_EQ_INT(reg->shape[BLOCK_SNOW_LAYER], BLOCK_SHAPE_LAYER);
+    CHECK_EQ_INT(reg->opaque_cube[BLOCK_SNOW_LAYER], 0);
+    CHECK_EQ_INT(reg->transparent_to_sun[BLOCK_SNOW_LAYER], 1);
+    CHECK_EQ_INT(reg->attenuation[BLOCK_SNOW_LAYER], 0);
+    CHECK_EQ_INT(reg->emission[BLOCK_SNOW_LAYER], 0);
+    CHECK_EQ_INT(reg->solid[BLOCK_SNOW_LAYER], 0);
+    CHECK_EQ_INT(layer->drop, BLOCK_SNOW_LAYER);
+    CHECK_EQ_INT(layer->tint, BLOCK_TINT_NONE);
+    for (int f = 0; f < 6; f++) CHECK_EQ_INT(layer->textures[f], block_registry_find_tile(reg, "snow"));
+    CHECK(layer->map_color[0] >= 0xf0 && layer->map_color[1] >= 0xf0 && layer->map_color[2] >= 0xf0);
+    /* the full snow block stays, for deep snow and building */
+    CHECK_EQ_INT(reg->opaque_cube[BLOCK_SNOW], 1);
+    CHECK_EQ_INT(reg->solid[BLOCK_SNOW], 1);
     block_registry_destroy(reg);
     block_registry_destroy(NULL);
 }
@@ -194,7 +215,7 @@ static void test_broken_variants(void)
 
     root = load_shipped();
     set_field(block_at(root, 4), "shape", cJSON_CreateString("sphere"));
-    expect_fail(root, "blocks[4] ('basalt')", "field 'shape'", "cube|cross|torch|fluid|none");
+    expect_fail(root, "blocks[4] ('basalt')", "field 'shape'", "cube|cross|torch|fluid|layer|none");
 
     root = load_shipped();
     set_field(block_at(root, 12), "tint", cJSON_CreateString("blue"));
@@ -208,13 +229,13 @@ static void test_broken_variants(void)
     mud = cJSON_Duplicate(mud, 1);
     set_field(mud, "name", cJSON_CreateString("wet_mud"));
     cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(root, "blocks"), mud);
-    expect_fail(root, "blocks[47] ('wet_mud')", "field 'id'", "already used by blocks[46] ('mud')");
+    expect_fail(root, "blocks[48] ('wet_mud')", "field 'id'", "already used by blocks[47] ('mud')");
 
     root = load_shipped(); /* duplicate name */
     mud = cJSON_Duplicate(block_at(root, 7), 1);
     set_field(mud, "id", cJSON_CreateNumber(100));
     cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(root, "blocks"), mud);
-    expect_fail(root, "blocks[46] ('dirt')", "field 'name'", "already used by blocks[7]");
+    expect_fail(root, "blocks[47] ('dirt')", "field 'name'", "already used by blocks[7]");
 
     root = load_shipped(); /* id out of range */
     set_field(block_at(root, 45), "id", cJSON_CreateNumber(1024));

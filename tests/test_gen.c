@@ -118,7 +118,14 @@ static void test_create_errors(void)
     CHECK_EQ_INT(generator_create(&s, blocks, "/nonexistent/worldgen.json", &g), ST_ERR_IO);
     CHECK_STR_CONTAINS(st_error_message(), "/nonexistent/worldgen.json");
 
-    /* versions: the current one and 0 (= current) work; an unknown one is refused */
+    /* versions: 0 means the current one (2: snow cover is snow_layer); 1 (full snow blocks as cover) is still
+     * built for worlds made with it; an unknown one is refused */
+    CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 0, &g), ST_OK);
+    CHECK(g && strcmp(g->name, "gen24") == 0 && g->version == 2);
+    generator_destroy(g);
+    CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 2, &g), ST_OK);
+    CHECK(g && strcmp(g->name, "gen24") == 0 && g->version == 2);
+    generator_destroy(g);
     CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 1, &g), ST_OK);
     CHECK(g && strcmp(g->name, "gen24") == 0 && g->version == 1);
     generator_destroy(g);
@@ -259,23 +266,90 @@ static uint64_t area_hash(const Generator *g, int cx0, int cz0, int side)
 
 static void test_golden_hashes(void)
 {
-    /* 4x4 chunks around the ocean corner's shore (x, z in -128..-65) for three fixed seeds */
-    static const struct { uint64_t seed; uint64_t hash; } golden[] = {
-        {1, 0x753ee09973824f17ull},
-        {20240601, 0xed7e8aff3f93374aull},
-        {0xDEADBEEFCAFEull, 0x9f925e046c46b972ull},
+    /* 4x4 chunks around the ocean corner's shore (x, z in -128..-65) for three fixed seeds, with the current
+     * generator (version 2). Seed 1 has frozen ground there, so its pin moved when snow cover became
+     * snow_layer (version 1: 0x753ee09973824f17); the other two areas have no frozen column and kept theirs. */
+    static const struct { uint64_t seed; int version; uint64_t hash; } golden[] = {
+        {1, 0, 0x8ba0d4d84ab1c622ull},
+        {20240601, 0, 0xed7e8aff3f93374aull},
+        {0xDEADBEEFCAFEull, 0, 0x9f925e046c46b972ull},
+        /* version 1 still builds exactly what it built (full snow blocks as cover): a world made with it
+         * gets new chunks that match its old ones */
+        {1, 1, 0x753ee09973824f17ull},
     };
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
-        Generator *g = make(golden[i].seed, TERRAIN_MODE_CONTINENT);
-        CHECK(g != NULL);
+        WorldSettings s;
+        world_settings_default(&s);
+        s.seed = golden[i].seed;
+        s.mode = TERRAIN_MODE_CONTINENT;
+        Generator *g = NULL;
+        CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", golden[i].version, &g), ST_OK);
         if (!g) continue;
         uint64_t h = area_hash(g, -8, -8, 4);
         if (h != golden[i].hash)
-            fprintf(stderr, "golden: seed %llu area hash 0x%016llxull\n", (unsigned long long)golden[i].seed,
-                    (unsigned long long)h);
+            fprintf(stderr, "golden: seed %llu version %d area hash 0x%016llxull\n",
+                    (unsigned long long)golden[i].seed, golden[i].version, (unsigned long long)h);
         CHECK(h == golden[i].hash);
         generator_destroy(g);
     }
+}
+
+/* ---- snow cover ---- */
+
+/* Snow cover is the thin snow_layer, one cell over the top block of a frozen column: never floating (the
+ * block under it is an opaque cube, leaves or ice), never under anything, never on a plant or on water,
+ * and no full snow block is generated. Seed 1's cold mountains with spruce forest, x 224..399, z 192..335. */
+static void test_snow_cover(void)
+{
+    Generator *g = make(1, TERRAIN_MODE_CONTINENT);
+    if (!g) return;
+    GenContext *ctx = gen_context_create();
+    TerrainChunk *c = new_chunk();
+    long layers = 0, on_leaves = 0, on_ice = 0, bad_below = 0, covered = 0, full_snow = 0, bare_frozen_tops = 0;
+    for (int cz = 12; cz < 21; cz++)
+        for (int cx = 14; cx < 25; cx++) {
+            generate(g, ctx, c, cx, cz);
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++) {
+                    int column_layers = 0;
+                    for (int y = 1; y < 255; y++) {
+                        int id = cell_contents(chunk_get_cell(c, x, y, z));
+                        if (id == BLOCK_SNOW) full_snow++;
+                        if (id != BLOCK_SNOW_LAYER) continue;
+                        layers++;
+                        column_layers++;
+                        int below = cell_contents(chunk_get_cell(c, x, y - 1, z));
+                        bool leaves = blocks->layer[below] == BLOCK_LAYER_ALPHA_TESTED &&
+                                      blocks->shape[below] == BLOCK_SHAPE_CUBE;
+                        if (!(blocks->opaque_cube[below] || leaves || below == BLOCK_ICE)) bad_below++;
+                        on_leaves += leaves;
+                        on_ice += below == BLOCK_ICE;
+                        for (int k = y + 1; k < 256; k++)
+                            if (cell_contents(chunk_get_cell(c, x, k, z)) != BLOCK_AIR) {
+                                covered++;
+                                break;
+                            }
+                    }
+                    CHECK(column_layers <= 1);
+                    /* a column at temperature 0 whose top is ground or leaves carries snow */
+                    int y = 254;
+                    while (y > 0 && cell_contents(chunk_get_cell(c, x, y, z)) == BLOCK_AIR) y--;
+                    int top = cell_contents(chunk_get_cell(c, x, y, z));
+                    bool holds = (blocks->opaque_cube[top] && top != BLOCK_SNOW) ||
+                                 (blocks->layer[top] == BLOCK_LAYER_ALPHA_TESTED && blocks->shape[top] == BLOCK_SHAPE_CUBE);
+                    if (shaft_temperature(c->shafts[CHUNK_SHAFT_INDEX(x, z)]) == 0 && holds) bare_frozen_tops++;
+                }
+        }
+    fprintf(stderr, "  %ld snow layers (%ld on leaves, %ld on ice)\n", layers, on_leaves, on_ice);
+    CHECK(layers > 5000);          /* most of the 99 x 256 columns */
+    CHECK(on_leaves > 100);        /* canopies carry a cap of snow */
+    CHECK_EQ_INT(bad_below, 0);
+    CHECK_EQ_INT(covered, 0);
+    CHECK_EQ_INT(full_snow, 0);
+    CHECK_EQ_INT(bare_frozen_tops, 0);
+    free(c);
+    gen_context_destroy(ctx);
+    generator_destroy(g);
 }
 
 /* ---- block counts ---- */
@@ -302,8 +376,8 @@ static void count_area(const Generator *g, int cx0, int cz0, int side, Counts *o
                 out->block[i] += local[i];
             out->chunks_with_water += local[BLOCK_WATER] > 0;
             out->chunks_with_sand += local[BLOCK_SAND] > 0;
-            out->chunks_with_snow += local[BLOCK_SNOW] > 0;
-            if (local[BLOCK_SNOW] > out->max_snow) out->max_snow = local[BLOCK_SNOW];
+            out->chunks_with_snow += local[BLOCK_SNOW_LAYER] > 0;
+            if (local[BLOCK_SNOW_LAYER] > out->max_snow) out->max_snow = local[BLOCK_SNOW_LAYER];
             for (int z = 0; z < 16; z++)
                 for (int x = 0; x < 16; x++) {
                     if (chunk_get_cell(c, x, 255, z) != 0) out->bad_top++;
@@ -339,9 +413,11 @@ static void test_block_counts(void)
      * - sand: beaches are the sandstone band within 16 blocks of the shore (4..7 deep) — ~32 columns x 5
      *   per chunk of coast — plus deserts (temperature > 8 and humidity < 8) and sand pockets in
      *   sandstone: 20..600 (a desert-covered area would exceed it; none of these seeds has one here).
-     * - snow: at most one layer per column (on frozen tops, and on 90% of frozen water), so at most 256
-     *   per chunk; temperature 0 covers ~20% of the world in features ~700 blocks wide, so an area's
-     *   average is anywhere in 0..256 (these three seeds have frozen ground here).
+     * - snow cover (snow_layer, the thin layer): at most one per column (on frozen tops that hold snow, and
+     *   on 90% of frozen water's ice), so at most 256 per chunk; temperature 0 covers ~20% of the world in
+     *   features ~700 blocks wide, so an area's average is anywhere in 0..256 (these three seeds have frozen
+     *   ground here). The count is the same cells full snow blocks took before the layer replaced them as
+     *   cover (generator version 1); no full snow block is generated any more: exactly 0.
      * - ores: per source chunk base + k * mountain * noise veins (mountain ~0.75 on average), each vein
      *   brush a few 1-cell strokes: ~10..25 distinct cells; painted only over the host rock, which fills
      *   only part of each ore's depth band. iron (5 + 2mn veins, basalt, y 2..40, basalt fills most of it):
@@ -362,7 +438,8 @@ static void test_block_counts(void)
         CHECK_EQ_INT(c.bad_bedrock, 0); /* bedrock 2..5 layers at the bottom */
         check_range("water", per_chunk(&c, BLOCK_WATER), 200, 4000);
         check_range("sand", per_chunk(&c, BLOCK_SAND), 20, 600);
-        check_range("snow", per_chunk(&c, BLOCK_SNOW), 1, 256);
+        check_range("snow_layer", per_chunk(&c, BLOCK_SNOW_LAYER), 1, 256);
+        CHECK_EQ_INT(c.block[BLOCK_SNOW], 0);
         CHECK(c.max_snow <= 256);
         check_range("iron", per_chunk(&c, BLOCK_IRON_ORE), 20, 80);
         check_range("sulphur", per_chunk(&c, BLOCK_SULPHUR_ORE), 12, 60);
@@ -520,6 +597,7 @@ int main(void)
     RUN(test_worldgen_errors);
     RUN(test_field_ranges);
     RUN(test_golden_hashes);
+    RUN(test_snow_cover);
     RUN(test_block_counts);
     RUN(test_neighbouring_seeds_differ);
     RUN(test_spawn);

@@ -209,6 +209,42 @@ static void test_water_and_leaves(void)
     terrain_destroy(t);
 }
 
+/* ---- snow cover: a thin layer is no opaque cube, and sunlight passes it unweakened ---- */
+
+static int fill_snowfield(int x, int y, int z)
+{
+    if (y < 64) return BLOCK_STONE;
+    if (y == 64 && x >= 0 && x < 12 && z >= 0 && z < 12) return BLOCK_SNOW_LAYER;   /* on the ground */
+    if (y == 80 && x == 20 && z == 5) return BLOCK_SNOW_LAYER;                      /* one in the air */
+    if (y == 64 && x == 20 && z == 8) return BLOCK_STONE;                            /* a step ... */
+    if (y == 65 && x == 20 && z == 8) return BLOCK_SNOW_LAYER;                       /* ... with snow on it */
+    return BLOCK_AIR;
+}
+
+static void test_snow_layer(void)
+{
+    Terrain *t = world_make(2, fill_snowfield);
+    world_light(t, 2, LIGHT_MAX, false);
+    /* the layer's own cell has full sky light (it sits on rock, in the open) */
+    CHECK_EQ_INT(light_at(t, 5, 64, 5), 15);
+    CHECK_EQ_INT(light_at(t, 0, 64, 0), 15);
+    CHECK_EQ_INT(light_at(t, 20, 65, 8), 15);
+    CHECK_EQ_INT(light_at(t, 5, 63, 5), 0);     /* the rock under it stays dark */
+    /* sunlight goes straight through: the air under a layer in the air is at full sky light, and the
+     * column's sunlight reaches the ground */
+    CHECK_EQ_INT(light_at(t, 20, 80, 5), 15);
+    CHECK_EQ_INT(light_at(t, 20, 79, 5), 15);
+    CHECK_EQ_INT(light_at(t, 20, 64, 5), 15);
+    TerrainChunk *c1 = terrain_get_chunk(t, 1, 0);
+    CHECK_EQ_INT(shaft_top_height(c1->shafts[CHUNK_SHAFT_INDEX(4, 5)]), 80);
+    CHECK_EQ_INT(shaft_sunlight_height(c1->shafts[CHUNK_SHAFT_INDEX(4, 5)]), 64);
+    /* at night the layer passes the sky level on (attenuation 0) */
+    world_light(t, 2, 4, false);
+    CHECK_EQ_INT(light_at(t, 5, 64, 5), 4);
+    CHECK_EQ_INT(light_at(t, 20, 79, 5), 4);
+    terrain_destroy(t);
+}
+
 /* ---- emitters: magma 13, jack o'lantern 8 (opaque), torch 15 ---- */
 
 static int fill_solid(int x, int y, int z)
@@ -276,6 +312,7 @@ static int fill_mixed(int x, int y, int z)
     if (y < 60) return BLOCK_WATER;
     if (y == ground && (h & 63) == 3) return BLOCK_TORCH;
     if (y == ground && (h & 15) == 5) return BLOCK_TALL_GRASS;
+    if (y == ground && (h & 15) == 6) return BLOCK_SNOW_LAYER;
     /* trees: trunk and leaf balls on a coarse grid */
     int gx = ((x % 11) + 11) % 11, gz = ((z % 13) + 13) % 13;
     if (gx == 5 && gz == 6 && y < ground + 5 && ground >= 60) return BLOCK_OAK_TRUNK;
@@ -544,6 +581,7 @@ int main(void)
     RUN(test_torch_in_room);
     RUN(test_overhang);
     RUN(test_water_and_leaves);
+    RUN(test_snow_layer);
     RUN(test_emitters);
     RUN(test_mixed_world_matches_reference);
     RUN(test_random_edits_match_reference);

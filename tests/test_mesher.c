@@ -335,6 +335,160 @@ static void test_ambient_occlusion(void)
     world_destroy(t);
 }
 
+/* ---- thin layers (snow cover) ---- */
+
+/* Quads of a list whose vertices all lie in y0 <= y <= y1, with an outward normal along `axis` (0 x, 1 y,
+ * 2 z) of sign `sign` (0: any direction). */
+static int count_quads(const VertexList *l, float y0, float y1, int axis, int sign)
+{
+    int n = 0;
+    for (int q = 0; q < l->count / 4; q++) {
+        bool inside = true;
+        for (int k = 0; k < 4; k++) inside = inside && l->data[q * 4 + k].y >= y0 && l->data[q * 4 + k].y <= y1;
+        float nrm[3];
+        quad_normal(l, q, nrm);
+        float len = sqrtf(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+        if (inside && len > 0 && (sign == 0 || nrm[axis] * (float)sign > 0.99f * len)) n++;
+    }
+    return n;
+}
+
+static int count_mesh_quads(const ChunkMesh *m, float y0, float y1, int axis, int sign)
+{
+    int n = 0;
+    for (int s = 0; s < MESH_SUBSET_COUNT; s++) n += count_quads(&m->subsets[s], y0, y1, axis, sign);
+    return n;
+}
+
+static void test_snow_layer(void)
+{
+    const float top = 70.0f + 2.0f / 16.0f;
+    /* alone in the air: a 16 x 2 x 16 pixel box, 6 faces, all in subset 4 (opaque non-cube) */
+    Terrain *t = world_make(2, fill_air);
+    set_block(t, 5, 70, 5, BLOCK_SNOW_LAYER);
+    world_light(t);
+    CHECK_EQ_INT(cell_light(terrain_get_cell_value(t, 5, 70, 5)), 15);
+    ChunkMesh *m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m), 24);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_OPAQUE_OTHER), 24);
+    const VertexList *l = &m->subsets[MESH_SUBSET_OPAQUE_OTHER];
+    float min_y = 999, max_y = -999;
+    int at_top = 0;
+    for (int i = 0; i < l->count; i++) {
+        min_y = l->data[i].y < min_y ? l->data[i].y : min_y;
+        max_y = l->data[i].y > max_y ? l->data[i].y : max_y;
+        at_top += l->data[i].y == top;
+        CHECK(l->data[i].x >= 5.0f && l->data[i].x <= 6.0f && l->data[i].z >= 5.0f && l->data[i].z <= 6.0f);
+    }
+    CHECK(min_y == 70.0f);
+    CHECK(max_y == top);
+    CHECK_EQ_INT(at_top, 4 + 4 * 2);   /* the top face and the upper edge of each side */
+    CHECK_EQ_INT(m->min_y, 70);
+    CHECK_EQ_INT(m->max_y, 71);
+    /* one face per direction, each facing outwards (counter-clockwise seen from outside) */
+    CHECK_EQ_INT(count_quads(l, 70, top, 1, 1), 1);
+    CHECK_EQ_INT(count_quads(l, 70, top, 1, -1), 1);
+    CHECK_EQ_INT(count_quads(l, 70, top, 0, 1), 1);
+    CHECK_EQ_INT(count_quads(l, 70, top, 0, -1), 1);
+    CHECK_EQ_INT(count_quads(l, 70, top, 2, 1), 1);
+    CHECK_EQ_INT(count_quads(l, 70, top, 2, -1), 1);
+    /* texture: the snow tile; the sides show its bottom 2 pixel rows, top and bottom all of it */
+    int tile = block_registry_find_tile(blocks, "snow");
+    int u0 = ((tile % 16) * 16 * 32767 + 128) >> 8, u1 = ((tile % 16 * 16 + 16) * 32767 + 128) >> 8;
+    int v0 = ((tile / 16) * 16 * 32767 + 128) >> 8, v1 = ((tile / 16 * 16 + 16) * 32767 + 128) >> 8;
+    int v14 = ((tile / 16 * 16 + 14) * 32767 + 128) >> 8;
+    int in_tile = 0, side_rows = 0;
+    for (int q = 0; q < l->count / 4; q++) {
+        float nrm[3];
+        quad_normal(l, q, nrm);
+        bool side = fabsf(nrm[1]) < 1e-6f;
+        for (int k = 0; k < 4; k++) {
+            const TerrainVertex *v = &l->data[q * 4 + k];
+            in_tile += v->tx >= u0 && v->tx <= u1 && v->ty >= v0 && v->ty <= v1;
+            if (side) side_rows += v->ty == (v->y == top ? v14 : v1);
+        }
+    }
+    CHECK_EQ_INT(in_tile, 24);
+    CHECK_EQ_INT(side_rows, 16);
+    /* full daylight: the top is white */
+    for (int q = 0; q < l->count / 4; q++)
+        if (l->data[q * 4].y == top && l->data[q * 4 + 2].y == top)
+            for (int k = 0; k < 4; k++) CHECK_EQ_INT(l->data[q * 4 + k].color[0], 255);
+    chunk_mesh_destroy(m);
+
+    /* on stone: the layer has no bottom face (5 faces); the stone keeps its sides and bottom, and only its
+     * top goes, covered by the layer's box (5 faces) */
+    set_block(t, 5, 69, 5, BLOCK_STONE);
+    world_light(t);
+    CHECK_EQ_INT(cell_light(terrain_get_cell_value(t, 5, 70, 5)), 15);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m), (5 + 5) * 4);
+    CHECK_EQ_INT(count_mesh_quads(m, 70, top, 1, -1), 0);   /* no face looks down from the layer */
+    CHECK_EQ_INT(count_mesh_quads(m, 70, 70, 1, 1), 0);     /* no stone top under the layer */
+    CHECK_EQ_INT(count_mesh_quads(m, 70, top, 1, 1), 1);    /* the layer's own top */
+    CHECK_EQ_INT(count_mesh_quads(m, 69, 70, 0, 0), 4 + 1); /* the stone's 4 sides and its bottom */
+    chunk_mesh_destroy(m);
+
+    /* on leaves: the leaf loses its top the same way, and the layer shows its bottom in its place (seen
+     * from below through the leaves); nothing else of the leaf is culled */
+    set_block(t, 5, 69, 5, BLOCK_SPRUCE_LEAVES);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_ALPHA_TESTED), 5 * 4);
+    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_OPAQUE_OTHER), 6 * 4);
+    CHECK_EQ_INT(count_mesh_quads(m, 70, 70, 1, 0), 1);     /* one face in the plane between: the layer's bottom */
+    CHECK_EQ_INT(count_mesh_quads(m, 70, 70, 1, -1), 1);
+    set_block(t, 5, 69, 5, BLOCK_STONE);
+    chunk_mesh_destroy(m);
+
+    /* a stone cube beside it keeps its face towards the layer; the layer loses its side there */
+    set_block(t, 6, 70, 5, BLOCK_STONE);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m), (4 + 5 + 6) * 4);
+    int stone_face = 0;
+    for (int q = 0; q < subset_count(m, MESH_SUBSET_OPAQUE_NEG_X) / 4; q++)
+        stone_face += m->subsets[MESH_SUBSET_OPAQUE_NEG_X].data[q * 4].x == 6.0f;
+    CHECK_EQ_INT(stone_face, 1);
+    CHECK_EQ_INT(count_quads(&m->subsets[MESH_SUBSET_OPAQUE_OTHER], 70, top, 0, 1), 0);
+    /* the layer's top takes ambient occlusion like a floor: its corners against the stone are darker */
+    l = &m->subsets[MESH_SUBSET_OPAQUE_OTHER];
+    int found = 0;
+    for (int q = 0; q < l->count / 4; q++) {
+        const TerrainVertex *v = &l->data[q * 4];
+        if (v[0].y != top || v[1].y != top || v[2].y != top) continue;
+        found++;
+        for (int k = 0; k < 4; k++)
+            CHECK_EQ_INT(v[k].color[0], v[k].x == 6.0f ? expected_channel(105 - 10, 1.0f) : 255);
+    }
+    CHECK_EQ_INT(found, 1);
+    chunk_mesh_destroy(m);
+
+    /* an opaque cube on it hides its top */
+    set_block(t, 5, 71, 5, BLOCK_STONE);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(count_quads(&m->subsets[MESH_SUBSET_OPAQUE_OTHER], top, top, 1, 1), 0);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+
+    /* a snow field is one sheet: two layers side by side hide the sides between them (2 tops, 2 bottoms,
+     * 6 outer sides), across a chunk border as well */
+    t = world_make(2, fill_air);
+    set_block(t, 5, 70, 5, BLOCK_SNOW_LAYER);
+    set_block(t, 6, 70, 5, BLOCK_SNOW_LAYER);
+    set_block(t, 15, 70, 9, BLOCK_SNOW_LAYER);
+    set_block(t, 16, 70, 9, BLOCK_SNOW_LAYER);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    ChunkMesh *m1 = mesh_chunk(t, 1, 0);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m), (10 + 5) * 4);
+    CHECK_EQ_INT(chunk_mesh_vertex_count(m1), 5 * 4);
+    chunk_mesh_destroy(m);
+    chunk_mesh_destroy(m1);
+    world_destroy(t);
+}
+
 static void test_tints_and_seasons(void)
 {
     Terrain *t = world_make(2, fill_air);
@@ -555,6 +709,7 @@ int main(void)
     RUN(test_chunk_border);
     RUN(test_water_plants_torches);
     RUN(test_leaves_and_glass);
+    RUN(test_snow_layer);
     RUN(test_ambient_occlusion);
     RUN(test_tints_and_seasons);
     RUN(test_slice_hashes);

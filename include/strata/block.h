@@ -35,7 +35,7 @@ typedef enum BlockId {
     BLOCK_TALL_GRASS, BLOCK_RED_FLOWER, BLOCK_YELLOW_FLOWER, BLOCK_PURPLE_FLOWER, BLOCK_CACTUS, BLOCK_PUMPKIN,
     BLOCK_JACK_O_LANTERN, BLOCK_COAL_ORE, BLOCK_COPPER_ORE, BLOCK_IRON_ORE, BLOCK_DIAMOND_ORE,
     BLOCK_SALTPETER_ORE, BLOCK_SULPHUR_ORE, BLOCK_GERMANIUM_ORE, BLOCK_PLANKS, BLOCK_GLASS, BLOCK_TORCH,
-    BLOCK_COBBLESTONE, BLOCK_BRICKS, BLOCK_DRY_BUSH,
+    BLOCK_COBBLESTONE, BLOCK_BRICKS, BLOCK_DRY_BUSH, BLOCK_SNOW_LAYER,
     BLOCK_FIRST_FREE
 } BlockId;
 
@@ -51,6 +51,7 @@ typedef enum BlockShape {
     BLOCK_SHAPE_CROSS,     /* two crossed quads (plants, flowers) */
     BLOCK_SHAPE_TORCH,     /* a small box on the floor */
     BLOCK_SHAPE_FLUID,     /* a cube whose faces against the same fluid are culled; top slightly lowered */
+    BLOCK_SHAPE_LAYER,     /* a thin slab on the floor of the cell, 2/16 high (snow cover) */
     BLOCK_SHAPE_NONE       /* air */
 } BlockShape;
 

@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GEN24_VERSION 1
+/* Version 2: snow cover is the thin snow_layer. Version 1 (worlds made before) covered frozen ground, leaves
+ * and ice with full snow cubes; it is still built on request, so such a world's new chunks match its old. */
+#define GEN24_VERSION 2
+#define GEN24_VERSION_FULL_SNOW 1
 
 static const Gen24 *impl(const Generator *g) { return g->impl; }
 
@@ -112,6 +115,7 @@ static void init_block_tables(Gen24 *g)
     g->replaceable_by_trees[BLOCK_PURPLE_FLOWER] = 1;
     g->replaceable_by_trees[BLOCK_DRY_BUSH] = 1;
     g->replaceable_by_trees[BLOCK_SNOW] = 1;
+    g->replaceable_by_trees[BLOCK_SNOW_LAYER] = 1;
     for (int k = 0; k < g->cfg.tree_type_count; k++)
         g->replaceable_by_trees[g->cfg.trees[k].leaves] = 1;
     for (int i = 0; i < g->cfg.plants.flower_count; i++)
@@ -124,9 +128,11 @@ static void init_block_tables(Gen24 *g)
 
 StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
 {
-    if (version != 0 && version != GEN24_VERSION)
-        return st_fail(ST_ERR_VERSION, "generator 'gen24' version %d is not known to this build (it has version %d)",
-                       version, GEN24_VERSION);
+    if (version != 0 && version != GEN24_VERSION && version != GEN24_VERSION_FULL_SNOW)
+        return st_fail(ST_ERR_VERSION, "generator 'gen24' version %d is not known to this build (it has versions "
+                       "%d..%d)", version, GEN24_VERSION_FULL_SNOW, GEN24_VERSION);
+    if (version == 0)
+        version = GEN24_VERSION;
     Gen24 *g = calloc(1, sizeof *g);
     if (!g)
         return st_fail(ST_ERR_NOMEM, "gen24: out of memory");
@@ -146,9 +152,10 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
     g->humidity_offset = s->humidity_offset;
     init_tables(g, s->seed);
     init_block_tables(g);
+    g->snow_cover = version == GEN24_VERSION_FULL_SNOW ? BLOCK_SNOW : BLOCK_SNOW_LAYER;
 
     gen->name = "gen24";
-    gen->version = GEN24_VERSION;
+    gen->version = version;
     gen->impl = g;
     gen->ocean_level = g24_ocean_level;
     gen->find_coarse_spawn_position = g24_spawn;

@@ -240,6 +240,7 @@ typedef struct Gen24 {
     uint8_t replaceable_by_trees[BLOCK_MAX];
     uint8_t plant_block[BLOCK_MAX];
     uint8_t supports_snow[BLOCK_MAX];
+    int snow_cover;             /* what pass 4 lays on frozen tops: BLOCK_SNOW_LAYER (version 1: BLOCK_SNOW) */
 } Gen24;
 
 /* The 2D fields at a lattice point (world x, z multiples of 4): the raw noise values behind temperature,

@@ -6,7 +6,12 @@
  * random sequence) so that tree placement in a neighbour chunk can re-derive "is this column's top dirt"
  * without generating this chunk (gen_trees.c). Survivalcraft's rules: sand (or gravel in the 5..6
  * temperature band) over sandstone — that is deserts and beaches; ice high up where frozen; clay under
- * shallow water in humid places; dirt elsewhere, 4..7 deep, thinning to bare rock on high mountains. */
+ * shallow water in humid places; dirt elsewhere, 4..7 deep, thinning to bare rock on high mountains.
+ * Snow cover (pass 4, where the column's top is frozen) is Survivalcraft's thin snow: one snow_layer in the
+ * air cell over the top block, when that block can hold it — an opaque cube or leaves (so tree canopies
+ * get a white cap, not a white box), never a plant, never water (frozen water turns to ice 1..3 deep, and
+ * 90% of its columns carry the layer on the ice). Full snow blocks are not generated (version 1 of the
+ * generator laid them as cover; Gen24.snow_cover keeps that for worlds made with it). */
 #include "gen_internal.h"
 
 #include <math.h>
@@ -106,7 +111,7 @@ void gen24_fluids_down(const Gen24 *g, TerrainChunk *chunk)
 
 void gen24_snow_and_ice(const Gen24 *g, TerrainChunk *chunk)
 {
-    const int32_t ice = cell_make(BLOCK_ICE, 0), snow = cell_make(BLOCK_SNOW, 0);
+    const int32_t ice = cell_make(BLOCK_ICE, 0), snow = cell_make(g->snow_cover, 0);
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
             int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
@@ -126,10 +131,11 @@ void gen24_snow_and_ice(const Gen24 *g, TerrainChunk *chunk)
                         column[y - k] = ice;
                     }
                     /* most frozen water carries snow (Survivalcraft: 90% of columns) */
-                    if (rng_hash2(g->seed_snow, wx, wz) % 10u != 0u && y + 1 <= 254)
+                    if (rng_hash2(g->seed_snow, wx, wz) % 10u != 0u && y + 1 <= 254 &&
+                        cell_contents(column[y + 1]) == BLOCK_AIR)
                         column[y + 1] = snow;
                 }
-            } else if (g->supports_snow[top] && y + 1 <= 254) {
+            } else if (g->supports_snow[top] && y + 1 <= 254 && cell_contents(column[y + 1]) == BLOCK_AIR) {
                 column[y + 1] = snow;
             }
         }

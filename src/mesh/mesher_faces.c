@@ -11,6 +11,10 @@
  *   - a fluid also hides its faces against ice and glass (their own faces show the boundary);
  *   - a fluid with neither the same fluid nor a cube-shaped block above is 14/16 high: its top face sinks
  *     and its side faces end there (texture cut to match); under ice it stays full so no gap opens.
+ * A thin layer (snow cover) is not an opaque cube, so the side faces of cubes next to it stay (its own
+ * faces are in mesher_shapes.c). Only the top face of a cube under a layer goes: the layer's box covers
+ * that whole face from above, and where the cube is not opaque (leaves, ice, glass) the layer's bottom
+ * face shows in its place, so the two never lie in one plane (no z-fighting seen from below).
  * Subsets: opaque cube faces by direction (+Z 0, +X 1, -Z 2, -X 3, +-Y 4), other opaque shapes 4,
  * alpha-tested 5, transparent 6. The quad's diagonal is turned to run between its two brighter corners
  * when that differs, so a single dark corner does not smear across the face. */
@@ -79,6 +83,7 @@ static void mesher_emit_cube(MesherContext *ctx, VertexList *lists, int x, int y
         int n = cell_contents(slab[cell + MESHER_FACE_STRIDE[f]]);
         if (blocks->opaque_cube[n] || (cull_same && n == id)) continue;
         if (leaves && (ctx->kind[n] & MESHER_KIND_LEAVES)) continue;
+        if (f == BLOCK_FACE_POS_Y && blocks->shape[n] == BLOCK_SHAPE_LAYER) continue;  /* under the layer's box */
         int subset = layer == BLOCK_LAYER_OPAQUE ? (f < BLOCK_FACE_POS_Y ? f : MESH_SUBSET_OPAQUE_OTHER)
                                                  : mesher_layer_subset(layer);
         mesher_emit_block_face(ctx, &lists[subset], x, y, z, f, def, 16);
@@ -115,6 +120,9 @@ void mesher_faces_emit_cell(MesherContext *ctx, VertexList *lists, int x, int y,
         break;
     case BLOCK_SHAPE_TORCH:
         mesher_shapes_emit_torch(ctx, &lists[mesher_layer_subset(def->layer)], x, y, z, def);
+        break;
+    case BLOCK_SHAPE_LAYER:
+        mesher_shapes_emit_layer(ctx, &lists[mesher_layer_subset(def->layer)], x, y, z, id);
         break;
     case BLOCK_SHAPE_NONE: break;
     }

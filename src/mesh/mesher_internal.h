@@ -119,9 +119,10 @@ static inline void mesher_light_face_corners(const MesherContext *ctx, int cell,
 /* mesher_faces.c: cubes, fluids */
 void mesher_faces_emit_cell(MesherContext *ctx, VertexList *lists, int x, int y, int z);
 
-/* mesher_shapes.c: crossed plants, torches */
+/* mesher_shapes.c: crossed plants, torches, thin layers */
 void mesher_shapes_emit_cross(MesherContext *ctx, VertexList *list, int x, int y, int z, const BlockDef *def);
 void mesher_shapes_emit_torch(MesherContext *ctx, VertexList *list, int x, int y, int z, const BlockDef *def);
+void mesher_shapes_emit_layer(MesherContext *ctx, VertexList *list, int x, int y, int z, int id);
 
 /* mesher.c: vertex output */
 /* Grows a list to hold `extra` more vertices; on failure sets ctx->failed and returns false. */

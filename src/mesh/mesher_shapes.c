@@ -1,4 +1,4 @@
-/* mesher_shapes.c — blocks that are not cubes: crossed plants and torches.
+/* mesher_shapes.c — blocks that are not cubes: crossed plants, torches and thin layers.
  *
  * Design. Plants and flowers are two vertical quads along the cell's diagonals, one quad each: the
  * renderer draws the alpha-tested subset with back-face culling off (render.h / renderer.c), so a second,
@@ -6,7 +6,14 @@
  * ambient occlusion: they have no faces against neighbours) and tinted (tall grass takes the grass
  * colour of its column).
  * A torch is a small box on the floor of its cell, 2/16 wide and 10/16 tall, textured with the middle of
- * the torch tile (stick and flame) and lit at least at its emission, so it glows in the dark. */
+ * the torch tile (stick and flame) and lit at least at its emission, so it glows in the dark.
+ * A layer (snow cover, after Survivalcraft's snow) is a 16 x 2 x 16 pixel slab on the floor of its cell.
+ * Its top shows unless an opaque cube sits on it, a side unless an opaque cube or the same layer is
+ * there (a snow field is one sheet, not a grid of boxes), its bottom only over a cell that is not an
+ * opaque cube. The top lies inside the layer's own cell, so it takes smooth light and ambient occlusion
+ * as the top face of the cell below would (the layer's own cell and its neighbours at that level: a
+ * trunk or a cliff beside it darkens the corner); the sides and bottom, 2/16 high, take the flat light
+ * of the layer's own cell (not opaque, so it has light). Sides show the bottom 2 pixel rows of the tile. */
 #include "mesher_internal.h"
 
 /* Corners of the two diagonal planes (drawn two-sided), counter-clockwise seen from -X+Z and from +X+Z. */
@@ -19,6 +26,11 @@ static const int MESHER_QUAD_UV[4][2] = {{0, 16}, {16, 16}, {16, 0}, {0, 0}};
 #define TORCH_MIN_PX 7
 #define TORCH_MAX_PX 9
 #define TORCH_HEIGHT_PX 10
+
+/* The layer: its height in sixteenths, and the slab offset of the cell each face looks into. */
+#define LAYER_HEIGHT_PX 2
+static const int MESHER_LAYER_STRIDE[6] = {SLAB_STRIDE_Z, SLAB_STRIDE_X, -SLAB_STRIDE_Z, -SLAB_STRIDE_X,
+                                           SLAB_STRIDE_Y, -SLAB_STRIDE_Y};
 
 static inline int mesher_cell_light_step(const MesherContext *ctx, int x, int y, int z, int emission)
 {
@@ -73,6 +85,42 @@ void mesher_shapes_emit_torch(MesherContext *ctx, VertexList *list, int x, int y
             uv[k][0] = tile_u + (MESHER_QUAD_UV[k][0] ? u1 : u0);
             uv[k][1] = tile_v + (MESHER_QUAD_UV[k][1] ? v1 : v0);
             mesher_shade(color[k], tint, ctx->face_factor[f][step]);
+        }
+        mesher_emit_quad(ctx, list, pos, uv, color);
+    }
+}
+
+void mesher_shapes_emit_layer(MesherContext *ctx, VertexList *list, int x, int y, int z, int id)
+{
+    const BlockRegistry *blocks = ctx->blocks;
+    const BlockDef *def = &blocks->defs[id];
+    int cell = SLAB_INDEX(x, y, z);
+    int own = mesher_cell_light_step(ctx, x, y, z, def->emission);
+    const float height = (float)LAYER_HEIGHT_PX / 16.0f;
+    for (int f = 0; f < 6; f++) {
+        int n = cell_contents(ctx->slab[cell + MESHER_LAYER_STRIDE[f]]);
+        if (blocks->opaque_cube[n] || (f < BLOCK_FACE_POS_Y && n == id)) continue;
+        int light[4] = {own, own, own, own};
+        if (f == BLOCK_FACE_POS_Y)
+            mesher_light_face_corners(ctx, cell - SLAB_STRIDE_Y, BLOCK_FACE_POS_Y, def->emission, light);
+        const uint8_t *tint = mesher_face_tint(ctx, def, (BlockFace)f, x, z);
+        int tile = def->textures[f];
+        int tile_u = (tile & 15) * 16, tile_v = (tile >> 4) * 16;
+        float pos[4][3];
+        int uv[4][2];
+        uint8_t color[4][4];
+        int first = light[0] + light[2] < light[1] + light[3] ? 1 : 0;  /* diagonal between brighter corners */
+        for (int i = 0; i < 4; i++) {
+            int k = (first + i) & 3;
+            const int *c = MESHER_FACE_CORNER[f][k];
+            pos[i][0] = (float)(x + c[0]);
+            pos[i][1] = (float)(ctx->slice_y0 + y) + (c[1] ? height : 0.0f);
+            pos[i][2] = (float)(z + c[2]);
+            uv[i][0] = tile_u + MESHER_QUAD_UV[k][0];
+            int v = MESHER_QUAD_UV[k][1];
+            if (f < BLOCK_FACE_POS_Y && c[1]) v = 16 - LAYER_HEIGHT_PX;  /* sides: the tile's bottom rows */
+            uv[i][1] = tile_v + v;
+            mesher_shade(color[i], tint, ctx->face_factor[f][light[k]]);
         }
         mesher_emit_quad(ctx, list, pos, uv, color);
     }

@@ -32,11 +32,13 @@ static const char *const BLOCK_STANDARD_NAMES[BLOCK_FIRST_FREE] = {
     [BLOCK_IRON_ORE] = "iron_ore", [BLOCK_DIAMOND_ORE] = "diamond_ore", [BLOCK_SALTPETER_ORE] = "saltpeter_ore",
     [BLOCK_SULPHUR_ORE] = "sulphur_ore", [BLOCK_GERMANIUM_ORE] = "germanium_ore", [BLOCK_PLANKS] = "planks",
     [BLOCK_GLASS] = "glass", [BLOCK_TORCH] = "torch", [BLOCK_COBBLESTONE] = "cobblestone",
-    [BLOCK_BRICKS] = "bricks", [BLOCK_DRY_BUSH] = "dry_bush",
+    [BLOCK_BRICKS] = "bricks", [BLOCK_DRY_BUSH] = "dry_bush", [BLOCK_SNOW_LAYER] = "snow_layer",
 };
 
 static const char *const BLOCK_LAYER_NAMES[] = { "opaque", "alpha_tested", "transparent", "none" };
-static const char *const BLOCK_SHAPE_NAMES[] = { "cube", "cross", "torch", "fluid", "none" };
+static const char *const BLOCK_SHAPE_NAMES[] = { "cube", "cross", "torch", "fluid", "layer", "none" };
+#define BLOCK_SHAPE_COUNT (int)(sizeof BLOCK_SHAPE_NAMES / sizeof BLOCK_SHAPE_NAMES[0])
+_Static_assert(BLOCK_SHAPE_COUNT == BLOCK_SHAPE_NONE + 1, "one name per BlockShape, in enum order");
 static const char *const BLOCK_TINT_NAMES[] = { "none", "grass", "foliage", "water" };
 static const char *const BLOCK_FIELDS[] = { "id", "name", "layer", "shape", "emission", "attenuation", "solid",
                                             "textures", "tint", "tint_faces", "map_color", "drop" };
@@ -362,7 +364,7 @@ static StResult block_parse_one(const ConfigDoc *doc, BlockRegistry *reg, BlockP
 
     int layer = 0, shape = 0, tint = BLOCK_TINT_NONE;
     if ((rc = block_parse_enum(doc, obj, where, "layer", BLOCK_LAYER_NAMES, 4, true, &layer)) != ST_OK) return rc;
-    if ((rc = block_parse_enum(doc, obj, where, "shape", BLOCK_SHAPE_NAMES, 5, true, &shape)) != ST_OK) return rc;
+    if ((rc = block_parse_enum(doc, obj, where, "shape", BLOCK_SHAPE_NAMES, BLOCK_SHAPE_COUNT, true, &shape)) != ST_OK) return rc;
     if ((rc = block_parse_enum(doc, obj, where, "tint", BLOCK_TINT_NAMES, 4, false, &tint)) != ST_OK) return rc;
     def->layer = (BlockRenderLayer)layer;
     def->shape = (BlockShape)shape;

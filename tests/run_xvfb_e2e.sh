@@ -19,6 +19,9 @@ screenshot $t/b.png
 quit
 EOS
 unset SDL_VIDEODRIVER
+# Under ASan, X11/GLX driver libraries unloaded at exit leave leak reports with unknown modules; they do not
+# fail the run, but a leak with a frame in Strata's own sources does (checked below).
+export LSAN_OPTIONS="exitcode=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 xvfb-run -a -s "-screen 0 640x400x24" "$strata" --no-save --flat --seed 9 --view-distance 3 --width 480 --height 300 \
   --script "$t/dig.script" >"$t/out" 2>&1
 rc=$?
@@ -29,5 +32,8 @@ if [ -s "$t/a.png" ] && [ -s "$t/b.png" ]; then pass=$((pass+1)); else echo "FAI
 if [ -s "$t/a.png" ] && [ -s "$t/b.png" ] && ! cmp -s "$t/a.png" "$t/b.png"; then pass=$((pass+1));
 else echo "FAIL: the dig did not change the picture"; fail=$((fail+1)); fi
 if grep -q "x11\|GLX\|llvmpipe" "$t/out"; then pass=$((pass+1)); else echo "FAIL: no GL renderer line in the log"; fail=$((fail+1)); fi
+if grep -A30 "LeakSanitizer" "$t/out" | grep -qE '/(src|tools)/[a-z_]+\.c'; then
+  echo "FAIL: a leak involves Strata's own code"; fail=$((fail+1))
+else pass=$((pass+1)); fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -477,7 +477,8 @@ int app_run(App *app)
     if (app->world.serializer) {
         app_sync_meta(app);
         if (world_session_save_all(&app->world) != ST_OK) {
-            log_error(APP_TAG, "saving world %s: %s", app->world.dir, st_error_message());
+            log_error(APP_TAG, "THE WORLD WAS NOT SAVED (%s): %s; changes since the last successful save are lost",
+                      app->world.dir, st_error_message());
             app->exit_code = 1;
         } else {
             log_info(APP_TAG, "saved world %s", app->world.dir);

@@ -166,8 +166,14 @@ StResult world_session_save_all(WorldSession *ws)
 {
     if (!ws->serializer) return ST_OK;
     StResult rc = ws->updater ? updater_save_all(ws->updater) : ST_OK;
-    StResult rc_meta = serializer_save_meta(ws->serializer, &ws->meta);
-    return rc != ST_OK ? rc : rc_meta;
+    if (rc == ST_OK) return serializer_save_meta(ws->serializer, &ws->meta);
+    /* The chunks' error is the one to report (the player's edits); world.json is still written, and its own
+     * failure is added to the reason rather than replacing it. */
+    char reason[640];
+    snprintf(reason, sizeof reason, "%s", st_error_message());
+    if (serializer_save_meta(ws->serializer, &ws->meta) != ST_OK)
+        return st_fail(rc, "%s; and %s", reason, st_error_message());
+    return st_fail(rc, "%s", reason);
 }
 
 void world_session_close(WorldSession *ws)

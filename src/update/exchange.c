@@ -1,19 +1,28 @@
 /* exchange.c — the once-a-frame state exchange (Survivalcraft's SendReceiveChunkStates), and saving.
  *
  * Design. Everything the two threads share crosses here, under the one mutex, while the worker is between
- * units of work: main hands over downgrades, locations, sky light, allocations, releases and autosave
- * requests; it receives thread states, load results and finished meshes (pointers swapped, nothing
- * copied). The order matters: chunks handed back by the worker are recycled first; failed autosaves give
- * their counters back before anything can be released; downgrades are applied to thread_state before the
- * states are copied back (a pending downgrade wins); releases happen before the state copy so a released
- * chunk never delivers a mesh. Mesh callbacks run after the lock is dropped, so a slow GPU upload never
- * holds up the worker.
+ * units of work: main hands over downgrades, locations, sky light, allocations, releases and saves; it
+ * receives thread states, load results and finished meshes (pointers swapped, nothing copied). The order
+ * matters: chunks handed back by the worker are recycled first; failed saves give their counters back
+ * before anything can be released; downgrades are applied to thread_state before the states are copied
+ * back (a pending downgrade wins); releases happen before the state copy so a released chunk never
+ * delivers a mesh. Mesh callbacks run after the lock is dropped, so a slow GPU upload never holds up the
+ * worker.
  *
  * Allocation: every chunk within a location's content distance (Chebyshev, in chunks) is allocated;
  * a chunk is released once it is more than content + 1 from every location (one ring of hysteresis, so
- * walking back and forth over a chunk border does not churn). Released chunks are detached from the
- * Terrain at once (lookups stop finding them) and go to the worker, which saves them if edited, frees
- * their geometry and hands them back for recycling at a later exchange. */
+ * walking back and forth over a chunk border does not churn). A released chunk that needs no write is
+ * detached from the Terrain at once (lookups stop finding them) and goes to the worker, which frees its
+ * geometry and hands it back for recycling at a later exchange.
+ *
+ * Never losing edits: with storage, a chunk with unsaved edits, or with a save in flight, is never
+ * detached. Its edits are handed to the worker as a save (the autosave path, through a snapshot) and it
+ * stays in the Terrain; the rescan at every exchange while such chunks exist (release_pending) detaches it
+ * once it is saved. If the save fails, the counter comes back, the chunk is marked SAVE_FAILED and stays
+ * (a location that comes back finds the same chunk, edits included); its save is retried at the next
+ * autosave and by updater_save_all, not at every frame. Each failed write is logged once by the worker;
+ * each autosave logs how many chunks are stuck, as an error past UPDATE_UNSAVED_ALARM_CHUNKS. Nothing is
+ * dropped however many there are: memory is the price of a world that cannot be written. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,20 +31,39 @@
 #include "strata/log.h"
 #include "update_internal.h"
 
-/* A pending autosave of a chunk being released is cancelled: its counter goes back to the chunk, so the
- * release saves it. */
-static void exchange_cancel_autosave(TerrainUpdater *u, TerrainChunk *chunk)
+static AutosaveEntry *exchange_find_save(TerrainUpdater *u, const TerrainChunk *chunk)
 {
-    for (int i = 0; i < u->autosave.count;) {
+    for (int i = 0; i < u->autosave.count; i++) {
         AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, i);
-        if (e->chunk != chunk) {
-            i++;
-            continue;
-        }
-        chunk->modification_counter += e->counter;
-        *e = UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, u->autosave.count - 1);
-        u->autosave.count--;
+        if (e->chunk == chunk) return e;
     }
+    return NULL;
+}
+
+/* Hands the chunk's edits to the worker for a background save (merged into a queued save of it if there
+ * is one): the counter moves into the entry. false when out of memory (nothing changed). */
+static bool exchange_hand_over(TerrainUpdater *u, TerrainChunk *chunk)
+{
+    AutosaveEntry *e = exchange_find_save(u, chunk);
+    if (!e) {
+        /* Room for every queued save, and the one in flight, to fail: the worker cannot then lose one. */
+        int room = u->failed_saves.count + u->autosave.count + 2;
+        if (!update_array_reserve(&u->failed_saves, sizeof(AutosaveEntry), room)) return false;
+        e = update_array_push(&u->autosave, sizeof *e);
+        if (!e) return false;
+        e->chunk = chunk;
+        e->counter = 0;
+    }
+    e->counter += chunk->modification_counter;
+    e->flags = chunk->flags;
+    chunk->modification_counter = 0;
+    return true;
+}
+
+/* Whether a save of the chunk is queued or being written (its edits are then not in its counter). */
+static bool exchange_save_in_flight(TerrainUpdater *u, const TerrainChunk *chunk)
+{
+    return (u->io_busy && u->saving == chunk) || exchange_find_save(u, chunk) != NULL;
 }
 
 static bool exchange_wanted(const TerrainUpdater *u, const TerrainChunk *chunk, int margin)
@@ -48,24 +76,60 @@ static bool exchange_wanted(const TerrainUpdater *u, const TerrainChunk *chunk, 
     return false;
 }
 
+/* Gives the counters of failed saves back to their chunks (still in the Terrain: see exchange_release).
+ * A chunk that no location wants any more is marked SAVE_FAILED: kept, retried at the next autosave. */
+static void exchange_restore_failed_saves(TerrainUpdater *u)
+{
+    for (int i = 0; i < u->failed_saves.count; i++) {
+        const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->failed_saves, AutosaveEntry, i);
+        e->chunk->modification_counter += e->counter;
+        if (!exchange_wanted(u, e->chunk, 1)) e->chunk->worker_flags |= UPDATE_WORKER_FLAG_SAVE_FAILED;
+    }
+    u->failed_saves.count = 0;
+}
+
+/* Releases the chunks more than content + 1 from every location. With storage, one with unsaved edits or a
+ * save in flight is kept in the Terrain instead: its edits are handed to the worker (unless its last save
+ * failed: that waits for the next autosave), and a later scan detaches it once it is saved. Returns true
+ * if it detached a chunk or queued a save. */
 static bool exchange_release(TerrainUpdater *u, const UpdaterCallbacks *cb)
 {
-    bool changed = false;
+    bool changed = false, can_save = u->storage && u->storage->save;
+    int kept = 0, unsaved = 0;
     /* Backwards: detaching swaps the last chunk into the hole, which has then already been visited. */
     for (int i = terrain_chunk_count(u->terrain) - 1; i >= 0; i--) {
         TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
-        if (exchange_wanted(u, chunk, 1)) continue;
+        if (exchange_wanted(u, chunk, 1)) {
+            chunk->worker_flags &= ~UPDATE_WORKER_FLAG_SAVE_FAILED; /* a live chunk: autosave handles it */
+            continue;
+        }
+        if (can_save && (updater_chunk_needs_save(chunk) || exchange_save_in_flight(u, chunk))) {
+            kept++;
+            if (chunk->worker_flags & UPDATE_WORKER_FLAG_SAVE_FAILED) {
+                if (!unsaved++) {
+                    u->unsaved_example_x = chunk->coord_x;
+                    u->unsaved_example_z = chunk->coord_z;
+                }
+            } else if (updater_chunk_needs_save(chunk)) {
+                if (exchange_hand_over(u, chunk)) changed = true;
+                else log_error("update", "out of memory queueing the save of chunk %d,%d; kept, retried later",
+                               chunk->coord_x, chunk->coord_z);
+            }
+            continue;
+        }
         TerrainChunk **slot = update_array_push(&u->released, sizeof *slot);
         if (!slot) {
             log_error("update", "out of memory releasing chunk %d,%d; kept for now", chunk->coord_x, chunk->coord_z);
+            kept++;
             continue;
         }
         *slot = chunk;
         if (cb && cb->chunk_released) cb->chunk_released(cb->user, chunk);
-        exchange_cancel_autosave(u, chunk);
         terrain_detach_chunk(u->terrain, chunk);
         changed = true;
     }
+    u->release_pending = kept > 0;
+    u->unsaved_kept = unsaved;
     return changed;
 }
 
@@ -129,22 +193,25 @@ static void exchange_queue_autosave(TerrainUpdater *u)
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
         if (!updater_chunk_needs_save(chunk)) continue;
-        AutosaveEntry *e = NULL;
-        for (int j = 0; j < u->autosave.count && !e; j++)
-            if (UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, j).chunk == chunk) e = &UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, j);
-        if (!e) {
-            e = update_array_push(&u->autosave, sizeof *e);
-            if (!e) {
-                log_error("update", "out of memory queueing autosaves; the rest are saved later");
-                return;
-            }
-            e->chunk = chunk;
-            e->counter = 0;
+        if (!exchange_hand_over(u, chunk)) {
+            log_error("update", "out of memory queueing autosaves; the rest are saved later");
+            return;
         }
-        e->counter += chunk->modification_counter;
-        e->flags = chunk->flags;
-        chunk->modification_counter = 0;
     }
+}
+
+/* Once per autosave: says how many chunks nobody wants are kept only because they cannot be written. */
+static void exchange_report_unsaved(const TerrainUpdater *u)
+{
+    if (u->unsaved_kept > UPDATE_UNSAVED_ALARM_CHUNKS)
+        log_error("update", "THE WORLD CANNOT BE SAVED: %d chunks with edits (one at %d,%d) failed to save and are "
+                  "held in memory, none is dropped; last storage error: %s. Free disk space or make the world "
+                  "folder writable; they are saved at the next autosave or save",
+                  u->unsaved_kept, u->unsaved_example_x, u->unsaved_example_z, u->last_save_error);
+    else if (u->unsaved_kept > 0)
+        log_warn("update", "%d chunks with edits (one at %d,%d) could not be saved and are held in memory; "
+                 "retrying now; last storage error: %s",
+                 u->unsaved_kept, u->unsaved_example_x, u->unsaved_example_z, u->last_save_error);
 }
 
 void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
@@ -156,11 +223,7 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         terrain_recycle_chunk(u->terrain, UPDATE_ARRAY_AT(&u->returned, TerrainChunk *, i));
     u->returned.count = 0;
 
-    for (int i = 0; i < u->failed_saves.count; i++) {
-        const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->failed_saves, AutosaveEntry, i);
-        e->chunk->modification_counter += e->counter;
-    }
-    u->failed_saves.count = 0;
+    exchange_restore_failed_saves(u);
 
     for (int i = 0; i < u->downgrades.count; i++) {
         const PendingDowngrade *d = &UPDATE_ARRAY_AT(&u->downgrades, PendingDowngrade, i);
@@ -184,14 +247,17 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         mesher_context_set_season(u->step.mesher, u->season);
         changed = true;
     }
+    if (u->locations_dirty || u->allocation_incomplete || u->release_pending) {
+        if (exchange_release(u, cb)) changed = true;
+    }
     if (u->locations_dirty || u->allocation_incomplete) {
         u->locations_dirty = false;
-        if (exchange_release(u, cb)) changed = true;
         if (exchange_allocate(u)) changed = true;
     }
     if (u->autosave_requested) {
         u->autosave_requested = false;
         if (u->storage && u->storage->save) {
+            exchange_report_unsaved(u);
             exchange_queue_autosave(u);
             if (u->autosave.count) changed = true;
         }
@@ -219,6 +285,7 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
     u->stats.valid = u->stats.by_state[CHUNK_STATE_VALID];
     u->stats.steps_done = u->steps_done;
     u->stats.chunks_saved = u->chunks_saved;
+    u->stats.unsaved_kept = u->unsaved_kept;
 
     if (changed || u->released.count) {
         u->work_posted = true;
@@ -239,20 +306,24 @@ void updater_request_autosave(TerrainUpdater *u)
     u->autosave_requested = true;
 }
 
-/* Saves one chunk on the main thread (lock held, worker idle); remembers the first failure. */
+/* Saves one chunk on the main thread (lock held, worker idle); remembers the first failure. A chunk nobody
+ * wants whose save fails stays in the Terrain, marked SAVE_FAILED (see exchange_release). */
 static void save_all_one(TerrainUpdater *u, TerrainChunk *chunk, StResult *first, char *first_message, size_t size)
 {
     StResult rc = u->storage->save(u->storage->user, chunk);
     if (rc == ST_OK) {
         chunk->modification_counter = 0;
+        chunk->worker_flags &= ~UPDATE_WORKER_FLAG_SAVE_FAILED;
         u->chunks_saved++;
         return;
     }
-    log_error("update", "saving chunk %d,%d failed (%s): %s", chunk->coord_x, chunk->coord_z,
-              st_result_name(rc), st_error_message());
+    snprintf(u->last_save_error, sizeof u->last_save_error, "%s", st_error_message());
+    log_error("update", "saving chunk %d,%d failed (%s): %s; its edits stay in memory", chunk->coord_x,
+              chunk->coord_z, st_result_name(rc), u->last_save_error);
+    if (!exchange_wanted(u, chunk, 1)) chunk->worker_flags |= UPDATE_WORKER_FLAG_SAVE_FAILED;
     if (*first == ST_OK) {
         *first = rc;
-        snprintf(first_message, size, "saving chunk %d,%d: %s", chunk->coord_x, chunk->coord_z, st_error_message());
+        snprintf(first_message, size, "saving chunk %d,%d: %s", chunk->coord_x, chunk->coord_z, u->last_save_error);
     }
 }
 
@@ -263,23 +334,17 @@ StResult updater_save_all(TerrainUpdater *u)
     while (u->io_busy) pthread_cond_wait(&u->io_cond, &u->mutex);
 
     /* Everything handed to the worker but not yet written comes back to its chunk first. */
-    for (int i = 0; i < u->failed_saves.count; i++) {
-        const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->failed_saves, AutosaveEntry, i);
-        e->chunk->modification_counter += e->counter;
-    }
-    u->failed_saves.count = 0;
+    exchange_restore_failed_saves(u);
     for (int i = 0; i < u->autosave.count; i++) {
         const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, i);
         e->chunk->modification_counter += e->counter;
     }
     u->autosave.count = 0;
 
+    /* Every modified chunk in the Terrain, including those kept because an earlier save failed. Released
+     * chunks never need a write (exchange_release detaches only saved ones). */
     StResult first = ST_OK;
     char message[512] = "";
-    for (int i = 0; i < u->released.count; i++) {
-        TerrainChunk *chunk = UPDATE_ARRAY_AT(&u->released, TerrainChunk *, i);
-        if (updater_chunk_needs_save(chunk)) save_all_one(u, chunk, &first, message, sizeof message);
-    }
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
         if (updater_chunk_needs_save(chunk)) save_all_one(u, chunk, &first, message, sizeof message);

@@ -15,6 +15,17 @@
 #include "strata/update.h"
 #include "strata/update_step.h"
 
+/* chunk->worker_flags bit, main-thread only (set and cleared by the exchange and updater_save_all with the
+ * mutex held; the worker never touches it): the chunk is outside every location's release distance and its
+ * last save failed. It stays in the Terrain with its edits; its save is retried at the next autosave or
+ * updater_save_all, not at every exchange. Chosen clear of the UPDATE_WORKER_FLAG_* bits of update_step.h
+ * and the light steps' bits (0x10000 up). */
+#define UPDATE_WORKER_FLAG_SAVE_FAILED 0x1000u
+_Static_assert((UPDATE_WORKER_FLAG_SAVE_FAILED &
+                (CHUNK_FLAG_LOADED | CHUNK_FLAG_DAMAGED_ON_DISK | UPDATE_WORKER_FLAG_LOAD_RESULT |
+                 UPDATE_WORKER_FLAG_EDITED | UPDATE_WORKER_FLAG_BLOCKED | UPDATE_WORKER_FLAG_PRIVATE)) == 0,
+               "UPDATE_WORKER_FLAG_SAVE_FAILED overlaps another worker flag");
+
 typedef struct PendingDowngrade {
     TerrainChunk *chunk;
     ChunkState state;
@@ -65,6 +76,9 @@ struct TerrainUpdater {
     int season;
     bool mesher_settings_dirty;
     bool autosave_requested;
+    bool release_pending;          /* chunks outside every release distance are kept for a save: rescan */
+    int unsaved_kept;              /* kept chunks whose save failed (last release scan) */
+    int unsaved_example_x, unsaved_example_z; /* one of them, for the log */
     UpdateArray downgrades;        /* PendingDowngrade, consumed by the exchange */
     UpdateArray ready_meshes;      /* ReadyMesh scratch, delivered after the lock is dropped */
     UpdaterStats stats;
@@ -80,9 +94,12 @@ struct TerrainUpdater {
     bool quit;
     bool work_posted;              /* the exchange changed something: an idle worker rescans */
     bool io_busy;                  /* the worker is inside storage->save without the lock */
-    UpdateArray released;          /* TerrainChunk*: detached by main, to save and free */
+    const TerrainChunk *saving;    /* while io_busy: the live chunk whose snapshot is being written */
+    char last_save_error[256];     /* the reason of the last failed save ("" if none yet) */
+    UpdateArray released;          /* TerrainChunk*: detached by main (nothing left to save), to free */
     UpdateArray returned;          /* TerrainChunk*: done by the worker, for terrain_recycle_chunk */
-    UpdateArray autosave;          /* AutosaveEntry: live chunks to save in the background */
+    UpdateArray autosave;          /* AutosaveEntry: live chunks to save in the background (autosaves and
+                                    * saves of chunks being released) */
     UpdateArray failed_saves;      /* AutosaveEntry: autosaves that failed; main restores the counter */
     long steps_done;
     long chunks_saved;
@@ -96,6 +113,8 @@ struct TerrainUpdater {
 /* Makes room for one more element and returns a pointer to it (count incremented), or NULL when memory
  * ran out (the array is unchanged). */
 void *update_array_push(UpdateArray *array, size_t element_size);
+/* Makes room for `count` elements in all (count unchanged). false when memory ran out. */
+bool update_array_reserve(UpdateArray *array, size_t element_size, int count);
 void update_array_free(UpdateArray *array);
 #define UPDATE_ARRAY_AT(array, type, i) (((type *)(array)->data)[i])
 

@@ -31,6 +31,18 @@ void *update_array_push(UpdateArray *array, size_t element_size)
     return (char *)array->data + (size_t)array->count++ * element_size;
 }
 
+bool update_array_reserve(UpdateArray *array, size_t element_size, int count)
+{
+    if (count <= array->capacity) return true;
+    int capacity = array->capacity ? array->capacity : 64;
+    while (capacity < count) capacity *= 2;
+    void *data = realloc(array->data, (size_t)capacity * element_size);
+    if (!data) return false;
+    array->data = data;
+    array->capacity = capacity;
+    return true;
+}
+
 void update_array_free(UpdateArray *array)
 {
     free(array->data);
@@ -139,8 +151,22 @@ void updater_destroy(TerrainUpdater *u)
     }
     for (int i = 0; i < u->returned.count; i++)
         terrain_recycle_chunk(u->terrain, UPDATE_ARRAY_AT(&u->returned, TerrainChunk *, i));
-    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++)
-        update_free_chunk_geometry(terrain_chunk_at(u->terrain, i));
+    /* Saves handed to the worker and not written: their counters go back, so they are counted below. */
+    for (int i = 0; i < u->failed_saves.count; i++)
+        UPDATE_ARRAY_AT(&u->failed_saves, AutosaveEntry, i).chunk->modification_counter +=
+            UPDATE_ARRAY_AT(&u->failed_saves, AutosaveEntry, i).counter;
+    for (int i = 0; i < u->autosave.count; i++)
+        UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, i).chunk->modification_counter +=
+            UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, i).counter;
+    int unsaved = 0;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
+        if (updater_chunk_needs_save(chunk)) unsaved++;
+        update_free_chunk_geometry(chunk);
+    }
+    if (unsaved && u->storage && u->storage->save)
+        log_warn("update", "%d chunks with unsaved edits at shutdown (updater_save_all failed or was not called)",
+                 unsaved);
 
     step_context_free(&u->step);
     free(u->snapshot);

@@ -1,12 +1,15 @@
-/* worker.c — what the update worker does between exchanges: save and free released chunks, run
- * background autosaves, and step the best chunk.
+/* worker.c — what the update worker does between exchanges: free released chunks, write chunks to storage
+ * in the background (autosaves and the saves of chunks being released), and step the best chunk.
  *
  * Design. Every call of update_worker_do_one is one short unit of work, run with the mutex held, so the
  * main thread waits at most one unit for the lock. Storage writes are the exception: they may take
- * milliseconds (fsync), so the worker drops the lock around storage->save and sets io_busy, which only
- * updater_save_all waits for. A released chunk is detached from the Terrain, so nobody else touches it
- * while it is written; an autosaved chunk is live (the main thread may edit it), so the worker saves a
- * snapshot copied with relaxed atomic loads, carrying the counter and flags main handed over with it.
+ * milliseconds (fsync), so the worker drops the lock around storage->save, sets io_busy and names the
+ * chunk in `saving` (the exchange never detaches that chunk meanwhile; updater_save_all waits for io_busy
+ * to clear). Every write is of a live chunk, still in the Terrain (the main thread may edit it), so the
+ * worker saves a snapshot copied with relaxed atomic loads, carrying the counter and flags main handed
+ * over with it. A failed write never loses edits: the entry goes back to main (failed_saves), which gives
+ * the counter back to the chunk; a chunk nobody wants any more then stays in the Terrain, unreleased, until
+ * a later save succeeds. Released chunks never need a write: the exchange detaches only saved chunks.
  *
  * Choosing the chunk: one linear scan over the allocated chunks (a few hundred) finds the best chunk below
  * its target state, ordered by (downgraded by an edit first, nearest to a location, lowest state). A step
@@ -15,6 +18,7 @@
  * content area stays blocked: its outer neighbours are never allocated). */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,18 +35,27 @@ void update_free_chunk_geometry(TerrainChunk *chunk)
 
 /* ---- storage I/O, without the lock ---- */
 
-static StResult worker_save_unlocked(TerrainUpdater *u, const TerrainChunk *chunk)
+/* Writes `snapshot` (a copy of the live chunk `live`) with the lock dropped. A failure is logged once
+ * here, with its reason, and remembered for the exchange's summary. */
+static StResult worker_save_unlocked(TerrainUpdater *u, const TerrainChunk *live, const TerrainChunk *snapshot)
 {
     u->io_busy = true;
+    u->saving = live;
     pthread_mutex_unlock(&u->mutex);
-    StResult rc = u->storage->save(u->storage->user, chunk);
-    if (rc != ST_OK)
-        log_error("update", "saving chunk %d,%d failed (%s): %s", chunk->coord_x, chunk->coord_z,
-                  st_result_name(rc), st_error_message());
+    StResult rc = u->storage->save(u->storage->user, snapshot);
+    char reason[sizeof u->last_save_error] = "";
+    if (rc != ST_OK) {
+        snprintf(reason, sizeof reason, "%s", st_error_message());
+        log_error("update", "saving chunk %d,%d failed (%s): %s; its edits stay in memory and the save is "
+                  "retried at the next autosave or save", snapshot->coord_x, snapshot->coord_z,
+                  st_result_name(rc), reason);
+    }
     pthread_mutex_lock(&u->mutex);
     u->io_busy = false;
+    u->saving = NULL;
     pthread_cond_broadcast(&u->io_cond);
     if (rc == ST_OK) u->chunks_saved++;
+    else memcpy(u->last_save_error, reason, sizeof reason);
     return rc;
 }
 
@@ -51,7 +64,7 @@ static bool worker_can_save(const TerrainUpdater *u)
     return u->storage && u->storage->save;
 }
 
-/* A released chunk: write it if it was edited, free its geometry, hand it back for recycling. */
+/* A released chunk (detached, nothing to save): free its geometry, hand it back for recycling. */
 static void worker_finish_released(TerrainUpdater *u)
 {
     TerrainChunk *chunk = UPDATE_ARRAY_AT(&u->released, TerrainChunk *, 0);
@@ -59,11 +72,6 @@ static void worker_finish_released(TerrainUpdater *u)
     memmove(u->released.data, (TerrainChunk **)u->released.data + 1,
             (size_t)(u->released.count - 1) * sizeof(TerrainChunk *));
     u->released.count--;
-    if (worker_can_save(u) && updater_chunk_needs_save(chunk)) {
-        if (worker_save_unlocked(u, chunk) != ST_OK)
-            log_error("update", "chunk %d,%d was released unsaved: its edits since the last save are lost",
-                      chunk->coord_x, chunk->coord_z);
-    }
     update_free_chunk_geometry(chunk);
     TerrainChunk **slot = update_array_push(&u->returned, sizeof *slot);
     if (slot) {
@@ -74,14 +82,8 @@ static void worker_finish_released(TerrainUpdater *u)
     }
 }
 
-static TerrainChunk **worker_find_released(TerrainUpdater *u, const TerrainChunk *chunk)
-{
-    for (int i = 0; i < u->released.count; i++)
-        if (UPDATE_ARRAY_AT(&u->released, TerrainChunk *, i) == chunk) return &UPDATE_ARRAY_AT(&u->released, TerrainChunk *, i);
-    return NULL;
-}
-
-/* A background autosave of a live chunk, through a snapshot. */
+/* A background save of a live chunk (an autosave, or the save of a chunk being released), through a
+ * snapshot. */
 static void worker_autosave_one(TerrainUpdater *u)
 {
     AutosaveEntry entry = UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, 0);
@@ -102,16 +104,13 @@ static void worker_autosave_one(TerrainUpdater *u)
     memcpy(snap->shafts, live->shafts, sizeof snap->shafts); /* shafts are written only by the worker */
     for (int i = 0; i < CHUNK_CELLS; i++) snap->cells[i] = cell_load(&live->cells[i]);
 
-    if (worker_save_unlocked(u, snap) == ST_OK) return;
-    /* Give the counter back so the edits are saved later. If main released the chunk while the lock was
-     * dropped, the chunk now waits in `released` (the worker has not reached it): restore it there. */
-    if (worker_find_released(u, entry.chunk)) {
-        entry.chunk->modification_counter += entry.counter;
-        return;
-    }
+    if (worker_save_unlocked(u, live, snap) == ST_OK) return;
+    /* Main gives the counter back at the next exchange. The chunk is still in the Terrain: main never
+     * detaches a chunk while `saving` names it. The exchange reserved room for this record when it
+     * queued the save, so the push cannot fail. */
     AutosaveEntry *failed = update_array_push(&u->failed_saves, sizeof *failed);
     if (failed) *failed = entry;
-    else log_error("update", "out of memory recording a failed autosave of chunk %d,%d", live->coord_x, live->coord_z);
+    else log_error("update", "out of memory recording the failed save of chunk %d,%d", live->coord_x, live->coord_z);
 }
 
 /* ---- choosing and stepping a chunk ---- */

@@ -423,6 +423,30 @@ static void test_world_persistence(void)
     rc = run_strata("no_such_video_driver", (const char *[]){"--world", world, "--new", "--frames", "1", NULL});
     CHECK_EQ_INT(rc, 1);
     CHECK_STR_CONTAINS(out_text, "already exists");
+
+    /* A world keeps its generator version; one this build does not know is refused, the world untouched. */
+    char *json = NULL;
+    FILE *f = fopen(meta, "rb");
+    CHECK(f != NULL);
+    if (f) {
+        json = calloc(1, 65536);
+        size_t n = json ? fread(json, 1, 65535, f) : 0;
+        fclose(f);
+        char *v = json && n ? strstr(json, "\"version\"") : NULL;
+        CHECK(v != NULL);
+        if (v) {
+            char *colon = strchr(v, ':');
+            int digits = 0;
+            while (colon && strchr(" \t0123456789", colon[1 + digits]) && colon[1 + digits]) digits++;
+            char patched[65536 + 16];
+            snprintf(patched, sizeof patched, "%.*s: 99%s", (int)(colon - json), json, colon + 1 + digits);
+            write_file(meta, patched);
+            rc = run_strata("no_such_video_driver", (const char *[]){"--world", world, "--frames", "1", NULL});
+            CHECK_EQ_INT(rc, 1);
+            CHECK_STR_CONTAINS(out_text, "version 99 is not known");
+        }
+    }
+    free(json);
 }
 
 int main(int argc, char **argv)

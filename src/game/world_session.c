@@ -117,13 +117,17 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
 
     char worldgen[WORLD_SESSION_PATH_MAX];
     snprintf(worldgen, sizeof worldgen, "%s/worldgen.json", asset_dir);
-    if ((rc = generator_create(&settings, ws->blocks, worldgen, &ws->generator)) != ST_OK)
+    /* A resumed world keeps the generator version it was made with, so new chunks match its old ones. */
+    int version = ws->resumed ? ws->meta.generator_version : 0;
+    if ((rc = generator_create_version(&settings, ws->blocks, worldgen, version, &ws->generator)) != ST_OK) {
+        if (ws->resumed)
+            return st_fail_context(rc, "cannot rebuild generator %s v%d of world %s", ws->meta.generator_name,
+                                   version, ws->dir);
         return st_fail_context(rc, "cannot create the world generator");
-    if (ws->resumed && (strcmp(ws->meta.generator_name, ws->generator->name) != 0 ||
-                        ws->meta.generator_version != ws->generator->version))
-        log_warn(WS_TAG, "world %s was made by generator %s v%d; this build has %s v%d: new chunks may not match",
-                 ws->dir, ws->meta.generator_name, ws->meta.generator_version, ws->generator->name,
-                 ws->generator->version);
+    }
+    if (ws->resumed && strcmp(ws->meta.generator_name, ws->generator->name) != 0)
+        log_warn(WS_TAG, "world %s names generator %s; its mode gives %s v%d", ws->dir, ws->meta.generator_name,
+                 ws->generator->name, ws->generator->version);
     ws->terrain = terrain_create();
     if (!ws->terrain) return st_fail(ST_ERR_NOMEM, "cannot allocate the Terrain");
 

@@ -13,6 +13,7 @@
 #include "strata/block.h"
 #include "strata/fileio.h"
 #include "strata/generator.h"
+#include "../src/gen/gen_internal.h"   /* gen_is_column_frozen: the generator's own frozen-column rule */
 
 static BlockRegistry *blocks;
 
@@ -268,9 +269,11 @@ static void test_golden_hashes(void)
 {
     /* 4x4 chunks around the ocean corner's shore (x, z in -128..-65) for three fixed seeds, with the current
      * generator (version 2). Seed 1 has frozen ground there, so its pin moved when snow cover became
-     * snow_layer (version 1: 0x753ee09973824f17); the other two areas have no frozen column and kept theirs. */
+     * snow_layer (version 1: 0x753ee09973824f17), and again when frozen columns stopped growing tall grass,
+     * flowers and dry bushes (the snow layer lies there instead; before: 0x8ba0d4d84ab1c622). The other two
+     * areas have no frozen column and kept theirs through both changes. */
     static const struct { uint64_t seed; int version; uint64_t hash; } golden[] = {
-        {1, 0, 0x8ba0d4d84ab1c622ull},
+        {1, 0, 0xac9880d73a77ce4bull},
         {20240601, 0, 0xed7e8aff3f93374aull},
         {0xDEADBEEFCAFEull, 0, 0x9f925e046c46b972ull},
         /* version 1 still builds exactly what it built (full snow blocks as cover): a world made with it
@@ -350,6 +353,83 @@ static void test_snow_cover(void)
     free(c);
     gen_context_destroy(ctx);
     generator_destroy(g);
+}
+
+/* ---- no plants in snow ---- */
+
+typedef struct PlantScan {
+    long plants;          /* tall grass, flowers, dry bushes */
+    long frozen_plants;   /* of them, standing on a ground cell whose column is frozen */
+    long frozen_grass;    /* columns whose top (under any snow layer) is a grass block in frozen conditions */
+    long frozen_grass_bare;  /* of them, without a snow layer on the grass */
+} PlantScan;
+
+static bool is_plant(int id)
+{
+    return id == BLOCK_TALL_GRASS || id == BLOCK_RED_FLOWER || id == BLOCK_YELLOW_FLOWER ||
+           id == BLOCK_PURPLE_FLOWER || id == BLOCK_DRY_BUSH;
+}
+
+/* Seed 1's cold area of test_snow_cover with generator `version`. A plant stands on its ground cell (y - 1)
+ * and pass 4 decides both plant and snow by gen_is_column_frozen(shaft temperature, ground y): the same
+ * predicate here, no neighbourhood heuristic. */
+static void scan_plants(int version, PlantScan *out)
+{
+    memset(out, 0, sizeof *out);
+    WorldSettings s;
+    world_settings_default(&s);
+    s.seed = 1;
+    s.mode = TERRAIN_MODE_CONTINENT;
+    Generator *g = NULL;
+    CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", version, &g), ST_OK);
+    if (!g) return;
+    GenContext *ctx = gen_context_create();
+    TerrainChunk *c = new_chunk();
+    for (int cz = 12; cz < 21; cz++)
+        for (int cx = 14; cx < 25; cx++) {
+            generate(g, ctx, c, cx, cz);
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++) {
+                    int temperature = shaft_temperature(c->shafts[CHUNK_SHAFT_INDEX(x, z)]);
+                    for (int y = 1; y < 255; y++) {
+                        if (!is_plant(cell_contents(chunk_get_cell(c, x, y, z)))) continue;
+                        out->plants++;
+                        out->frozen_plants += gen_is_column_frozen(temperature, y - 1);
+                    }
+                    int y = 254;
+                    while (y > 0 && cell_contents(chunk_get_cell(c, x, y, z)) == BLOCK_AIR) y--;
+                    bool layer = cell_contents(chunk_get_cell(c, x, y, z)) == BLOCK_SNOW_LAYER ||
+                                 cell_contents(chunk_get_cell(c, x, y, z)) == BLOCK_SNOW;
+                    int ground = layer ? y - 1 : y;
+                    if (cell_contents(chunk_get_cell(c, x, ground, z)) == BLOCK_GRASS &&
+                        gen_is_column_frozen(temperature, ground)) {
+                        out->frozen_grass++;
+                        out->frozen_grass_bare += !layer;
+                    }
+                }
+        }
+    free(c);
+    gen_context_destroy(ctx);
+    generator_destroy(g);
+}
+
+/* Version 2 grows no tall grass, flower or dry bush in a frozen column: the snow layer lies on the grass
+ * instead (the grass block stays under it, as in Survivalcraft). Version 1 did grow them there (plants
+ * kept the snow off), which shows the check can fail; its plants in unfrozen columns are exactly version
+ * 2's, because pass 4 still makes a frozen column's random draws and only drops the plant. */
+static void test_no_plants_in_snow(void)
+{
+    PlantScan v2, v1;
+    scan_plants(0, &v2);
+    scan_plants(1, &v1);
+    fprintf(stderr, "  version 2: %ld plants, %ld frozen grass tops (%ld bare); version 1: %ld plants, %ld frozen\n",
+            v2.plants, v2.frozen_grass, v2.frozen_grass_bare, v1.plants, v1.frozen_plants);
+    CHECK(v2.plants > 100);                  /* the few unfrozen columns of the area still grow plants */
+    CHECK_EQ_INT(v2.frozen_plants, 0);
+    CHECK(v2.frozen_grass > 1000);           /* grass stays under the snow layer */
+    CHECK_EQ_INT(v2.frozen_grass_bare, 0);
+    CHECK(v1.frozen_plants > 100);
+    CHECK_EQ_INT(v1.plants - v1.frozen_plants, v2.plants);
 }
 
 /* ---- block counts ---- */
@@ -598,6 +678,7 @@ int main(void)
     RUN(test_field_ranges);
     RUN(test_golden_hashes);
     RUN(test_snow_cover);
+    RUN(test_no_plants_in_snow);
     RUN(test_block_counts);
     RUN(test_neighbouring_seeds_differ);
     RUN(test_spawn);

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Version 2: snow cover is the thin snow_layer. Version 1 (worlds made before) covered frozen ground, leaves
- * and ice with full snow cubes; it is still built on request, so such a world's new chunks match its old. */
+/* Version 2: snow cover is the thin snow_layer, and frozen columns grow no plant (the layer lies there instead).
+ * Version 1 (worlds made before) covered frozen ground, leaves and ice with full snow cubes and grew plants in
+ * frozen columns; it is still built on request, so such a world's new chunks match its old. */
 #define GEN24_VERSION 2
 #define GEN24_VERSION_FULL_SNOW 1
 
@@ -153,6 +154,7 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
     init_tables(g, s->seed);
     init_block_tables(g);
     g->snow_cover = version == GEN24_VERSION_FULL_SNOW ? BLOCK_SNOW : BLOCK_SNOW_LAYER;
+    g->plants_in_snow = version == GEN24_VERSION_FULL_SNOW;
 
     gen->name = "gen24";
     gen->version = version;

@@ -241,6 +241,7 @@ typedef struct Gen24 {
     uint8_t plant_block[BLOCK_MAX];
     uint8_t supports_snow[BLOCK_MAX];
     int snow_cover;             /* what pass 4 lays on frozen tops: BLOCK_SNOW_LAYER (version 1: BLOCK_SNOW) */
+    bool plants_in_snow;        /* version 1: frozen columns grow plants too (and then carry no snow) */
 } Gen24;
 
 /* The 2D fields at a lattice point (world x, z multiples of 4): the raw noise values behind temperature,
@@ -338,6 +339,14 @@ int gen_temperature_adjustment(int y);
 static inline bool gen_is_place_frozen(int temperature, int y)
 {
     return temperature + gen_temperature_adjustment(y) <= 0;
+}
+/* The frozen-column rule of pass 4, shared by plants and snow: a column whose top ground cell lies at
+ * `ground_y` (the cell a plant or the snow cover would stand on) is frozen when that cell's place is. Such a
+ * column gets snow cover and (generator version 2) no plant. Note that frozen(y) implies frozen(y + 1): the
+ * altitude adjustment never rises with y. */
+static inline bool gen_is_column_frozen(int temperature, int ground_y)
+{
+    return gen_is_place_frozen(temperature, ground_y);
 }
 
 /* gen24_fill.c: the density field, shared by pass 1 and by anything that must know the base fill of a

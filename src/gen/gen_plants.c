@@ -3,7 +3,13 @@
  * Design: Survivalcraft's GenerateGrassAndPlants / GenerateCacti / GeneratePumpkins. Everything stays
  * inside the chunk (cacti and pumpkins are placed at local 1..14 with their neighbours checked inside
  * the chunk), so a per-chunk random sequence seeded by hash(seed, chunk coords) is enough for order
- * independence. Tall grass is more likely the more humid; flowers only where it is not frozen. */
+ * independence. Tall grass is more likely the more humid; flowers only where it is not frozen.
+ *
+ * Frozen columns (gen_is_column_frozen at the ground cell, the rule pass 4's snow cover uses) grow no plant
+ * at all from generator version 2: the snow layer lies there instead, so no green tuft or dry bush sticks
+ * out of a snowfield, and dry bushes remain only where there is no snow. The random draws of such a column
+ * are still made and then dropped, so every unfrozen column keeps exactly the plant it had in version 1,
+ * which grew plants in frozen columns too (and left those columns without snow). */
 #include "gen_internal.h"
 
 static int random_plant(const Gen24 *g, Rng *rng, int ground, int temperature, int humidity, int y)
@@ -50,7 +56,10 @@ void gen24_grass_and_plants(const Gen24 *g, TerrainChunk *chunk)
             if (ground == BLOCK_WATER || ground == BLOCK_MAGMA)
                 continue;
             int32_t shaft = chunk->shafts[CHUNK_SHAFT_INDEX(x, z)];
-            int plant = random_plant(g, &rng, ground, shaft_temperature(shaft), shaft_humidity(shaft), y + 1);
+            int temperature = shaft_temperature(shaft);
+            int plant = random_plant(g, &rng, ground, temperature, shaft_humidity(shaft), y + 1);
+            if (plant && !g->plants_in_snow && gen_is_column_frozen(temperature, y))
+                plant = 0;
             if (plant && y + 1 <= 254)
                 column[y + 1] = cell_make(plant, 0);
             if (ground == BLOCK_DIRT)

@@ -10,8 +10,10 @@
  * Snow cover (pass 4, where the column's top is frozen) is Survivalcraft's thin snow: one snow_layer in the
  * air cell over the top block, when that block can hold it — an opaque cube or leaves (so tree canopies
  * get a white cap, not a white box), never a plant, never water (frozen water turns to ice 1..3 deep, and
- * 90% of its columns carry the layer on the ice). Full snow blocks are not generated (version 1 of the
- * generator laid them as cover; Gen24.snow_cover keeps that for worlds made with it). */
+ * 90% of its columns carry the layer on the ice). No plant stands in the way: frozen columns grow none
+ * (gen_plants.c, same gen_is_column_frozen rule), so their grass carries the layer. Full snow blocks are not
+ * generated (version 1 of the generator laid them as cover, and grew plants that kept it off; Gen24.snow_cover
+ * and Gen24.plants_in_snow keep that for worlds made with it). */
 #include "gen_internal.h"
 
 #include <math.h>
@@ -117,7 +119,7 @@ void gen24_snow_and_ice(const Gen24 *g, TerrainChunk *chunk)
             int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
             int temperature = shaft_temperature(chunk->shafts[CHUNK_SHAFT_INDEX(x, z)]);
             int y = gen_column_top(column, 254);
-            if (y < 0 || !gen_is_place_frozen(temperature, y))
+            if (y < 0 || !gen_is_column_frozen(temperature, y))
                 continue;
             int top = cell_contents(column[y]);
             int wx = chunk->origin_x + x, wz = chunk->origin_z + z;

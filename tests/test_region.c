@@ -111,6 +111,10 @@ static void test_names(void)
     CHECK(!region_parse_file_name("Region +1,01.dat", &x, &z));
     CHECK(!region_parse_file_name("Region 1 ,2.dat", &x, &z));
     CHECK(!region_parse_file_name("world.json", &x, &z));
+    /* Regions whose chunk coordinates (region * 16 + 0..15) do not fit in an int are no region of ours. */
+    CHECK(region_parse_file_name("Region 134217727,-134217728.dat", &x, &z) && x == 134217727 && z == -134217728);
+    CHECK(!region_parse_file_name("Region 134217728,0.dat", &x, &z));
+    CHECK(!region_parse_file_name("Region 0,-134217729.dat", &x, &z));
     char path[64];
     CHECK_EQ_INT(region_file_path(path, sizeof path, "W/Regions", -3, 7), ST_OK);
     CHECK(strcmp(path, "W/Regions/Region -3,7.dat") == 0);

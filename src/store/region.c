@@ -88,6 +88,10 @@ bool region_parse_file_name(const char *name, int *rx, int *rz)
     char canonical[64];
     snprintf(canonical, sizeof canonical, "Region %d,%d.dat", x, z);
     if (strcmp(canonical, name) != 0) return false;   /* "Region +1,01.dat" is not ours */
+    /* Its chunk coordinates (x * 16 + 0..15) must fit in an int, as every chunk coordinate does. */
+    if (x < INT_MIN / REGION_CHUNKS || x > INT_MAX / REGION_CHUNKS || z < INT_MIN / REGION_CHUNKS ||
+        z > INT_MAX / REGION_CHUNKS)
+        return false;
     *rx = x;
     *rz = z;
     return true;

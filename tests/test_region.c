@@ -1,7 +1,8 @@
 /* test_region.c — region files: all 256 slots written and read back (across reopen), copy-on-write
  * placement (no overlaps, page aligned, the old record untouched), damaged records reported with file,
  * chunk and offset while the file stays byte-identical, torn directory copies, compaction, limits, and
- * the bounded cache of open files (including a damaged file moved aside, never overwritten). */
+ * the bounded cache of open files (including a damaged file moved aside, never overwritten), and failed
+ * directory commits (the failed copy's pages stay reserved, a later commit outranks it). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <ftw.h>
@@ -374,6 +375,158 @@ static void test_compaction(void)
     CHECK(!fileio_exists(tmp));
 }
 
+/* ---- failed directory commits (injected through region_test_fail_directory_commits) ---- */
+
+/* The entry of `slot` in directory copy `copy` as it is on disk, and that copy's generation. */
+static RegionEntry disk_entry(const char *path, int copy, int slot, uint64_t *generation)
+{
+    RegionEntry e = {0, 0, 0};
+    size_t size = 0;
+    uint8_t *data = file_bytes(path, &size);
+    if (data && size >= REGION_DATA_START) {
+        const uint8_t *page = data + (size_t)copy * REGION_PAGE;
+        const uint8_t *p = page + 24 + slot * 12;
+        e.offset = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        e.size = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+        if (generation) {
+            *generation = 0;
+            for (int i = 7; i >= 0; i--) *generation = *generation << 8 | page[16 + i];
+        }
+    }
+    free(data);
+    return e;
+}
+
+static bool extents_overlap(RegionEntry a, RegionEntry b)
+{
+    uint64_t a_end = ((uint64_t)a.offset + a.size + REGION_PAGE - 1) & ~(uint64_t)(REGION_PAGE - 1);
+    uint64_t b_end = ((uint64_t)b.offset + b.size + REGION_PAGE - 1) & ~(uint64_t)(REGION_PAGE - 1);
+    return a.offset < b_end && b.offset < a_end;
+}
+
+/* Which of the versions first..last (sizes[v]) the chunk holds; 0 if it is absent, -1 if it is damaged. */
+static int chunk_version(RegionFile *r, int cx, int cz, int first, int last, const size_t *version_sizes)
+{
+    const uint8_t *got;
+    size_t got_size;
+    StResult rc = region_read_chunk(r, cx, cz, &got, &got_size);
+    if (rc == ST_ERR_NOT_FOUND) return 0;
+    if (rc != ST_OK) {
+        fprintf(stderr, "  read %d,%d: %s\n", cx, cz, st_error_message());
+        return -1;
+    }
+    for (int v = first; v <= last; v++)
+        if (payload_check(r, cx, cz, v, version_sizes[v])) return v;
+    return -1;
+}
+
+static void test_failed_commit(void)
+{
+    static const size_t a_sizes[] = {0, 5000, 6000, 7000, 300};
+    static const size_t b_sizes[] = {0, 3000, 9000};
+    const int ax = 48, az = -32, bx = 49, bz = -32;   /* region 3,-2 */
+    const int a_slot = region_slot_of(ax, az), b_slot = region_slot_of(bx, bz);
+    char dir[300], path[400];
+    make_dir("failed_commit", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 3, -2);
+    RegionFile *r = NULL;
+    log_set_level(LOG_ERROR);
+
+    /* 1. A v1 saved; A v2's directory write fails after its page reached the disk; then B's record is
+     *    written and the process dies before B's directory write. Every chunk must read back valid. */
+    CHECK_EQ_INT(region_open(path, 3, -2, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    payload_make(buffer, ax, az, 1, a_sizes[1]);
+    CHECK_EQ_INT(region_write_chunk(r, ax, az, buffer, a_sizes[1]), ST_OK);
+    RegionInfo info;
+    region_get_info(r, &info);
+    uint64_t g = info.generation;
+    int live = info.live_copy;
+    RegionEntry a1 = region_get_entry(r, a_slot);
+
+    region_test_fail_directory_commits(r, 1, true);
+    payload_make(buffer, ax, az, 2, a_sizes[2]);
+    CHECK_EQ_INT(region_write_chunk(r, ax, az, buffer, a_sizes[2]), ST_ERR_IO);
+    CHECK(payload_check(r, ax, az, 1, a_sizes[1]));   /* in memory the old version stays live */
+    uint64_t stale_generation = 0;
+    RegionEntry a2 = disk_entry(path, 1 - live, a_slot, &stale_generation);
+    CHECK(a2.offset != 0 && !extents_overlap(a1, a2));
+    CHECK(stale_generation > g);                      /* the failed copy could win at the next open */
+
+    region_test_fail_directory_commits(r, 1, false);
+    payload_make(buffer, bx, bz, 1, b_sizes[1]);
+    CHECK_EQ_INT(region_write_chunk(r, bx, bz, buffer, b_sizes[1]), ST_ERR_IO);
+    region_close(r);   /* the crash: nothing more is written */
+
+    CHECK_EQ_INT(region_open(path, 3, -2, REGION_OPEN_WRITE, &r), ST_OK);
+    if (!r) return;
+    int a_version = chunk_version(r, ax, az, 1, 2, a_sizes);
+    int b_version = chunk_version(r, bx, bz, 1, 1, b_sizes);
+    CHECK(a_version == 1 || a_version == 2);
+    CHECK(b_version == 0 || b_version == 1);
+    /* The file keeps working: both chunks saved again, then read back across a reopen. */
+    payload_make(buffer, bx, bz, 2, b_sizes[2]);
+    CHECK_EQ_INT(region_write_chunk(r, bx, bz, buffer, b_sizes[2]), ST_OK);
+    payload_make(buffer, ax, az, 3, a_sizes[3]);
+    CHECK_EQ_INT(region_write_chunk(r, ax, az, buffer, a_sizes[3]), ST_OK);
+    CHECK(layout_ok(r));
+    region_close(r);
+    CHECK_EQ_INT(region_open(path, 3, -2, REGION_OPEN_READ, &r), ST_OK);
+    if (r) {
+        CHECK(payload_check(r, ax, az, 3, a_sizes[3]));
+        CHECK(payload_check(r, bx, bz, 2, b_sizes[2]));
+    }
+    region_close(r);
+    remove(path);
+
+    /* 2. After a failed commit, a successful save must not reuse the failed directory's pages, and its
+     *    generation must pass the failed copy's, so the stale copy can never win over it. */
+    CHECK_EQ_INT(region_open(path, 3, -2, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    payload_make(buffer, ax, az, 1, a_sizes[1]);
+    CHECK_EQ_INT(region_write_chunk(r, ax, az, buffer, a_sizes[1]), ST_OK);
+    region_get_info(r, &info);
+    g = info.generation;
+    live = info.live_copy;
+    a1 = region_get_entry(r, a_slot);
+    /* Two failed saves in a row: the copy on disk may hold either attempt. */
+    region_test_fail_directory_commits(r, 2, true);
+    payload_make(buffer, ax, az, 2, a_sizes[2]);
+    CHECK_EQ_INT(region_write_chunk(r, ax, az, buffer, a_sizes[2]), ST_ERR_IO);
+    a2 = disk_entry(path, 1 - live, a_slot, NULL);
+    payload_make(buffer, ax, az, 3, a_sizes[3]);
+    CHECK_EQ_INT(region_write_chunk(r, ax, az, buffer, a_sizes[3]), ST_ERR_IO);
+    RegionEntry a3 = disk_entry(path, 1 - live, a_slot, &stale_generation);
+    CHECK(!extents_overlap(a1, a2) && !extents_overlap(a1, a3) && !extents_overlap(a2, a3));
+    region_get_info(r, &info);
+    CHECK(info.generation == g && !info.copy_valid[1 - live]);
+
+    payload_make(buffer, bx, bz, 1, b_sizes[1]);
+    CHECK_EQ_INT(region_write_chunk(r, bx, bz, buffer, b_sizes[1]), ST_OK);
+    RegionEntry b1 = region_get_entry(r, b_slot);
+    CHECK(!extents_overlap(b1, a1) && !extents_overlap(b1, a2) && !extents_overlap(b1, a3));
+    region_get_info(r, &info);
+    CHECK(info.generation > stale_generation);
+    CHECK(info.copy_valid[0] && info.copy_valid[1]);
+    uint64_t good_generation = info.generation;
+    /* Once a commit succeeded the failed attempts' pages are free again: a small record reuses A v2's page. */
+    payload_make(buffer, ax, az, 4, a_sizes[4]);
+    CHECK_EQ_INT(region_write_chunk(r, ax, az, buffer, a_sizes[4]), ST_OK);
+    RegionEntry a4 = region_get_entry(r, a_slot);
+    CHECK_EQ_INT(a4.offset, a2.offset);
+    CHECK(layout_ok(r));
+    region_close(r);
+    CHECK_EQ_INT(region_open(path, 3, -2, REGION_OPEN_READ, &r), ST_OK);
+    if (r) {
+        region_get_info(r, &info);
+        CHECK(info.generation == good_generation + 1);
+        CHECK(payload_check(r, ax, az, 4, a_sizes[4]));
+        CHECK(payload_check(r, bx, bz, 1, b_sizes[1]));
+    }
+    region_close(r);
+    log_set_level(LOG_INFO);
+}
+
 static int count_open_fds(void)
 {
     int n = 0;
@@ -459,6 +612,7 @@ int main(void)
     RUN(test_damaged_record);
     RUN(test_torn_directory);
     RUN(test_compaction);
+    RUN(test_failed_commit);
     RUN(test_cache);
     nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return check_report();

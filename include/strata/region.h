@@ -9,11 +9,13 @@
  *     "CHK2", i32 chunk x, i32 chunk z, u32 payload length, u32 payload CRC32, u32 codec (1), payload.
  * Updates are copy-on-write: a record is written into space that the live directory does not use (never over
  * the chunk's current record, never sharing a page with a live record), fdatasync'd, then the directory is
- * written as a whole into the *other* copy with generation + 1 and fdatasync'd. A reader takes the valid copy
- * with the highest generation, so a crash at any point leaves either the old or the new chunk version. Free
- * space is derived from the live directory at open. When dead space passes half of a file of at least
- * REGION_COMPACT_MIN_BYTES, the file is rewritten to `<path>.tmp` and renamed over it (fsync, rename,
- * fsync folder); a file holding a damaged record is never compacted (damaged bytes are left untouched).
+ * written as a whole into the *other* copy with a higher generation and fdatasync'd (a failed directory
+ * write keeps the pages it named reserved until a later commit succeeds, whose generation passes it). A
+ * reader takes the valid copy with the highest generation, so a crash at any point leaves either the old or
+ * the new chunk version. Free space is derived from the live directory at open. When dead space passes half
+ * of a file of at least REGION_COMPACT_MIN_BYTES, the file is rewritten to `<path>.tmp` and renamed over it
+ * (fsync, rename, fsync folder); a file holding a damaged record is never compacted (damaged bytes are left
+ * untouched).
  *
  * Errors: ST_ERR_NOT_FOUND (no file / no record), ST_ERR_IO (an OS call failed, with path and strerror),
  * ST_ERR_FORMAT (damage, message "<path>: chunk X,Z at offset N: <what>"; the file is not modified).
@@ -101,5 +103,11 @@ StResult region_compact(RegionFile *region);
 
 /* Dead-space threshold for automatic compaction (tests lower it); default REGION_COMPACT_MIN_BYTES. */
 void region_set_compact_min_bytes(RegionFile *region, uint64_t bytes);
+
+/* For tests: the next `count` directory commits of this handle fail with ST_ERR_IO. With `bytes_reach_disk`
+ * the directory page is written first and only its fdatasync "fails" (the copy may still be on disk, as
+ * after a real fdatasync error); without it the write itself "fails" and nothing is written (as if the
+ * process died just before the directory write). count 0 turns it off. */
+void region_test_fail_directory_commits(RegionFile *region, int count, bool bytes_reach_disk);
 
 #endif

@@ -2,14 +2,17 @@
  *
  * Design (see region.h for the layout): durability comes from ordering, not from a journal. A chunk write
  * (1) picks pages that no record of the live directory touches, (2) writes the record there and fdatasyncs,
- * (3) writes the complete new directory into the directory copy that is NOT live, with generation + 1 and
- * its own CRC32, and fdatasyncs. Until (3) is durable the live copy still names the old record, which was
+ * (3) writes the complete new directory into the directory copy that is NOT live, with a higher generation
+ * and its own CRC32, and fdatasyncs. Until (3) is durable the live copy still names the old record, which was
  * never touched; a torn (3) fails its CRC and the reader falls back to the old copy. Records are aligned to
  * whole pages so a torn page write can only hit free space. Free space is derived from the live directory
  * (first fit over the gaps between live records), so an older copy's records are reused only after the
- * newer directory is durable. Every record is checked against its directory entry (bounds, magic, chunk
- * coordinates, length, codec, CRC32) before its payload is handed out; a failure is reported with the file,
- * chunk and offset, and the file is never modified because of it (compaction refuses such files). */
+ * newer directory is durable. A directory write that fails may still reach the disk (an fdatasync error
+ * says nothing about what was written), so the pages that attempt named stay reserved until a later commit
+ * succeeds, and generations count past every attempt: a stale copy never outranks a good one. Every record
+ * is checked against its directory entry (bounds, magic, chunk coordinates, length, codec, CRC32) before its
+ * payload is handed out; a failure is reported with the file, chunk and offset, and the file is never
+ * modified because of it (compaction refuses such files). */
 #include "strata/region.h"
 
 #include <errno.h>
@@ -28,13 +31,16 @@
 
 #define REGION_DIRECTORY_BYTES (24 + REGION_SLOTS * 12)   /* before the directory CRC */
 
+typedef struct RegionExtent { uint64_t start, end; } RegionExtent;   /* whole pages, [start, end) */
+
 struct RegionFile {
     char path[PATH_MAX];
     int fd;
     int region_x, region_z;
     RegionOpenMode mode;
     RegionEntry entries[REGION_SLOTS];
-    uint64_t generation;
+    uint64_t generation;       /* of the live copy */
+    uint64_t last_generation;  /* highest generation either copy may hold on disk (failed writes included) */
     int live_copy;
     bool copy_valid[2];
     uint64_t file_size;
@@ -43,6 +49,10 @@ struct RegionFile {
     long compactions;
     uint8_t *buffer;           /* record scratch for reads and writes */
     size_t buffer_capacity;
+    RegionExtent *reserved;    /* pages named by failed directory writes only; kept until a commit succeeds */
+    int reserved_count, reserved_capacity;
+    int test_commit_failures;  /* region_test_fail_directory_commits */
+    bool test_failure_writes;
 };
 
 /* ---- little-endian helpers ---- */
@@ -287,6 +297,7 @@ StResult region_open(const char *path, int rx, int rz, RegionOpenMode mode, Regi
     int live = !region->copy_valid[0] ? 1 : !region->copy_valid[1] ? 0 : (generations[1] > generations[0] ? 1 : 0);
     region->live_copy = live;
     region->generation = generations[live];
+    region->last_generation = region->generation;
     memcpy(region->entries, copies[live], sizeof region->entries);
     if (!region->copy_valid[1 - live])
         log_info("store", "%s: directory copy %d is invalid (%s), an interrupted update; using copy %d", path, 1 - live,
@@ -307,6 +318,7 @@ void region_close(RegionFile *region)
     if (!region) return;
     if (region->fd >= 0) close(region->fd);
     free(region->buffer);
+    free(region->reserved);
     free(region);
 }
 
@@ -349,6 +361,12 @@ void region_get_info(const RegionFile *region, RegionInfo *info)
 }
 
 void region_set_compact_min_bytes(RegionFile *region, uint64_t bytes) { region->compact_min_bytes = bytes; }
+
+void region_test_fail_directory_commits(RegionFile *region, int count, bool bytes_reach_disk)
+{
+    region->test_commit_failures = count > 0 ? count : 0;
+    region->test_failure_writes = bytes_reach_disk;
+}
 
 /* ---- reading ---- */
 
@@ -413,53 +431,104 @@ StResult region_read_chunk(RegionFile *region, int cx, int cz, const uint8_t **p
 
 /* ---- writing ---- */
 
-typedef struct RegionExtent { uint64_t start, end; } RegionExtent;
-
 static int region_extent_compare(const void *a, const void *b)
 {
     const RegionExtent *x = a, *y = b;
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* First fit over the gaps between the pages of live records (every live record, the chunk's own included,
- * so its current copy is never overwritten). */
-static uint64_t region_allocate(const RegionFile *region, uint64_t bytes)
+/* The whole pages an entry touches (a damaged unaligned entry: all of them too). */
+static RegionExtent region_entry_extent(const RegionEntry *e)
 {
-    RegionExtent extents[REGION_SLOTS];
-    int n = 0;
-    for (int i = 0; i < REGION_SLOTS; i++) {
-        const RegionEntry *e = &region->entries[i];
-        if (!e->offset) continue;
-        uint64_t start = e->offset & ~(uint64_t)(REGION_PAGE - 1);   /* a damaged unaligned entry: cover it too */
-        extents[n].start = start;
-        extents[n].end = round_to_page((uint64_t)e->offset + (e->size ? e->size : 1));
-        n++;
+    RegionExtent x = {e->offset & ~(uint64_t)(REGION_PAGE - 1),
+                      round_to_page((uint64_t)e->offset + (e->size ? e->size : 1))};
+    return x;
+}
+
+/* First fit over the gaps between the pages of live records (every live record, the chunk's own included,
+ * so its current copy is never overwritten) and the pages reserved by failed directory writes (a copy that
+ * may have reached the disk with a higher generation than the live one, so it may be the one read at the
+ * next open). */
+static StResult region_allocate(const RegionFile *region, uint64_t bytes, uint64_t *offset)
+{
+    RegionExtent local[REGION_SLOTS];
+    RegionExtent *extents = local;
+    if (region->reserved_count > 0) {
+        extents = malloc(sizeof *extents * (size_t)(REGION_SLOTS + region->reserved_count));
+        if (!extents) return st_fail(ST_ERR_NOMEM, "%s: out of memory for the free-space map", region->path);
     }
+    int n = 0;
+    for (int i = 0; i < REGION_SLOTS; i++)
+        if (region->entries[i].offset) extents[n++] = region_entry_extent(&region->entries[i]);
+    for (int i = 0; i < region->reserved_count; i++) extents[n++] = region->reserved[i];
     qsort(extents, (size_t)n, sizeof extents[0], region_extent_compare);
     uint64_t cursor = REGION_DATA_START;
     for (int i = 0; i < n; i++) {
-        if (extents[i].start >= cursor + bytes) return cursor;
+        if (extents[i].start >= cursor + bytes) break;
         if (extents[i].end > cursor) cursor = extents[i].end;
     }
-    return cursor;
+    if (extents != local) free(extents);
+    *offset = cursor;
+    return ST_OK;
 }
 
-/* Writes the new directory into the copy that is not live, syncs, and makes it live. */
+/* Entries of an attempted directory that the live directory does not hold (the pages it would newly name). */
+static bool region_entry_is_new(const RegionFile *region, const RegionEntry entries[REGION_SLOTS], int slot)
+{
+    const RegionEntry *e = &entries[slot], *live = &region->entries[slot];
+    return e->offset != 0 && (e->offset != live->offset || e->size != live->size);
+}
+
+/* Writes the new directory into the copy that is not live, syncs, and makes it live. Its generation passes
+ * every earlier attempt's. When the write or sync fails the copy may still reach the disk and win at the
+ * next open, so the pages it newly names stay reserved (region_allocate skips them) until a commit
+ * succeeds; that commit rewrites the same copy, so every failed attempt is then gone. */
 static StResult region_commit_directory(RegionFile *region, const RegionEntry entries[REGION_SLOTS])
 {
+    /* Room to remember this attempt's pages, claimed before anything is written. */
+    int added = 0;
+    for (int i = 0; i < REGION_SLOTS; i++) added += region_entry_is_new(region, entries, i);
+    if (region->reserved_count + added > region->reserved_capacity) {
+        int capacity = region->reserved_count + added + 16;
+        RegionExtent *reserved = realloc(region->reserved, sizeof *reserved * (size_t)capacity);
+        if (!reserved) return st_fail(ST_ERR_NOMEM, "%s: out of memory for the directory update", region->path);
+        region->reserved = reserved;
+        region->reserved_capacity = capacity;
+    }
+
     uint8_t page[REGION_PAGE];
     int target = 1 - region->live_copy;
-    region_encode_directory(page, region->region_x, region->region_z, region->generation + 1, entries);
-    StResult rc = region_pwrite_all(region->fd, region->path, page, REGION_PAGE, (uint64_t)target * REGION_PAGE);
-    if (rc == ST_OK) rc = region_sync(region->fd, region->path);
+    uint64_t generation = region->last_generation + 1;
+    region_encode_directory(page, region->region_x, region->region_z, generation, entries);
+    StResult rc;
+    if (region->test_commit_failures > 0) {
+        region->test_commit_failures--;
+        rc = region->test_failure_writes
+                 ? region_pwrite_all(region->fd, region->path, page, REGION_PAGE, (uint64_t)target * REGION_PAGE)
+                 : ST_OK;
+        if (rc == ST_OK) rc = st_fail(ST_ERR_IO, "%s: fdatasync: injected failure (test)", region->path);
+    } else {
+        rc = region_pwrite_all(region->fd, region->path, page, REGION_PAGE, (uint64_t)target * REGION_PAGE);
+        if (rc == ST_OK) rc = region_sync(region->fd, region->path);
+    }
     if (rc != ST_OK) {
         region->copy_valid[target] = false;   /* unknown state on disk: it is rewritten before it is trusted */
+        region->last_generation = generation;
+        for (int i = 0; i < REGION_SLOTS; i++) {
+            if (!region_entry_is_new(region, entries, i)) continue;
+            RegionExtent x = region_entry_extent(&entries[i]);
+            bool known = false;
+            for (int j = 0; j < region->reserved_count && !known; j++)
+                known = region->reserved[j].start == x.start && region->reserved[j].end == x.end;
+            if (!known) region->reserved[region->reserved_count++] = x;
+        }
         return rc;
     }
     memcpy(region->entries, entries, sizeof region->entries);
-    region->generation++;
+    region->generation = region->last_generation = generation;
     region->live_copy = target;
     region->copy_valid[target] = true;
+    region->reserved_count = 0;
     return ST_OK;
 }
 
@@ -485,10 +554,12 @@ StResult region_write_chunk(RegionFile *region, int cx, int cz, const uint8_t *p
         return st_fail(ST_ERR_ARG, "%s: chunk %d,%d: %zu-byte payload exceeds the %u-byte record limit", region->path, cx,
                        cz, size, REGION_MAX_RECORD);
     size_t record_size = REGION_RECORD_HEADER + size;
-    uint64_t offset = region_allocate(region, round_to_page(record_size));
+    uint64_t offset = 0;
+    StResult rc = region_allocate(region, round_to_page(record_size), &offset);
+    if (rc != ST_OK) return rc;
     if (offset + record_size > REGION_MAX_FILE_SIZE)
         return st_fail(ST_ERR_IO, "%s: file would exceed %u MiB", region->path, REGION_MAX_FILE_SIZE >> 20);
-    StResult rc = region_reserve_buffer(region, record_size);
+    rc = region_reserve_buffer(region, record_size);
     if (rc != ST_OK) return rc;
 
     uint32_t crc = region_crc32(payload, size);
@@ -567,8 +638,9 @@ StResult region_compact(RegionFile *region)
         cursor = round_to_page(cursor + e.size);
     }
     uint8_t header[REGION_DATA_START];
-    region_encode_directory(header, region->region_x, region->region_z, region->generation + 1, entries);
-    region_encode_directory(header + REGION_PAGE, region->region_x, region->region_z, region->generation + 2, entries);
+    uint64_t base = region->last_generation;
+    region_encode_directory(header, region->region_x, region->region_z, base + 1, entries);
+    region_encode_directory(header + REGION_PAGE, region->region_x, region->region_z, base + 2, entries);
     if (rc == ST_OK) rc = region_pwrite_all(fd, tmp_path, header, sizeof header, 0);
     if (rc == ST_OK && fsync(fd) != 0) rc = st_fail(ST_ERR_IO, "%s: fsync: %s", tmp_path, strerror(errno));
     if (close(fd) != 0 && rc == ST_OK) rc = st_fail(ST_ERR_IO, "%s: close: %s", tmp_path, strerror(errno));
@@ -578,13 +650,14 @@ StResult region_compact(RegionFile *region)
         unlink(tmp_path);
         return rc;
     }
-    /* The rename is done: the new file is the region now, whatever happens next. */
+    /* The rename is done: the new file is the region now, whatever happens next (no failed copy in it). */
+    region->reserved_count = 0;
+    region->generation = region->last_generation = base + 2;
     close(region->fd);
     region->fd = open(region->path, O_RDWR | O_CLOEXEC);
     StResult sync_rc = region_sync_parent(region->path);
     if (region->fd < 0) return st_fail(ST_ERR_IO, "%s: reopen after compaction: %s", region->path, strerror(errno));
     memcpy(region->entries, entries, sizeof entries);
-    region->generation += 2;
     region->live_copy = 1;
     region->copy_valid[0] = region->copy_valid[1] = true;
     uint64_t before = region->file_size;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "world_fixture.h"
 #include "strata/block.h"
 #include "strata/cell.h"
 #include "strata/light.h"
@@ -13,23 +14,6 @@
 
 static BlockRegistry *blocks;
 static LightContext *lctx;
-
-/* A world of (2r+1)^2 chunks around (0, 0); `fill` sets contents (world coordinates). */
-typedef int (*FillFn)(int x, int y, int z);
-
-static Terrain *world_make(int r, FillFn fill)
-{
-    Terrain *t = terrain_create();
-    for (int cz = -r; cz <= r; cz++)
-        for (int cx = -r; cx <= r; cx++) {
-            TerrainChunk *c = terrain_allocate_chunk(t, cx, cz);
-            for (int z = 0; z < 16; z++)
-                for (int x = 0; x < 16; x++)
-                    for (int y = 0; y < 256; y++)
-                        c->cells[CHUNK_INDEX(x, y, z)] = cell_make(fill(c->origin_x + x, y, c->origin_z + z), 0);
-        }
-    return t;
-}
 
 /* Sunlight on every chunk within r, then propagation on every chunk within r - 1 (in the given order). */
 static void world_light(Terrain *t, int r, int sky, bool reverse)

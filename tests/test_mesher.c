@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "world_fixture.h"
 #include "strata/block.h"
 #include "strata/cell.h"
 #include "strata/light.h"
@@ -16,25 +17,9 @@ static BlockRegistry *blocks;
 static LightContext *lctx;
 static MesherContext *mctx;
 
-typedef int (*FillFn)(int x, int y, int z);
-
 static int fill_air(int x, int y, int z) { (void)x; (void)y; (void)z; return BLOCK_AIR; }
 static int fill_floor(int x, int y, int z) { (void)x; (void)z; return y <= 64 ? BLOCK_STONE : BLOCK_AIR; }
 static int fill_rock(int x, int y, int z) { (void)x; (void)z; return y < 120 ? BLOCK_STONE : BLOCK_AIR; }
-
-static Terrain *world_make(int r, FillFn fill)
-{
-    Terrain *t = terrain_create();
-    for (int cz = -r; cz <= r; cz++)
-        for (int cx = -r; cx <= r; cx++) {
-            TerrainChunk *c = terrain_allocate_chunk(t, cx, cz);
-            for (int z = 0; z < 16; z++)
-                for (int x = 0; x < 16; x++)
-                    for (int y = 0; y < 256; y++)
-                        c->cells[CHUNK_INDEX(x, y, z)] = cell_make(fill(c->origin_x + x, y, c->origin_z + z), 0);
-        }
-    return t;
-}
 
 /* Sunlight everywhere, propagation on every chunk that has all its neighbours. */
 static void world_light(Terrain *t)

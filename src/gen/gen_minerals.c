@@ -23,6 +23,18 @@ static int brush_extent(const GenBrush *b)
     return e;
 }
 
+/* Compiles the builder into `out` and widens *ext to the brush's horizontal reach. */
+static StResult compile_brush(GenBrushBuilder *b, GenBrush *out, int *ext)
+{
+    StResult rc = gen_brush_compile(b, out);
+    if (rc != ST_OK)
+        return rc;
+    int e = brush_extent(out);
+    if (e > *ext)
+        *ext = e;
+    return ST_OK;
+}
+
 static StResult build_vein_brushes(const GenVeinConfig *v, Rng *rng, GenBrushBuilder *b, GenBrush *out, int *ext)
 {
     int32_t value = cell_make(v->block, 0);
@@ -42,12 +54,9 @@ static StResult build_vein_brushes(const GenVeinConfig *v, Rng *rng, GenBrushBui
                 p.z += 0.5f * d.z;
             }
         }
-        StResult rc = gen_brush_compile(b, &out[i]);
+        StResult rc = compile_brush(b, &out[i], ext);
         if (rc != ST_OK)
             return rc;
-        int e = brush_extent(&out[i]);
-        if (e > *ext)
-            *ext = e;
     }
     return ST_OK;
 }
@@ -76,12 +85,9 @@ static StResult build_fluid_brushes(const GenFluidPocketConfig *f, Rng *rng, Gen
             gen_builder_add_box(b, x, 0, z, box, air, box, 0);
             gen_builder_add_box(b, x, -depth, z, box, depth, box, fluid);
         }
-        StResult rc = gen_brush_compile(b, &out[i]);
+        StResult rc = compile_brush(b, &out[i], ext);
         if (rc != ST_OK)
             return rc;
-        int e = brush_extent(&out[i]);
-        if (e > *ext)
-            *ext = e;
     }
     return ST_OK;
 }

@@ -188,7 +188,6 @@ static void test_cells(void)
     a->state = CHUNK_STATE_VALID;
     a->thread_state = CHUNK_STATE_VALID;
     a->worker_flags = 7;
-    a->main_fade_frames = 9;
     a->worker_emitter_slices = 0x8001;
     a->worker_sky_light = 15;
     a->shafts[CHUNK_SHAFT_INDEX(3, 4)] = 77;
@@ -202,7 +201,6 @@ static void test_cells(void)
     CHECK_EQ_INT(c->state, CHUNK_STATE_NOT_LOADED);
     CHECK_EQ_INT(c->thread_state, CHUNK_STATE_NOT_LOADED);
     CHECK_EQ_INT(c->worker_flags, 0);
-    CHECK_EQ_INT(c->main_fade_frames, 0);
     CHECK_EQ_INT(c->worker_emitter_slices, 0);
     CHECK_EQ_INT(c->worker_sky_light, 0);
     CHECK_EQ_INT(c->shafts[CHUNK_SHAFT_INDEX(3, 4)], 0);

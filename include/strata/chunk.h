@@ -54,7 +54,6 @@ typedef struct TerrainChunk {
     ChunkState state;
     int modification_counter;      /* edits since the last save; > 0 means it must be saved */
     uint32_t flags;
-    int main_fade_frames;          /* renderer fade-in bookkeeping */
 
     /* update worker */
     ChunkState thread_state;
@@ -94,7 +93,52 @@ static inline int chunk_local_of(int world) { return world & 15; }
  * Geometry pointers must already be NULL (freed by their owners). */
 void chunk_reset(TerrainChunk *chunk, int cx, int cz);
 
+/* ---- Cell access ------------------------------------------------------------------------------------
+ * Outside the hot inner loops, every read and write of a chunk's cells goes through these accessors (local
+ * coordinates, x, z in 0..15, y in 0..255, unchecked). The _shared variants are relaxed atomics, for cells
+ * that the other thread may touch at the same time (a main-thread edit while the worker lights or meshes). */
 static inline int32_t chunk_get_cell(const TerrainChunk *c, int x, int y, int z) { return c->cells[CHUNK_INDEX(x, y, z)]; }
 static inline void chunk_set_cell(TerrainChunk *c, int x, int y, int z, int32_t v) { c->cells[CHUNK_INDEX(x, y, z)] = v; }
+static inline int32_t chunk_get_cell_shared(const TerrainChunk *c, int x, int y, int z)
+{
+    return cell_load(&c->cells[CHUNK_INDEX(x, y, z)]);
+}
+static inline void chunk_set_cell_shared(TerrainChunk *c, int x, int y, int z, int32_t v)
+{
+    cell_store(&c->cells[CHUNK_INDEX(x, y, z)], v);
+}
+static inline int chunk_get_contents(const TerrainChunk *c, int x, int y, int z)
+{
+    return cell_contents(chunk_get_cell(c, x, y, z));
+}
+/* Whole-chunk copies (storage, snapshots for saving): CHUNK_CELLS values in CHUNK_INDEX order. */
+static inline void chunk_copy_cells_out(const TerrainChunk *c, int32_t *out)
+{
+    for (int i = 0; i < CHUNK_CELLS; i++) out[i] = c->cells[i];
+}
+static inline void chunk_copy_cells_in(TerrainChunk *c, const int32_t *in)
+{
+    for (int i = 0; i < CHUNK_CELLS; i++) c->cells[i] = in[i];
+}
+
+/* ---- Cell views: the hot loops' window on the cells ----------------------------------------------------
+ * The generator's fill, sunlight, light propagation and the mesher walk millions of cells per second and
+ * need a flat array: a CellView is the chunk's 65,536 cells in CHUNK_INDEX order, so a column (256 cells,
+ * y up) is contiguous and a column pointer may be walked with plain indexing. Today a view points at the
+ * chunk's own flat cells. When chunks are stored as palette sections (Step 9), the update worker unpacks a
+ * chunk it is working on into a pooled flat scratch and chunk_cell_view returns a view of that scratch, so
+ * the loops written against views do not change. A view is valid while the caller holds the chunk for its
+ * step; never keep one across steps or threads. Cells another thread may touch are still read and written
+ * with cell_load / cell_store through the view's pointers. */
+typedef struct CellView { int32_t *cells; } CellView;
+typedef struct CellViewConst { const int32_t *cells; } CellViewConst;
+
+static inline CellView chunk_cell_view(TerrainChunk *c) { CellView v = { c->cells }; return v; }
+static inline CellViewConst chunk_cell_view_const(const TerrainChunk *c) { CellViewConst v = { c->cells }; return v; }
+/* The 256 cells of column (x, z), y = 0 first. */
+static inline int32_t *cell_view_column(CellView v, int x, int z) { return v.cells + CHUNK_INDEX(x, 0, z); }
+static inline const int32_t *cell_view_const_column(CellViewConst v, int x, int z) { return v.cells + CHUNK_INDEX(x, 0, z); }
+static inline int32_t cell_view_get(CellViewConst v, int x, int y, int z) { return v.cells[CHUNK_INDEX(x, y, z)]; }
+static inline void cell_view_set(CellView v, int x, int y, int z, int32_t value) { v.cells[CHUNK_INDEX(x, y, z)] = value; }
 
 #endif

@@ -68,7 +68,8 @@ static long log_size(void)
 
 static bool same_cells(const TerrainChunk *a, const TerrainChunk *b)
 {
-    return memcmp(a->cells, b->cells, sizeof a->cells) == 0;
+    const int32_t *ca = chunk_cell_view_const(a).cells, *cb = chunk_cell_view_const(b).cells;
+    return memcmp(ca, cb, CHUNK_CELLS * sizeof(int32_t)) == 0;
 }
 
 /* Checks every chunk against versions[] (and the in-flight step). Returns the number of bad chunks. */

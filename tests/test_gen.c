@@ -43,7 +43,7 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 static uint64_t chunk_hash(const TerrainChunk *c)
 {
     uint64_t h = 0xcbf29ce484222325ull;
-    h = fnv(h, c->cells, sizeof c->cells);
+    h = fnv(h, chunk_cell_view_const(c).cells, CHUNK_CELLS * sizeof(int32_t));
     return fnv(h, c->shafts, sizeof c->shafts);
 }
 
@@ -450,8 +450,9 @@ static void count_area(const Generator *g, int cx0, int cz0, int side, Counts *o
         for (int cx = cx0; cx < cx0 + side; cx++) {
             generate(g, ctx, c, cx, cz);
             long local[BLOCK_MAX] = {0};
+            const int32_t *cells = chunk_cell_view_const(c).cells;
             for (int i = 0; i < CHUNK_CELLS; i++)
-                local[cell_contents(c->cells[i])]++;
+                local[cell_contents(cells[i])]++;
             for (int i = 0; i < BLOCK_MAX; i++)
                 out->block[i] += local[i];
             out->chunks_with_water += local[BLOCK_WATER] > 0;

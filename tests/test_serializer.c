@@ -52,16 +52,17 @@ static void make_edited_chunk(TerrainChunk *c, int cx, int cz, int stamp)
     generator_generate_chunk(generator, c, gen_ctx);
     for (int i = 0; i < 30; i++) {
         int x = (stamp * 7 + i * 3) & 15, z = (stamp * 5 + i) & 15, y = 40 + (stamp + i) % 40;
-        c->cells[CHUNK_INDEX(x, y, z)] = i % 3 ? 0 : cell_make(BLOCK_PLANKS, stamp & 3);
+        chunk_set_cell(c, x, y, z, i % 3 ? 0 : cell_make(BLOCK_PLANKS, stamp & 3));
     }
-    c->cells[CHUNK_INDEX(1, 1, 1)] = cell_replace_light(cell_make(BLOCK_TORCH, 0), 12);
+    chunk_set_cell(c, 1, 1, 1, cell_replace_light(cell_make(BLOCK_TORCH, 0), 12));
     c->modification_counter = 1;
 }
 
 static bool same_contents(const TerrainChunk *a, const TerrainChunk *b)
 {
+    const int32_t *ca = chunk_cell_view_const(a).cells, *cb = chunk_cell_view_const(b).cells;
     for (int i = 0; i < CHUNK_CELLS; i++)
-        if (cell_replace_light(a->cells[i], 0) != b->cells[i]) return false;
+        if (cell_replace_light(ca[i], 0) != cb[i]) return false;
     for (int i = 0; i < CHUNK_SHAFTS; i++)
         if (shaft_temperature(a->shafts[i]) != shaft_temperature(b->shafts[i]) ||
             shaft_humidity(a->shafts[i]) != shaft_humidity(b->shafts[i]))
@@ -346,8 +347,8 @@ static void test_with_updater(void)
     if (!s) return;
     const ChunkStorage *st = serializer_chunk_storage(s);
     CHECK_EQ_INT(load_into(st, &chunk_b, 0, 0), ST_OK);
-    CHECK_EQ_INT(chunk_b.cells[CHUNK_INDEX(7, 100, 6)], placed);
-    CHECK_EQ_INT(chunk_b.cells[CHUNK_INDEX(5, 100, 6)], placed);
+    CHECK_EQ_INT(chunk_get_cell(&chunk_b, 7, 100, 6), placed);
+    CHECK_EQ_INT(chunk_get_cell(&chunk_b, 5, 100, 6), placed);
     serializer_close(s);
 }
 
@@ -392,7 +393,7 @@ static void test_with_threaded_updater(void)
     for (int e = 0; e < 40; e++) {
         int x = -8 + e % 32, z = (e * 5) % 16;
         if (load_into(st, &chunk_b, chunk_coord_of(x), 0) == ST_OK &&
-            chunk_b.cells[CHUNK_INDEX(chunk_local_of(x), 120 + e / 32, z)] == placed)
+            chunk_get_cell(&chunk_b, chunk_local_of(x), 120 + e / 32, z) == placed)
             found++;
     }
     CHECK_EQ_INT(found, 40);

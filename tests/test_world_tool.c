@@ -57,8 +57,9 @@ static void flip_byte(const char *path, long offset)
 static void save_chunk(const ChunkStorage *st, int cx, int cz)
 {
     chunk_reset(&chunk, cx, cz);
-    for (int i = 0; i < CHUNK_CELLS; i++) chunk.cells[i] = (i & 255) < 60 + (cx & 7) ? cell_make(BLOCK_STONE, 0) : 0;
-    chunk.cells[CHUNK_INDEX(3, 61, 4)] = cell_make(BLOCK_BRICKS, 0);
+    int32_t *cells = chunk_cell_view(&chunk).cells;
+    for (int i = 0; i < CHUNK_CELLS; i++) cells[i] = (i & 255) < 60 + (cx & 7) ? cell_make(BLOCK_STONE, 0) : 0;
+    chunk_set_cell(&chunk, 3, 61, 4, cell_make(BLOCK_BRICKS, 0));
     chunk.modification_counter = 1;
     CHECK_EQ_INT(st->save(st->user, &chunk), ST_OK);
 }

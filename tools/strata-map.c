@@ -113,7 +113,7 @@ static int parse_int(const char *s, int *out)
 static Column read_column(const TerrainChunk *c, int x, int z, int slice_y)
 {
     Column col = {0, 0, 0, 0, 0};
-    const int32_t *cells = &c->cells[CHUNK_INDEX(x, 0, z)];
+    const int32_t *cells = cell_view_const_column(chunk_cell_view_const(c), x, z);
     int y = 255;
     while (y > 0 && cell_contents(cells[y]) == BLOCK_AIR)
         y--;

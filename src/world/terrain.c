@@ -234,7 +234,7 @@ int32_t terrain_get_cell_value(const Terrain *terrain, int x, int y, int z)
     if ((unsigned)y >= CHUNK_SIZE_Y) return 0;
     const TerrainChunk *c = terrain_get_chunk(terrain, chunk_coord_of(x), chunk_coord_of(z));
     if (!c) return 0;
-    return cell_load(&c->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))]);
+    return chunk_get_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z));
 }
 
 bool terrain_set_cell_value(Terrain *terrain, int x, int y, int z, int32_t value)
@@ -242,18 +242,18 @@ bool terrain_set_cell_value(Terrain *terrain, int x, int y, int z, int32_t value
     if ((unsigned)y >= CHUNK_SIZE_Y) return false;
     TerrainChunk *c = terrain_get_chunk(terrain, chunk_coord_of(x), chunk_coord_of(z));
     if (!c) return false;
-    cell_store(&c->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))], value);
+    chunk_set_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z), value);
     return true;
 }
 
 int32_t terrain_get_cell_value_fast(const Terrain *terrain, int x, int y, int z)
 {
     const TerrainChunk *c = terrain_get_chunk(terrain, chunk_coord_of(x), chunk_coord_of(z));
-    return cell_load(&c->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))]);
+    return chunk_get_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z));
 }
 
 void terrain_set_cell_value_fast(Terrain *terrain, int x, int y, int z, int32_t value)
 {
     TerrainChunk *c = terrain_get_chunk(terrain, chunk_coord_of(x), chunk_coord_of(z));
-    cell_store(&c->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))], value);
+    chunk_set_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z), value);
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 static const char *const TEXT =
     "{\n"
     "  \"name\": \"temperate\",\n"

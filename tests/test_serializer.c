@@ -4,7 +4,6 @@
  * over until the chunk is edited, the default worlds folder, and the whole path through the real update
  * worker: an edited chunk is saved when released and comes back from disk with the edit. */
 #define _GNU_SOURCE
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "test_util.h"
 #include "strata/edit.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
@@ -23,12 +23,6 @@ static BlockRegistry *blocks;
 static Generator *generator;
 static GenContext *gen_ctx;
 static TerrainChunk chunk_a, chunk_b;
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    return remove(path);
-}
 
 static void world_path(const char *name, char *out, size_t size) { snprintf(out, size, "%s/%s", root, name); }
 
@@ -402,11 +396,7 @@ static void test_with_threaded_updater(void)
 
 int main(void)
 {
-    snprintf(root, sizeof root, "%s/strata-serializer-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(root)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_temp_dir("serializer", root, sizeof root)) return 1;
     if (block_registry_load(STRATA_ASSET_DIR "/blocks.json", &blocks) != ST_OK) {
         fprintf(stderr, "%s\n", st_error_message());
         return 1;
@@ -431,6 +421,6 @@ int main(void)
     gen_context_destroy(gen_ctx);
     generator_destroy(generator);
     block_registry_destroy(blocks);
-    nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_tree(root);
     return check_report();
 }

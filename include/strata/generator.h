@@ -1,4 +1,4 @@
-/* generator.h — the terrain generator interface (a struct of function pointers) and world settings.
+/* generator.h — the terrain generator interface (a struct of function pointers). WorldSettings: world_settings.h.
  *
  * A chunk's contents are a pure function of (seed, settings, chunk coordinates): passes read only the
  * chunk they are given and the seed, never neighbour chunks. Anything crossing a chunk border is derived
@@ -16,33 +16,7 @@
 #include "strata/block.h"
 #include "strata/chunk.h"
 #include "strata/error.h"
-
-typedef enum TerrainGenerationMode {
-    TERRAIN_MODE_CONTINENT = 0,
-    TERRAIN_MODE_ISLAND,
-    TERRAIN_MODE_FLAT,
-    TERRAIN_MODE_HEIGHTMAP
-} TerrainGenerationMode;
-
-typedef struct WorldSettings {
-    uint64_t seed;
-    float biome_size;            /* 1.0 default; larger = bigger biomes */
-    float temperature_offset;    /* added to temperature (-15..15) */
-    float humidity_offset;       /* added to humidity (-15..15) */
-    TerrainGenerationMode mode;
-    float island_size_x, island_size_z; /* island mode: land bounds in blocks */
-    int sea_level_offset;        /* sea level = 64 + offset */
-    int flat_height;             /* flat mode: surface height */
-} WorldSettings;
-
-/* Survivalcraft's defaults: biome_size 1, offsets 0, continent, island 400x400, sea offset 0, flat 64. */
-void world_settings_default(WorldSettings *settings);
-/* Parses a --seed value: an integer (decimal, optionally negative) is that number; any other text is
- * hashed with rng_hash_string. Empty text is ST_ERR_ARG. */
-StResult world_seed_parse(const char *text, uint64_t *seed);
-const char *terrain_mode_name(TerrainGenerationMode mode);
-/* "continent" | "island" | "flat" | "heightmap" -> mode; ST_ERR_ARG otherwise. */
-StResult terrain_mode_parse(const char *name, TerrainGenerationMode *mode);
+#include "strata/world_settings.h"
 
 typedef struct GenContext GenContext;   /* per-thread scratch */
 typedef struct Generator Generator;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "strata/log.h"
+#include "strata/rng.h"
 
 #define TERRAIN_MASK (TERRAIN_CAPACITY - 1)
 #define TERRAIN_MAX_LOAD (TERRAIN_CAPACITY / 4 * 3)
@@ -50,16 +51,11 @@ static inline TerrainNode *terrain_node_of(TerrainChunk *chunk)
     return (TerrainNode *)((char *)chunk - offsetof(TerrainNode, chunk));
 }
 
-/* Home slot: both coordinates packed into 64 bits, then the splitmix64 finalizer. */
+/* Home slot: both coordinates packed into 64 bits, then the splitmix64 finalizer (rng_mix64). */
 uint32_t terrain_home_slot(int cx, int cz)
 {
     uint64_t k = ((uint64_t)(uint32_t)cx << 32) | (uint32_t)cz;
-    k ^= k >> 30;
-    k *= 0xBF58476D1CE4E5B9ull;
-    k ^= k >> 27;
-    k *= 0x94D049BB133111EBull;
-    k ^= k >> 31;
-    return (uint32_t)k & TERRAIN_MASK;
+    return (uint32_t)rng_mix64(k) & TERRAIN_MASK;
 }
 
 Terrain *terrain_create_with_limit(int max_chunks)

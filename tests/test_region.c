@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "test_util.h"
-#include "region_cache.h"
+#include "strata/region_cache.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
 #include "strata/region.h"

@@ -25,7 +25,7 @@
 #include "strata/fileio.h"
 #include "strata/log.h"
 #include "strata/region.h"
-#include "region_cache.h"
+#include "strata/region_cache.h"
 
 struct Serializer {
     char dir[PATH_MAX];

@@ -171,7 +171,7 @@ static int command_verify(const char *dir, const char *assets)
     bool busy = world_in_use(dir);
     if (busy) printf("note: the world is open in a running game; a chunk being saved right now may show as damaged\n");
 
-    int damaged = 0;
+    int damaged = 0, rolled = 0;
     WorldMeta meta;
     if (world_meta_load(dir, &meta) != ST_OK) {
         printf("DAMAGED %s\n", st_error_message());
@@ -203,12 +203,25 @@ static int command_verify(const char *dir, const char *assets)
         RegionInfo info;
         region_get_info(r, &info);
         if (!info.copy_valid[0] || !info.copy_valid[1])
-            printf("note: %s: directory copy %d is invalid (an interrupted update; nothing lost, the next save repairs it)\n",
-                   path, info.copy_valid[0] ? 1 : 0);
+            printf("note: %s: directory copy %d is invalid (torn or damaged; the data pages were checked for newer "
+                   "records: %d rolled forward, %d uncertain)\n", path, info.copy_valid[0] ? 1 : 0, info.rolled_forward,
+                   info.uncertain);
         for (int slot = 0; slot < REGION_SLOTS; slot++) {
             RegionEntry entry = region_get_entry(r, slot);
-            if (!entry.offset) continue;
             int cx = regions[i].x * REGION_CHUNKS + (slot & 15), cz = regions[i].z * REGION_CHUNKS + (slot >> 4);
+            uint64_t generation = 0;
+            RegionSlotStatus status = region_get_slot_status(r, slot, &generation);
+            if (status == REGION_SLOT_ROLLED_FORWARD) {
+                printf("ROLLED FORWARD %s: chunk %d,%d: its newest record (generation %llu, offset %u) is named by no "
+                       "valid directory copy; it is the version read (the game commits it when it opens the file)\n",
+                       path, cx, cz, (unsigned long long)generation, entry.offset);
+                rolled++;
+            } else if (status == REGION_SLOT_UNCERTAIN) {
+                printf("UNCERTAIN %s: chunk %d,%d: another intact record of it exists whose age cannot be told; the "
+                       "directory's version is read, the other is kept (strata-world recover can restore it)\n", path, cx, cz);
+                damaged++;
+            }
+            if (!entry.offset) continue;
             const uint8_t *payload;
             size_t size;
             checked++;
@@ -234,6 +247,7 @@ static int command_verify(const char *dir, const char *assets)
     if (!codec) fprintf(stderr, "strata-world: out of memory for the chunk codec\n");
     printf("%ld chunks in %d region files checked: %s", checked, count, damaged ? "" : "all sound");
     if (damaged) printf("%d damaged", damaged);
+    if (rolled) printf(" (%d chunks rolled forward past a damaged directory copy)", rolled);
     printf("%s\n", busy ? " (world in use: re-run after the game quits to be sure)" : "");
     chunk_codec_destroy(codec);
     block_registry_destroy(blocks);

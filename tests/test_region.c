@@ -785,6 +785,35 @@ static void test_bad_entries(void)
     }
 }
 
+/* Defect 3: compaction's "<path>.tmp" and the region file itself never follow a planted symlink. */
+static void test_symlinks(void)
+{
+    char dir[300], path[400], tmp[420], victim[420], link[420];
+    make_dir("symlinks", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 0, 0);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    CHECK_EQ_INT(fileio_write_atomic(victim, "precious", 8), ST_OK);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    for (int i = 0; i < 4; i++) {
+        payload_make(buffer, i, 0, 1, 3000);
+        CHECK_EQ_INT(region_write_chunk(r, i, 0, buffer, 3000), ST_OK);
+    }
+    CHECK_EQ_INT(symlink(victim, tmp), 0);
+    CHECK_EQ_INT(region_compact(r), ST_OK);
+    region_close(r);
+    size_t size;
+    uint8_t *bytes = file_bytes(victim, &size);
+    CHECK(bytes && size == 8 && memcmp(bytes, "precious", 8) == 0);
+    free(bytes);
+    /* A region file that is a symlink is not opened through the link. */
+    region_file_path(link, sizeof link, dir, 1, 0);
+    CHECK_EQ_INT(symlink(path, link), 0);
+    CHECK(region_open(link, 1, 0, REGION_OPEN_WRITE, &r) != ST_OK);
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "%s/strata-region-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -803,6 +832,7 @@ int main(void)
     RUN(test_damaged_newest_copy);
     RUN(test_generation_wrap);
     RUN(test_bad_entries);
+    RUN(test_symlinks);
     nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return check_report();
 }

@@ -205,7 +205,7 @@ StResult region_open(const char *path, int rx, int rz, RegionOpenMode mode, Regi
 {
     *out = NULL;
     if (strlen(path) >= PATH_MAX - 8) return st_fail(ST_ERR_ARG, "region path too long: %s", path);
-    int flags = (mode == REGION_OPEN_READ ? O_RDONLY : O_RDWR) | O_CLOEXEC;
+    int flags = (mode == REGION_OPEN_READ ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NOFOLLOW;   /* no symlinks */
     int fd = open(path, flags);
     if (fd < 0 && errno == ENOENT && mode == REGION_OPEN_CREATE) {
         StResult rc = region_create_file(path, rx, rz);
@@ -636,8 +636,9 @@ StResult region_compact(RegionFile *region)
 
     char tmp_path[PATH_MAX + 8];
     snprintf(tmp_path, sizeof tmp_path, "%s.tmp", region->path);
-    int fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return st_fail(ST_ERR_IO, "%s: create: %s", tmp_path, strerror(errno));
+    int fd = -1;
+    StResult created = fileio_create_exclusive(tmp_path, &fd);
+    if (created != ST_OK) return created;
 
     RegionEntry entries[REGION_SLOTS];
     memset(entries, 0, sizeof entries);
@@ -671,7 +672,7 @@ StResult region_compact(RegionFile *region)
     region->reserved_count = 0;
     region->generation = region->last_generation = base + 2;
     close(region->fd);
-    region->fd = open(region->path, O_RDWR | O_CLOEXEC);
+    region->fd = open(region->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
     StResult sync_rc = region_sync_parent(region->path);
     if (region->fd < 0) return st_fail(ST_ERR_IO, "%s: reopen after compaction: %s", region->path, strerror(errno));
     memcpy(region->entries, entries, sizeof entries);

@@ -125,7 +125,7 @@ static StResult serializer_lock_world(Serializer *s)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/session.lock", s->dir);
-    s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (s->lock_fd < 0) return st_fail(ST_ERR_IO, "%s: %s", path, strerror(errno));
     if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;

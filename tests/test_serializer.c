@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -189,6 +190,50 @@ static void test_save_load(void)
     CHECK_EQ_INT(load_into(st, &chunk_b, 1000, 1000), ST_ERR_NOT_FOUND);/* no region file at all */
     serializer_get_stats(s, &stats);
     CHECK_EQ_INT(stats.chunks_loaded, n);
+    serializer_close(s);
+}
+
+/* Defect 2: a load that could not read (EMFILE while opening the region file) is ST_ERR_IO, not damage, and
+ * no save goes over that record until a load has read it. */
+static void test_io_error_is_not_damage(void)
+{
+    char dir[400];
+    world_path("w_io", dir, sizeof dir);
+    WorldMeta meta = new_meta(9);
+    Serializer *s = NULL;
+    CHECK_EQ_INT(serializer_open(dir, true, &meta, blocks, &s), ST_OK);
+    if (!s) return;
+    make_edited_chunk(&chunk_a, 3, 3, 1);
+    CHECK_EQ_INT(serializer_chunk_storage(s)->save(serializer_chunk_storage(s)->user, &chunk_a), ST_OK);
+    serializer_close(s);
+
+    CHECK_EQ_INT(serializer_open(dir, false, &meta, blocks, &s), ST_OK);
+    if (!s) return;
+    const ChunkStorage *st = serializer_chunk_storage(s);
+    struct rlimit saved, tight;
+    getrlimit(RLIMIT_NOFILE, &saved);
+    int fd = dup(0);   /* the lowest free descriptor: with this limit no file can be opened */
+    close(fd);
+    tight = saved;
+    tight.rlim_cur = (rlim_t)fd;
+    log_set_level(LOG_SILENT);
+    CHECK_EQ_INT(setrlimit(RLIMIT_NOFILE, &tight), 0);
+    StResult rc = load_into(st, &chunk_b, 3, 3);
+    setrlimit(RLIMIT_NOFILE, &saved);
+    CHECK_EQ_INT(rc, ST_ERR_IO);
+    /* The file is readable again, but this record was never read: an edit made over a generated chunk must
+     * not replace it. */
+    make_edited_chunk(&chunk_a, 3, 3, 2);
+    CHECK(st->save(st->user, &chunk_a) != ST_OK);
+    log_set_level(LOG_INFO);
+    make_edited_chunk(&chunk_a, 3, 3, 1);
+    CHECK_EQ_INT(load_into(st, &chunk_b, 3, 3), ST_OK);
+    CHECK(same_contents(&chunk_a, &chunk_b));
+    /* Once read, saves go through again. */
+    make_edited_chunk(&chunk_a, 3, 3, 3);
+    CHECK_EQ_INT(st->save(st->user, &chunk_a), ST_OK);
+    CHECK_EQ_INT(load_into(st, &chunk_b, 3, 3), ST_OK);
+    CHECK(same_contents(&chunk_a, &chunk_b));
     serializer_close(s);
 }
 
@@ -414,6 +459,7 @@ int main(void)
     RUN(test_create_open_refuse);
     RUN(test_save_load);
     log_set_level(LOG_SILENT);
+    RUN(test_io_error_is_not_damage);
     RUN(test_damaged);
     log_set_level(LOG_WARN);
     RUN(test_with_updater);

@@ -444,10 +444,46 @@ static void test_storage_release_failing_threaded(void)
     fixture_free();
 }
 
+/* Defect 2: an I/O error while loading is not damage. The chunk stays NotLoaded (never generated over, never
+ * flagged damaged, so never saved over its record) and is retried at the next change; once the storage reads
+ * again it loads normally. */
+static void test_storage_io_error(void)
+{
+    fixture_init(false, true);
+    fx.storage.io_error_loads = 1000;
+    fx.storage.io_cx = 2;
+    fx.storage.io_cz = 0;
+    log_set_level(LOG_SILENT);
+    set_loc(0, 0, 0, 2, 4);
+    run_until_idle();
+    TerrainChunk *c = terrain_get_chunk(fx.terrain, 2, 0);
+    CHECK(c != NULL);
+    if (!c) return;
+    CHECK(fx.storage.io_failed_loads >= 1);
+    CHECK(fx.storage.io_failed_loads < 50);   /* retried at changes, not in a loop */
+    CHECK_EQ_INT(c->state, CHUNK_STATE_NOT_LOADED);
+    CHECK(!(c->flags & CHUNK_FLAG_DAMAGED_ON_DISK));
+    CHECK(!(c->flags & CHUNK_FLAG_LOADED));
+    /* Not editable while unread. */
+    CHECK(!edit_change_cell(fx.terrain, fx.u, 34, 90, 2, stone()));
+    updater_save_all(fx.u);
+    CHECK_EQ_INT(fx.storage.total_saves, 0);
+
+    fx.storage.io_error_loads = 0;   /* the disk reads again */
+    updater_request_autosave(fx.u);
+    run_until_idle();
+    CHECK_EQ_INT(c->state, CHUNK_STATE_VALID);
+    CHECK(!(c->flags & CHUNK_FLAG_DAMAGED_ON_DISK));
+    CHECK_EQ_INT(fx.storage.bad_saves, 0);
+    log_set_level(LOG_INFO);
+    fixture_free();
+}
+
 int main(void)
 {
     RUN(test_storage_release_and_reload);
     RUN(test_storage_damaged);
+    RUN(test_storage_io_error);
     RUN(test_storage_autosave_and_save_all);
     RUN(test_storage_release_failing);
     RUN(test_storage_return_and_save_all_failing);

@@ -103,6 +103,39 @@ int main(int argc, char **argv)
     CHECK_EQ_INT(run_tool("frobnicate", world, &text), 2);
     free(text);
 
+    /* Defect 6: a region with no valid directory, set aside as .damaged by the game: verify counts it, recover
+     * restores its intact records into a fresh region file, never over the newer copy the game wrote. */
+    snprintf(world, sizeof world, "%s/world6", root);
+    CHECK_EQ_INT(serializer_open(world, true, &meta, NULL, &s), ST_OK);
+    if (!s) return check_report();
+    st = serializer_chunk_storage(s);
+    save_chunk(st, 20, 20);
+    save_chunk(st, 21, 20);
+    serializer_close(s);
+    char aside[560];
+    snprintf(region, sizeof region, "%s/Regions/Region 1,1.dat", world);
+    snprintf(aside, sizeof aside, "%s.damaged", region);
+    test_flip_byte(region, 40, 0x40);
+    test_flip_byte(region, REGION_PAGE + 40, 0x40);
+    CHECK_EQ_INT(rename(region, aside), 0);
+    CHECK_EQ_INT(serializer_open(world, false, &meta, NULL, &s), ST_OK);   /* the game saves chunk 21,20 again */
+    if (!s) return check_report();
+    save_chunk(serializer_chunk_storage(s), 21, 20);
+    serializer_close(s);
+    CHECK_EQ_INT(run_tool("verify", world, &text), 1);
+    CHECK_STR_CONTAINS(text, "Region 1,1.dat.damaged");
+    CHECK_STR_CONTAINS(text, "1 damaged");
+    free(text);
+    CHECK_EQ_INT(run_tool("recover", world, &text), 0);
+    CHECK_STR_CONTAINS(text, "restored");
+    CHECK_STR_CONTAINS(text, "chunk 20,20");
+    CHECK_STR_CONTAINS(text, "kept");
+    CHECK_STR_CONTAINS(text, "1 chunks restored, 1 kept");
+    free(text);
+    CHECK_EQ_INT(run_tool("verify", world, &text), 0);
+    CHECK_STR_CONTAINS(text, "2 chunks in 1 region files checked: all sound");
+    free(text);
+
     test_remove_tree(root);
     return check_report();
 }

@@ -39,6 +39,8 @@ typedef struct FakeStorage {
     bool has_damaged;
     int damaged_cx, damaged_cz;
     int fail_saves;          /* the next N saves fail with ST_ERR_IO */
+    int io_error_loads;      /* while > 0, loads of chunk io_cx,io_cz fail with ST_ERR_IO (counting down) */
+    int io_cx, io_cz, io_failed_loads;
     int total_saves, failed_saves, loads, bad_saves;
 } FakeStorage;
 
@@ -53,6 +55,11 @@ static inline StResult fake_load(void *user, TerrainChunk *chunk)
 {
     FakeStorage *s = user;
     s->loads++;
+    if (s->io_error_loads > 0 && chunk->coord_x == s->io_cx && chunk->coord_z == s->io_cz) {
+        s->io_error_loads--;
+        s->io_failed_loads++;
+        return st_fail(ST_ERR_IO, "fake region: read: Input/output error");
+    }
     if (s->has_damaged && chunk->coord_x == s->damaged_cx && chunk->coord_z == s->damaged_cz) {
         chunk_set_cell(chunk, 1, 200, 1, cell_make(BLOCK_GLASS, 0)); /* a half-decoded blob */
         return st_fail(ST_ERR_FORMAT, "fake region: chunk %d,%d: CRC mismatch", chunk->coord_x, chunk->coord_z);

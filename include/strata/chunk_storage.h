@@ -15,8 +15,11 @@
 typedef struct ChunkStorage {
     void *user;
     /* ST_OK: cells and shafts filled from disk. ST_ERR_NOT_FOUND: never stored (generate it).
-     * Other errors: the stored copy is damaged; the worker logs it, generates in memory and sets
-     * CHUNK_FLAG_DAMAGED_ON_DISK so it is not written back until the player edits it. */
+     * ST_ERR_IO or ST_ERR_NOMEM: the stored copy could not be read (not damage): the worker leaves the chunk
+     * NotLoaded (never generated, never saved) and retries at a later exchange; the storage must refuse a
+     * save over a record it could not read. Other errors (ST_ERR_FORMAT): the stored copy is damaged; the
+     * worker logs it, generates in memory and sets CHUNK_FLAG_DAMAGED_ON_DISK so it is not written back
+     * until the player edits it. */
     StResult (*load)(void *user, TerrainChunk *chunk);
     /* Called for a chunk with modification_counter > 0 being released or autosaved (on the worker, with a
      * snapshot of it), or by updater_save_all (on the main thread). A failure keeps the edits in memory:

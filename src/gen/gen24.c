@@ -56,10 +56,10 @@ static void g24_pass4(const Generator *gen, TerrainChunk *chunk, GenContext *ctx
     gen24_bedrock_and_air(g, chunk);
 }
 
-static void free_brushes(GenBrush *b, int n)
+static void free_brushes(CompiledBrush *b, int n)
 {
     for (int i = 0; i < n; i++)
-        gen_brush_free(&b[i]);
+        brush_compiled_free(&b[i]);
 }
 
 static void g24_destroy(Generator *gen)

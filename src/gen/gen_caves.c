@@ -25,12 +25,12 @@ StResult gen24_build_cave_brushes(Gen24 *g, uint64_t seed)
     g->cave_variants = c->brush_variants;
     Rng rng;
     rng_init(&rng, seed);
-    GenBrushBuilder b;
-    gen_builder_init(&b);
+    TerrainBrush b;
+    brush_init(&b);
     int ext = 0;
     for (int i = 0; i < g->cave_types; i++)
         for (int j = 0; j < g->cave_variants; j++) {
-            gen_builder_clear(&b);
+            brush_clear(&b);
             int tunnels = 6 + 4 * i;
             int max_len = 9 + i;
             for (int k = 0; k < tunnels; k++) {
@@ -39,16 +39,16 @@ StResult gen24_build_cave_brushes(Gen24 *g, uint64_t seed)
                                0.5f * rng_float_range(&rng, -1.0f, 1.0f)};
                 GenVec3 p = {0.0f, 0.0f, 0.0f};
                 for (int l = 0; l < len; l++) {
-                    gen_builder_add_box(&b, (int)floorf(p.x) - 1, (int)floorf(p.y) - 1, (int)floorf(p.z) - 1, 2, 2, 2, 0);
+                    brush_add_box(&b, (int)floorf(p.x) - 1, (int)floorf(p.y) - 1, (int)floorf(p.z) - 1, 2, 2, 2, 0);
                     p.x += dir.x;
                     p.y += dir.y;
                     p.z += dir.z;
                 }
             }
-            GenBrush *brush = &g->cave_brushes[i * g->cave_variants + j];
-            StResult rc = gen_brush_compile(&b, brush);
+            CompiledBrush *brush = &g->cave_brushes[i * g->cave_variants + j];
+            StResult rc = brush_compile(&b, brush);
             if (rc != ST_OK) {
-                gen_builder_free(&b);
+                brush_free(&b);
                 return rc;
             }
             int e[4] = {-brush->min_x, brush->max_x, -brush->min_z, brush->max_z};
@@ -56,7 +56,7 @@ StResult gen24_build_cave_brushes(Gen24 *g, uint64_t seed)
                 if (e[k] > ext)
                     ext = e[k];
         }
-    gen_builder_free(&b);
+    brush_free(&b);
     /* strokes lie within max_distance (+1 for flooring) of the source centre (local 8) */
     int reach = (int)ceilf(c->max_distance) + 1 + ext + 8;
     g->cave_range = (reach + 15) / 16;
@@ -87,7 +87,7 @@ static void add_stroke(GenCache *cache, GenCacheEntry *e, const Gen24 *g, const 
     s->y = (int32_t)floorf(p->pos.y);
     s->z = (int32_t)floorf(p->pos.z);
     s->brush = p->type * g->cave_variants + variant;
-    const GenBrush *b = &g->cave_brushes[s->brush];
+    const CompiledBrush *b = &g->cave_brushes[s->brush];
     if (e->count == 1 || s->x + b->min_x < e->min_x) e->min_x = s->x + b->min_x;
     if (e->count == 1 || s->x + b->max_x > e->max_x) e->max_x = s->x + b->max_x;
     if (e->count == 1 || s->z + b->min_z < e->min_z) e->min_z = s->z + b->min_z;
@@ -234,11 +234,11 @@ bool gen24_carve_allowed(const Gen24 *g, GenContext *ctx, const TerrainChunk *ch
     return true;
 }
 
-static void paint_avoid_water(const Gen24 *g, GenContext *ctx, const GenBrush *brush, TerrainChunk *chunk, int x, int y,
+static void paint_avoid_water(const Gen24 *g, GenContext *ctx, const CompiledBrush *brush, TerrainChunk *chunk, int x, int y,
                               int z)
 {
     int lx = x - chunk->origin_x, lz = z - chunk->origin_z;
-    const GenBrushCell *c = brush->cells, *end = c + brush->count;
+    const BrushCell *c = brush->cells, *end = c + brush->count;
     int32_t *cells = chunk->cells;
     for (; c < end; c++) {
         int cx = lx + c->x, cy = y + c->y, cz = lz + c->z;
@@ -267,8 +267,8 @@ void gen24_caves(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
                 continue;
             const GenCaveStroke *s = e->items;
             for (int k = 0; k < e->count; k++) {
-                const GenBrush *b = &g->cave_brushes[s[k].brush];
-                if (gen_brush_touches(b, s[k].x, s[k].z, chunk->coord_x, chunk->coord_z))
+                const CompiledBrush *b = &g->cave_brushes[s[k].brush];
+                if (brush_touches_chunk(b, s[k].x, s[k].z, chunk->coord_x, chunk->coord_z))
                     paint_avoid_water(g, ctx, b, chunk, s[k].x, s[k].y, s[k].z);
             }
         }

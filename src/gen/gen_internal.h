@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 #include "strata/block.h"
+#include "strata/brush.h"
 #include "strata/chunk.h"
 #include "strata/config.h"
 #include "strata/error.h"
@@ -138,66 +139,6 @@ StResult worldgen_load(const char *path, const BlockRegistry *blocks, WorldgenCo
 StResult worldgen_parse(const char *path, const char *text, const BlockRegistry *blocks, WorldgenConfig *out);
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Brushes (gen_brush.c)                                                                            */
-/* ------------------------------------------------------------------------------------------------ */
-
-#define GEN_BRUSH_FORCE 0x1u   /* tree root: replaces the ground instead of painting only into air */
-
-typedef struct GenBrushCell {
-    int16_t x, y, z;
-    uint16_t flags;
-    int32_t value;
-} GenBrushCell;
-
-typedef struct GenBrush {
-    GenBrushCell *cells;
-    int count;
-    int min_x, min_y, min_z, max_x, max_y, max_z;   /* bounds of the cells (inclusive) */
-    int *z_rows;   /* cells of row z (sorted by z, x, y) are [z_rows[z - min_z], z_rows[z - min_z + 1]) */
-} GenBrush;
-
-/* A brush under construction: a small hash of relative cells (later values replace earlier ones). */
-typedef struct GenBrushBuilder {
-    GenBrushCell *cells;
-    int count, cap;
-    int32_t *slots;     /* open addressing into cells, -1 = empty */
-    int slot_cap;
-} GenBrushBuilder;
-
-void gen_builder_init(GenBrushBuilder *b);
-void gen_builder_free(GenBrushBuilder *b);
-void gen_builder_clear(GenBrushBuilder *b);
-/* Sets a cell (replacing any value there). */
-void gen_builder_set(GenBrushBuilder *b, int x, int y, int z, int32_t value, unsigned flags);
-/* Sets a cell only if it is empty. */
-void gen_builder_set_if_empty(GenBrushBuilder *b, int x, int y, int z, int32_t value, unsigned flags);
-void gen_builder_add_box(GenBrushBuilder *b, int x, int y, int z, int sx, int sy, int sz, int32_t value);
-/* A line of cells from (x1,y1,z1) to (x2,y2,z2); `only_empty` keeps existing cells. */
-void gen_builder_add_ray(GenBrushBuilder *b, int x1, int y1, int z1, int x2, int y2, int z2, int32_t value,
-                         bool only_empty);
-/* The cell's index in b->cells, or -1. */
-int gen_builder_find(const GenBrushBuilder *b, int x, int y, int z);
-void gen_builder_bounds(const GenBrushBuilder *b, int *min_x, int *min_y, int *min_z, int *max_x, int *max_y,
-                        int *max_z);
-void gen_builder_replace(GenBrushBuilder *b, int32_t from, int32_t to);
-/* Freezes the builder into a brush (cells sorted by z, x, y for cache-friendly painting). */
-StResult gen_brush_compile(const GenBrushBuilder *b, GenBrush *out);
-void gen_brush_free(GenBrush *brush);
-
-/* Painting into one chunk; (x, y, z) is the brush origin in world coordinates; cells outside the chunk
- * or outside y 0..255 are skipped. Only where the cell's contents equal `host`: */
-void gen_brush_paint_selective(const GenBrush *brush, TerrainChunk *chunk, int x, int y, int z, int host);
-/* Only into cells whose contents are marked in `replaceable` (or cells flagged GEN_BRUSH_FORCE). */
-void gen_brush_paint_into(const GenBrush *brush, TerrainChunk *chunk, int x, int y, int z,
-                          const uint8_t *replaceable);
-/* True if the brush placed at (x, y, z) may touch chunk (cx, cz). */
-static inline bool gen_brush_touches(const GenBrush *b, int x, int z, int cx, int cz)
-{
-    int ox = cx * 16, oz = cz * 16;
-    return x + b->max_x >= ox && x + b->min_x < ox + 16 && z + b->max_z >= oz && z + b->min_z < oz + 16;
-}
-
-/* ------------------------------------------------------------------------------------------------ */
 /* gen24                                                                                            */
 /* ------------------------------------------------------------------------------------------------ */
 
@@ -227,12 +168,12 @@ typedef struct Gen24 {
 
     /* prebuilt brushes (built from the seed at creation) */
     int cave_types, cave_variants;
-    GenBrush cave_brushes[GEN24_CAVE_TYPES_MAX * GEN24_CAVE_VARIANTS_MAX];
-    GenBrush ore_brushes[GEN_MAX_VEINS][16];
-    GenBrush pocket_brushes[GEN_MAX_VEINS][16];
-    GenBrush water_brushes[GEN_MAX_FLUID_SIZES * 4];
-    GenBrush magma_brushes[GEN_MAX_FLUID_SIZES * 4];
-    GenBrush tree_brushes[GEN_MAX_TREE_TYPES][GEN_MAX_TREE_BRUSHES];
+    CompiledBrush cave_brushes[GEN24_CAVE_TYPES_MAX * GEN24_CAVE_VARIANTS_MAX];
+    CompiledBrush ore_brushes[GEN_MAX_VEINS][16];
+    CompiledBrush pocket_brushes[GEN_MAX_VEINS][16];
+    CompiledBrush water_brushes[GEN_MAX_FLUID_SIZES * 4];
+    CompiledBrush magma_brushes[GEN_MAX_FLUID_SIZES * 4];
+    CompiledBrush tree_brushes[GEN_MAX_TREE_TYPES][GEN_MAX_TREE_BRUSHES];
 
     /* how many chunks away a feature's source may lie and still touch a chunk (from brush bounds) */
     int cave_range, vein_range, fluid_range, tree_range;

@@ -89,24 +89,24 @@ static float branch_length(const TreeShapeParams *p, Rng *rng, int y)
     }
 }
 
-static bool next_to(const GenBrushBuilder *b, int x, int y, int z, int32_t leaves, int wood)
+static bool next_to(const TerrainBrush *b, int x, int y, int z, int32_t leaves, int wood)
 {
     static const int d[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int k = 0; k < 6; k++) {
-        int i = gen_builder_find(b, x + d[k][0], y + d[k][1], z + d[k][2]);
-        if (i >= 0 && (b->cells[i].value == leaves || cell_contents(b->cells[i].value) == wood))
+        const BrushCell *c = brush_find(b, x + d[k][0], y + d[k][1], z + d[k][2]);
+        if (c && (c->value == leaves || cell_contents(c->value) == wood))
             return true;
     }
     return false;
 }
 
-static void build_tree(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, int index)
+static void build_tree(TerrainBrush *b, Rng *rng, const GenTreeConfig *t, int index)
 {
     TreeShapeParams p = {t->shape, t->sizes[index], index};
     int h = (int)p.h;
     int32_t wood = cell_make(t->trunk, 0), leaves = cell_make(t->leaves, 0);
-    gen_builder_add_ray(b, 0, 0, 0, 0, h, 0, wood, false);
-    gen_builder_set(b, 0, -1, 0, wood, GEN_BRUSH_FORCE); /* the root replaces the ground */
+    brush_add_ray(b, 0, 0, 0, 0, h, 0, wood, false);
+    brush_add_cell(b, 0, -1, 0, wood, BRUSH_CELL_FORCE); /* the root replaces the ground */
     int branches, rounds = 3;
     switch (t->shape) {
     case GEN_TREE_OAK: branches = (int)gen_lerp(10.0f, 22.0f, (float)index / 16.0f); break;
@@ -119,30 +119,30 @@ static void build_tree(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, int
         float len = branch_length(&p, rng, y);
         GenVec3 v = gen_vec3_normalize(gen_vec3(rng_float_range(rng, -1.0f, 1.0f), rng_float_range(rng, 0.0f, 0.33f),
                                                 rng_float_range(rng, -1.0f, 1.0f)));
-        gen_builder_add_ray(b, 0, y, 0, (int)lrintf(v.x * len), y + (int)lrintf(v.y * len), (int)lrintf(v.z * len), wood,
+        brush_add_ray(b, 0, y, 0, (int)lrintf(v.x * len), y + (int)lrintf(v.y * len), (int)lrintf(v.z * len), wood,
                             true);
     }
     for (int round = 0; round < rounds; round++) {
         int x0, y0, z0, x1, y1, z1;
-        gen_builder_bounds(b, &x0, &y0, &z0, &x1, &y1, &z1);
+        brush_bounds(b, &x0, &y0, &z0, &x1, &y1, &z1);
         for (int x = x0 - 1; x <= x1 + 1; x++)
             for (int z = z0 - 1; z <= z1 + 1; z++)
                 for (int y = 1; y <= y1 + 1; y++) {
                     float prob = leaves_probability(&p, rng, y, round);
-                    if (rng_float(rng) < prob && gen_builder_find(b, x, y, z) < 0 && next_to(b, x, y, z, leaves, t->trunk))
-                        gen_builder_set(b, x, y, z, LEAF_MARK, 0);
+                    if (rng_float(rng) < prob && !brush_find(b, x, y, z) && next_to(b, x, y, z, leaves, t->trunk))
+                        brush_add_cell(b, x, y, z, LEAF_MARK, 0);
                 }
-        gen_builder_replace(b, LEAF_MARK, leaves);
+        brush_replace_value(b, LEAF_MARK, leaves);
     }
-    gen_builder_set(b, 0, h, 0, leaves, 0);
+    brush_add_cell(b, 0, h, 0, leaves, 0);
 }
 
-static void build_mimosa(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, int index)
+static void build_mimosa(TerrainBrush *b, Rng *rng, const GenTreeConfig *t, int index)
 {
     float size = t->sizes[index];
     int32_t wood = cell_make(t->trunk, 0), leaves = cell_make(t->leaves, 0);
-    gen_builder_set(b, 0, 0, 0, wood, 0);
-    gen_builder_set(b, 0, -1, 0, wood, GEN_BRUSH_FORCE);
+    brush_add_cell(b, 0, 0, 0, wood, 0);
+    brush_add_cell(b, 0, -1, 0, wood, BRUSH_CELL_FORCE);
     int ends[3][3];
     float angle = rng_float_range(rng, 0.0f, 6.2831853f);
     for (int i = 0; i < 3; i++) {
@@ -153,7 +153,7 @@ static void build_mimosa(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, i
         ends[i][0] = (int)lrintf(r.x * (float)len);
         ends[i][1] = (int)lrintf(r.y * (float)len);
         ends[i][2] = (int)lrintf(r.z * (float)len);
-        gen_builder_add_ray(b, 0, 0, 0, ends[i][0], ends[i][1], ends[i][2], wood, false);
+        brush_add_ray(b, 0, 0, 0, ends[i][0], ends[i][1], ends[i][2], wood, false);
     }
     for (int i = 0; i < 3; i++) {
         float radius = rng_float_range(rng, 0.3f * size, 0.45f * size);
@@ -164,7 +164,7 @@ static void build_mimosa(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, i
                     int manhattan = abs(x) + abs(y) + abs(z);
                     float dist = sqrtf((float)(x * x) + 2.89f * (float)(y * y) + (float)(z * z));
                     if (dist <= radius && (radius - dist > 1.0f || manhattan <= 2 || rng_bool(rng, 0.7f)))
-                        gen_builder_set_if_empty(b, ends[i][0] + x, ends[i][1] + y, ends[i][2] + z, leaves, 0);
+                        brush_add_cell_if_empty(b, ends[i][0] + x, ends[i][1] + y, ends[i][2] + z, leaves, 0);
                 }
     }
 }
@@ -173,21 +173,21 @@ StResult gen24_build_tree_brushes(Gen24 *g, uint64_t seed)
 {
     Rng rng;
     rng_init(&rng, seed);
-    GenBrushBuilder b;
-    gen_builder_init(&b);
+    TerrainBrush b;
+    brush_init(&b);
     int ext = 0;
     for (int k = 0; k < g->cfg.tree_type_count; k++) {
         const GenTreeConfig *t = &g->cfg.trees[k];
         for (int i = 0; i < t->size_count; i++) {
-            gen_builder_clear(&b);
+            brush_clear(&b);
             if (t->shape == GEN_TREE_MIMOSA)
                 build_mimosa(&b, &rng, t, i);
             else
                 build_tree(&b, &rng, t, i);
-            GenBrush *brush = &g->tree_brushes[k][i];
-            StResult rc = gen_brush_compile(&b, brush);
+            CompiledBrush *brush = &g->tree_brushes[k][i];
+            StResult rc = brush_compile(&b, brush);
             if (rc != ST_OK) {
-                gen_builder_free(&b);
+                brush_free(&b);
                 return rc;
             }
             int e[4] = {-brush->min_x, brush->max_x, -brush->min_z, brush->max_z};
@@ -196,7 +196,7 @@ StResult gen24_build_tree_brushes(Gen24 *g, uint64_t seed)
                     ext = e[j];
         }
     }
-    gen_builder_free(&b);
+    brush_free(&b);
     /* trees stand at local 2..13 of their source */
     int lo = (ext - 2 + 15) / 16, hi = (13 + ext) / 16;
     g->tree_range = lo > hi ? lo : hi;
@@ -359,7 +359,7 @@ static void place_source(const Gen24 *g, GenCache *cache, GenCacheEntry *e, int 
                 p->z = wz;
                 p->type = (int16_t)type;
                 p->brush = (int16_t)brush;
-                const GenBrush *b = &g->tree_brushes[type][brush];
+                const CompiledBrush *b = &g->tree_brushes[type][brush];
                 if (e->count == 1 || wx + b->min_x < e->min_x) e->min_x = wx + b->min_x;
                 if (e->count == 1 || wx + b->max_x > e->max_x) e->max_x = wx + b->max_x;
                 if (e->count == 1 || wz + b->min_z < e->min_z) e->min_z = wz + b->min_z;
@@ -385,9 +385,9 @@ void gen24_trees(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
                 continue;
             const GenTreePlacement *p = e->items;
             for (int k = 0; k < e->count; k++) {
-                const GenBrush *b = &g->tree_brushes[p[k].type][p[k].brush];
-                if (gen_brush_touches(b, p[k].x, p[k].z, chunk->coord_x, chunk->coord_z))
-                    gen_brush_paint_into(b, chunk, p[k].x, p[k].y, p[k].z, g->replaceable_by_trees);
+                const CompiledBrush *b = &g->tree_brushes[p[k].type][p[k].brush];
+                if (brush_touches_chunk(b, p[k].x, p[k].z, chunk->coord_x, chunk->coord_z))
+                    brush_paint_into(b, chunk, p[k].x, p[k].y, p[k].z, g->replaceable_by_trees);
             }
         }
 }

@@ -11,7 +11,7 @@
  * that must know a column's base fill without generating the chunk (tree placement in neighbour chunks,
  * water just outside a chunk for caves) gets bit-identical values. The coarse grid is aligned to world
  * multiples of 4, so neighbouring chunks share corner columns exactly. */
-#include "gen_internal.h"
+#include "gen24_internal.h"
 
 #include <math.h>
 #include <string.h>

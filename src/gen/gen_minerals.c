@@ -8,7 +8,7 @@
  * fate depends only on that cell: the result is the same whatever the generation order. Ore counts per
  * source are base + k * mountain_factor * noise, so mountains are richer. The ranges come from the brush
  * bounds, so a stroke can never reach a chunk that does not replay its source. */
-#include "gen_internal.h"
+#include "gen24_internal.h"
 
 #include <math.h>
 
@@ -156,7 +156,8 @@ void gen24_minerals(const Gen24 *g, TerrainChunk *chunk)
 
 /* A basin: its fluid is painted everywhere, its air bubble only where it does not touch water (so a pocket
  * never opens a hole next to the sea or a river). */
-static void paint_basin(const Gen24 *g, GenContext *ctx, const CompiledBrush *brush, TerrainChunk *chunk, int x, int y, int z)
+static void paint_basin(const Gen24 *g, GenContext *ctx, const CompiledBrush *brush, TerrainChunk *chunk, CellView view,
+                        int x, int y, int z)
 {
     int lx = x - chunk->origin_x, lz = z - chunk->origin_z;
     const BrushCell *c = brush->cells, *end = c + brush->count;
@@ -164,13 +165,13 @@ static void paint_basin(const Gen24 *g, GenContext *ctx, const CompiledBrush *br
         int cx = lx + c->x, cy = y + c->y, cz = lz + c->z;
         if ((unsigned)cx > 15u || (unsigned)cz > 15u || (unsigned)cy > 254u)
             continue;
-        if (c->value == 0 && !gen24_carve_allowed(g, ctx, chunk, cx, cy, cz))
+        if (c->value == 0 && !gen24_carve_allowed(g, ctx, chunk, view, cx, cy, cz))
             continue;
-        chunk->cells[CHUNK_INDEX(cx, cy, cz)] = c->value;
+        cell_view_column(view, cx, cz)[cy] = c->value;
     }
 }
 
-static void paint_fluid_pockets(const Gen24 *g, GenContext *ctx, TerrainChunk *chunk, Rng *rng,
+static void paint_fluid_pockets(const Gen24 *g, GenContext *ctx, TerrainChunk *chunk, CellView view, Rng *rng,
                                 const GenFluidPocketConfig *f, const CompiledBrush *brushes, int si, int sj, float m)
 {
     if (!rng_bool(rng, f->probability_base + f->probability_mountain * m))
@@ -184,13 +185,14 @@ static void paint_fluid_pockets(const Gen24 *g, GenContext *ctx, TerrainChunk *c
         int dy = f->deep ? rng_int_range(rng, 0, 1) : 0;
         const CompiledBrush *b = &brushes[rng_int_range(rng, 0, 4 * f->size_count - 1)];
         if (brush_touches_chunk(b, x, z, chunk->coord_x, chunk->coord_z))
-            paint_basin(g, ctx, b, chunk, x, y + dy, z);
+            paint_basin(g, ctx, b, chunk, view, x, y + dy, z);
     }
 }
 
 void gen24_pockets(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
 {
     int r = g->vein_range > g->fluid_range ? g->vein_range : g->fluid_range;
+    CellView view = chunk_cell_view(chunk);
     for (int si = chunk->coord_x - r; si <= chunk->coord_x + r; si++)
         for (int sj = chunk->coord_z - r; sj <= chunk->coord_z + r; sj++) {
             Rng rng;
@@ -200,7 +202,7 @@ void gen24_pockets(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
                 const GenVeinConfig *v = &g->cfg.pockets[k];
                 paint_veins(g, chunk, &rng, v, g->pocket_brushes[k], si, sj, vein_count(g, v, 100 + k, si, sj, m));
             }
-            paint_fluid_pockets(g, ctx, chunk, &rng, &g->cfg.water_pockets, g->water_brushes, si, sj, m);
-            paint_fluid_pockets(g, ctx, chunk, &rng, &g->cfg.magma_pockets, g->magma_brushes, si, sj, m);
+            paint_fluid_pockets(g, ctx, chunk, view, &rng, &g->cfg.water_pockets, g->water_brushes, si, sj, m);
+            paint_fluid_pockets(g, ctx, chunk, view, &rng, &g->cfg.magma_pockets, g->magma_brushes, si, sj, m);
         }
 }

@@ -10,7 +10,7 @@
  * out of a snowfield, and dry bushes remain only where there is no snow. The random draws of such a column
  * are still made and then dropped, so every unfrozen column keeps exactly the plant it had in version 1,
  * which grew plants in frozen columns too (and left those columns without snow). */
-#include "gen_internal.h"
+#include "gen24_internal.h"
 
 static int random_plant(const Gen24 *g, Rng *rng, int ground, int temperature, int humidity, int y)
 {

@@ -14,7 +14,7 @@
  * (gen_plants.c, same gen_is_column_frozen rule), so their grass carries the layer. Full snow blocks are not
  * generated (version 1 of the generator laid them as cover, and grew plants that kept it off; Gen24.snow_cover
  * and Gen24.plants_in_snow keep that for worlds made with it). */
-#include "gen_internal.h"
+#include "gen24_internal.h"
 
 #include <math.h>
 

@@ -11,15 +11,20 @@
  * around it. Crucially that test uses only pure data — the base fill from the density field
  * (gen24_column_density) and the surface rule (gen24_surface_layer) — never the chunk's cells, so every
  * chunk a tree touches agrees on where it stands and paints its own part of it (only into air, plants or
- * leaves; the root replaces the ground). The placements of a source are memoised in the GenContext LRU.
+ * leaves; the root replaces the ground). Trees are a GenFeature (gen_feature.h): the placements of a source
+ * are memoised in the GenContext LRU and painted by every chunk they reach.
  * The one approximation: a cave mouth carved in pass 3 right under a tree is not seen. */
-#include "gen_internal.h"
+#include "gen24_internal.h"
+#include "gen_feature.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define LEAF_MARK ((int32_t)-1)
+
+/* One tree: where it stands and which brush of which type. */
+typedef struct GenTreePlacement { int32_t x, y, z; int16_t type, brush; } GenTreePlacement;
 
 typedef struct TreeShapeParams {
     GenTreeShape shape;
@@ -306,8 +311,9 @@ static bool tree_roll(const Gen24 *g, Rng *rng, int temperature, int humidity, i
     return true;
 }
 
-static void place_source(const Gen24 *g, GenCache *cache, GenCacheEntry *e, int si, int sj)
+static void place_source(const void *generator, GenCache *cache, GenCacheEntry *e, int si, int sj)
 {
+    const Gen24 *g = generator;
     Rng rng;
     rng_init(&rng, rng_hash2(g->seed_trees, si, sj));
     int ox = si * 16, oz = sj * 16;
@@ -352,18 +358,14 @@ static void place_source(const Gen24 *g, GenCache *cache, GenCacheEntry *e, int 
         int y = top + 1, type;
         if (tree_roll(g, &rng, temperature + gen_temperature_adjustment(y), humidity, y, &type)) {
             int brush = rng_int_range(&rng, 0, g->cfg.trees[type].size_count - 1);
-            if (gen_cache_reserve(cache, e, 1)) {
-                GenTreePlacement *p = &((GenTreePlacement *)e->items)[e->count++];
+            const CompiledBrush *b = &g->tree_brushes[type][brush];
+            GenTreePlacement *p = gen_feature_add_item(cache, e, wx + b->min_x, wx + b->max_x, wz + b->min_z, wz + b->max_z);
+            if (p) {
                 p->x = wx;
                 p->y = y;
                 p->z = wz;
                 p->type = (int16_t)type;
                 p->brush = (int16_t)brush;
-                const CompiledBrush *b = &g->tree_brushes[type][brush];
-                if (e->count == 1 || wx + b->min_x < e->min_x) e->min_x = wx + b->min_x;
-                if (e->count == 1 || wx + b->max_x > e->max_x) e->max_x = wx + b->max_x;
-                if (e->count == 1 || wz + b->min_z < e->min_z) e->min_z = wz + b->min_z;
-                if (e->count == 1 || wz + b->max_z > e->max_z) e->max_z = wz + b->max_z;
             }
         }
         placed++;
@@ -371,23 +373,31 @@ static void place_source(const Gen24 *g, GenCache *cache, GenCacheEntry *e, int 
     free(fill);
 }
 
+static void paint_tree(const void *generator, GenContext *ctx, TerrainChunk *chunk, CellView view, const void *item)
+{
+    (void)ctx;
+    (void)view; /* brush_paint_into walks the chunk's cells through its own view */
+    const Gen24 *g = generator;
+    const GenTreePlacement *p = item;
+    const CompiledBrush *b = &g->tree_brushes[p->type][p->brush];
+    if (brush_touches_chunk(b, p->x, p->z, chunk->coord_x, chunk->coord_z))
+        brush_paint_into(b, chunk, p->x, p->y, p->z, g->replaceable_by_trees);
+}
+
+static int tree_range(const void *generator) { return ((const Gen24 *)generator)->tree_range; }
+static uint64_t tree_key(const void *generator) { return ((const Gen24 *)generator)->key; }
+
+static const GenFeature TREES = {
+    .name = "trees",
+    .slot = GEN_FEATURE_SLOT_TREES,
+    .item_size = sizeof(GenTreePlacement),
+    .range = tree_range,
+    .key = tree_key,
+    .derive = place_source,
+    .paint = paint_tree,
+};
+
 void gen24_trees(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
 {
-    int r = g->tree_range;
-    int ox = chunk->origin_x, oz = chunk->origin_z;
-    for (int si = chunk->coord_x - r; si <= chunk->coord_x + r; si++)
-        for (int sj = chunk->coord_z - r; sj <= chunk->coord_z + r; sj++) {
-            bool hit;
-            GenCacheEntry *e = gen_cache_lookup(&ctx->trees, g->key, si, sj, &hit);
-            if (!hit)
-                place_source(g, &ctx->trees, e, si, sj);
-            if (e->count == 0 || e->max_x < ox || e->min_x > ox + 15 || e->max_z < oz || e->min_z > oz + 15)
-                continue;
-            const GenTreePlacement *p = e->items;
-            for (int k = 0; k < e->count; k++) {
-                const CompiledBrush *b = &g->tree_brushes[p[k].type][p[k].brush];
-                if (brush_touches_chunk(b, p[k].x, p[k].z, chunk->coord_x, chunk->coord_z))
-                    brush_paint_into(b, chunk, p[k].x, p[k].y, p[k].z, g->replaceable_by_trees);
-            }
-        }
+    gen_feature_paint_chunk(&TREES, g, ctx, chunk);
 }

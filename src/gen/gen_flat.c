@@ -58,6 +58,7 @@ static float flat_mountain(const Generator *g, float x, float z)
 
 static void flat_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 {
+    CellView view = chunk_cell_view(chunk);
     (void)ctx;
     const GenFlat *f = flat(gen);
     int32_t column[256];
@@ -72,7 +73,7 @@ static void flat_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ct
     column[255] = 0;
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
-            int32_t *c = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int32_t *c = cell_view_column(view, x, z);
             for (int y = 0; y < 256; y++)
                 c[y] = column[y];
             int i = CHUNK_SHAFT_INDEX(x, z);

@@ -225,20 +225,20 @@ static inline bool ring_is_water(const Gen24 *g, GenContext *ctx, const TerrainC
     return y < ctx->ring_levels && ctx->ring_water[side][along][y];
 }
 
+static inline bool water_at(CellView view, int x, int y, int z)
+{
+    return cell_contents(cell_view_column(view, x, z)[y]) == BLOCK_WATER;
+}
+
 bool gen24_carve_allowed(const Gen24 *g, GenContext *ctx, const TerrainChunk *chunk, CellView view, int cx, int cy,
                          int cz)
 {
-    const int32_t *column = cell_view_column(view, cx, cz);
-    if (cell_contents(column[cy]) == BLOCK_WATER || (cy < 255 && cell_contents(column[cy + 1]) == BLOCK_WATER))
+    if (water_at(view, cx, cy, cz) || (cy < 255 && water_at(view, cx, cy + 1, cz)))
         return false;
-    if (cx > 0 ? cell_contents(cell_view_column(view, cx - 1, cz)[cy]) == BLOCK_WATER : ring_is_water(g, ctx, chunk, 0, cz, cy))
-        return false;
-    if (cx < 15 ? cell_contents(cell_view_column(view, cx + 1, cz)[cy]) == BLOCK_WATER : ring_is_water(g, ctx, chunk, 1, cz, cy))
-        return false;
-    if (cz > 0 ? cell_contents(cell_view_column(view, cx, cz - 1)[cy]) == BLOCK_WATER : ring_is_water(g, ctx, chunk, 2, cx, cy))
-        return false;
-    if (cz < 15 ? cell_contents(cell_view_column(view, cx, cz + 1)[cy]) == BLOCK_WATER : ring_is_water(g, ctx, chunk, 3, cx, cy))
-        return false;
+    if (cx > 0 ? water_at(view, cx - 1, cy, cz) : ring_is_water(g, ctx, chunk, 0, cz, cy)) return false;
+    if (cx < 15 ? water_at(view, cx + 1, cy, cz) : ring_is_water(g, ctx, chunk, 1, cz, cy)) return false;
+    if (cz > 0 ? water_at(view, cx, cy, cz - 1) : ring_is_water(g, ctx, chunk, 2, cx, cy)) return false;
+    if (cz < 15 ? water_at(view, cx, cy, cz + 1) : ring_is_water(g, ctx, chunk, 3, cx, cy)) return false;
     return true;
 }
 

@@ -359,7 +359,8 @@ static void place_source(const void *generator, GenCache *cache, GenCacheEntry *
         if (tree_roll(g, &rng, temperature + gen_temperature_adjustment(y), humidity, y, &type)) {
             int brush = rng_int_range(&rng, 0, g->cfg.trees[type].size_count - 1);
             const CompiledBrush *b = &g->tree_brushes[type][brush];
-            GenTreePlacement *p = gen_feature_add_item(cache, e, wx + b->min_x, wx + b->max_x, wz + b->min_z, wz + b->max_z);
+            GenTreePlacement *p =
+                gen_feature_add_item(cache, e, wx + b->min_x, wx + b->max_x, wz + b->min_z, wz + b->max_z);
             if (p) {
                 p->x = wx;
                 p->y = y;

@@ -167,7 +167,7 @@ static void paint_basin(const Gen24 *g, GenContext *ctx, const CompiledBrush *br
             continue;
         if (c->value == 0 && !gen24_carve_allowed(g, ctx, chunk, view, cx, cy, cz))
             continue;
-        cell_view_column(view, cx, cz)[cy] = c->value;
+        cell_view_set(view, cx, cy, cz, c->value);
     }
 }
 

@@ -229,7 +229,8 @@ void brush_compiled_free(CompiledBrush *brush)
 /* ---- painting ---- */
 
 /* The shared clipping loop: only the brush's z rows inside the chunk are visited; `BODY` decides per cell,
- * with `cell` pointing at the chunk's cell (through the view) and `c_` at the brush cell. */
+ * with `cell` the chunk's cell value, `c_` the brush cell, and writes with PAINT_CELL(value). (Reading and
+ * writing by coordinates, cell_view_get / cell_view_set, lets the compiler share one index computation.) */
 #define BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, BODY)                                              \
     do {                                                                                             \
         int lx_ = (x) - (chunk)->origin_x, lz_ = (z) - (chunk)->origin_z, y_ = (y);                  \
@@ -238,6 +239,7 @@ void brush_compiled_free(CompiledBrush *brush)
             y_ + (brush)->min_y > 255)                                                               \
             break;                                                                                   \
         CellView view_ = chunk_cell_view(chunk);                                                     \
+        CellViewConst cview_ = chunk_cell_view_const(chunk);                                         \
         int z0_ = -lz_ > (brush)->min_z ? -lz_ : (brush)->min_z;                                     \
         int z1_ = 15 - lz_ < (brush)->max_z ? 15 - lz_ : (brush)->max_z;                             \
         const BrushCell *c_ = (brush)->cells + (brush)->z_rows[z0_ - (brush)->min_z];                \
@@ -246,16 +248,18 @@ void brush_compiled_free(CompiledBrush *brush)
             int cx_ = lx_ + c_->x, cy_ = y_ + c_->y, cz_ = lz_ + c_->z;                              \
             if ((unsigned)cx_ > 15u || (unsigned)cy_ > 255u)                                         \
                 continue;                                                                            \
-            int32_t *cell = cell_view_column(view_, cx_, cz_) + cy_;                                 \
+            int32_t cell = cell_view_get(cview_, cx_, cy_, cz_);                                     \
             BODY                                                                                     \
         }                                                                                            \
     } while (0)
 
+#define PAINT_CELL(value) cell_view_set(view_, cx_, cy_, cz_, (value))
+
 void brush_paint_selective(const CompiledBrush *brush, TerrainChunk *chunk, int x, int y, int z, int only_contents)
 {
     BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, {
-        if (cell_contents(*cell) == only_contents)
-            *cell = c_->value;
+        if (cell_contents(cell) == only_contents)
+            PAINT_CELL(c_->value);
     });
 }
 
@@ -263,7 +267,7 @@ void brush_paint_into(const CompiledBrush *brush, TerrainChunk *chunk, int x, in
                       const uint8_t *replaceable)
 {
     BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, {
-        if ((c_->flags & BRUSH_CELL_FORCE) || replaceable[cell_contents(*cell)])
-            *cell = c_->value;
+        if ((c_->flags & BRUSH_CELL_FORCE) || replaceable[cell_contents(cell)])
+            PAINT_CELL(c_->value);
     });
 }

@@ -13,7 +13,6 @@
 #include "strata/block.h"
 #include "strata/fileio.h"
 #include "strata/generator.h"
-#include "../src/gen/gen_internal.h"   /* gen_is_column_frozen: the generator's own frozen-column rule */
 
 static BlockRegistry *blocks;
 
@@ -371,7 +370,7 @@ static bool is_plant(int id)
 }
 
 /* Seed 1's cold area of test_snow_cover with generator `version`. A plant stands on its ground cell (y - 1)
- * and pass 4 decides both plant and snow by gen_is_column_frozen(shaft temperature, ground y): the same
+ * and pass 4 decides both plant and snow by generator_is_column_frozen(shaft temperature, ground y): the same
  * predicate here, no neighbourhood heuristic. */
 static void scan_plants(int version, PlantScan *out)
 {
@@ -394,7 +393,7 @@ static void scan_plants(int version, PlantScan *out)
                     for (int y = 1; y < 255; y++) {
                         if (!is_plant(cell_contents(chunk_get_cell(c, x, y, z)))) continue;
                         out->plants++;
-                        out->frozen_plants += gen_is_column_frozen(temperature, y - 1);
+                        out->frozen_plants += generator_is_column_frozen(temperature, y - 1);
                     }
                     int y = 254;
                     while (y > 0 && cell_contents(chunk_get_cell(c, x, y, z)) == BLOCK_AIR) y--;
@@ -402,7 +401,7 @@ static void scan_plants(int version, PlantScan *out)
                                  cell_contents(chunk_get_cell(c, x, y, z)) == BLOCK_SNOW;
                     int ground = layer ? y - 1 : y;
                     if (cell_contents(chunk_get_cell(c, x, ground, z)) == BLOCK_GRASS &&
-                        gen_is_column_frozen(temperature, ground)) {
+                        generator_is_column_frozen(temperature, ground)) {
                         out->frozen_grass++;
                         out->frozen_grass_bare += !layer;
                     }

@@ -9,3 +9,4 @@ add_test(NAME atlas_up_to_date
                  $<TARGET_FILE:strata-atlas> ${CMAKE_BINARY_DIR}/atlas_check.png
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(atlas_up_to_date PROPERTIES LABELS world)
+strata_add_test(test_brush test_brush.c world)

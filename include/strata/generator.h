@@ -66,4 +66,32 @@ static inline void generator_run_pass(const Generator *g, int pass, TerrainChunk
 /* Runs all four passes (test and tool convenience). */
 void generator_generate_chunk(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
 
+/* ---- Declaring a generator ------------------------------------------------------------------------------
+ * Each generator (gen24, flat, the tests' fake) declares its function table once, as a static const
+ * GeneratorClass with designated initialisers, and its create function hands it to generator_init, which
+ * copies it into the Generator: callers keep calling g->calculate_height(g, x, z), g->pass[i] and
+ * generator_run_pass. A method left out stays NULL (a test generator may have no climate functions). */
+typedef struct GeneratorClass {
+    const char *name;
+    int (*ocean_level)(const Generator *g);
+    void (*find_coarse_spawn_position)(const Generator *g, int *x, int *z);
+    float (*calculate_ocean_shore_distance)(const Generator *g, float x, float z);
+    float (*calculate_height)(const Generator *g, float x, float z);
+    int (*calculate_temperature)(const Generator *g, float x, float z);
+    int (*calculate_humidity)(const Generator *g, float x, float z);
+    float (*calculate_mountain_range_factor)(const Generator *g, float x, float z);
+    void (*pass[4])(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
+    void (*destroy)(Generator *g);
+} GeneratorClass;
+
+/* Copies cls's name and methods into g and sets g->version and g->impl (ownership of impl passes to g: its
+ * destroy method frees it). settings and blocks are left as they are. Any thread, on a Generator not yet
+ * shared. */
+void generator_init(Generator *g, const GeneratorClass *cls, int version, void *impl);
+
+/* Survivalcraft's frozen-column rule, which gen24's pass 4 applies: a column whose top ground cell lies at
+ * `ground_y` and whose shaft temperature is `temperature` is frozen (it gets snow cover and, from gen24
+ * version 2, no plant) when the temperature adjusted for that altitude is <= 0. Pure; any thread. */
+bool generator_is_column_frozen(int temperature, int ground_y);
+
 #endif

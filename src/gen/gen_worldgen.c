@@ -4,7 +4,7 @@
  * ST_ERR_FORMAT naming the file and the field path ("assets/worldgen.json: field 'ores[2].y': ...")
  * instead of a silently different world. Block names resolve through the block registry. The hash of
  * the text becomes part of the generator's cache key. */
-#include "gen_internal.h"
+#include "gen_config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "strata/config.h"
 #include "strata/fileio.h"
 
 typedef struct Parser {

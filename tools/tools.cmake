@@ -10,3 +10,6 @@ target_link_libraries(strata-world PRIVATE strata_core)
 # strata-bench: the engine's figures (table or --json), no window
 add_executable(strata-bench tools/strata-bench.c)
 target_link_libraries(strata-bench PRIVATE strata_core)
+# strata-heightmap: heightmap toolkit (generate, erode, convert, export, info, preview, splat)
+add_executable(strata-heightmap tools/strata-heightmap.c)
+target_link_libraries(strata-heightmap PRIVATE strata_core)

@@ -1,0 +1,10 @@
+# src/heightfield: float heightmaps, noise recipes, erosion, formats, splatmaps (no GL, no SDL; below gen)
+target_sources(strata_core PRIVATE
+  src/heightfield/heightfield.c
+  src/heightfield/heightfield_recipe.c
+  src/heightfield/heightfield_json.c
+  src/heightfield/erosion.c
+  src/heightfield/heightfield_io.c
+  src/heightfield/heightfield_exr.c
+  src/heightfield/sparkterrain.c
+  src/heightfield/splat.c)

@@ -50,43 +50,124 @@ void erosion_hydraulic_defaults(HydraulicErosionParams *p)
 
 /* ---- thermal ---- */
 
+/* max without fmaxf's NaN rules, so it compiles to one max instruction and vectorises. */
+static inline float maxf(float a, float b) { return a > b ? a : b; }
+
 static const int THERMAL_DX[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
 static const int THERMAL_DY[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 
-/* Transfers of one cell from src into dst; returns the largest single transfer. `interior` skips the
- * bounds checks. */
-static inline float thermal_cell(const float *src, float *dst, int w, int h, int x, int y, const float talus_d[8],
-                                 float rate, int interior, double *moved)
+/* Sweep 1 for one cell with bounds checks (border cells): the height it gives away this pass, its scale
+ * factor (1, or less when the sum would exceed half the largest drop) and its largest single transfer. */
+static void thermal_out_checked(const float *src, int w, int h, int x, int y, const float talus_d[8], float rate,
+                                float *out, float *scale, float *biggest)
 {
-    size_t i = (size_t)y * (size_t)w + (size_t)x;
-    float hc = src[i];
-    float t[8];
-    float total = 0.0f, max_drop = 0.0f;
+    float hc = src[(size_t)y * (size_t)w + (size_t)x];
+    float total = 0.0f, max_drop = 0.0f, max_excess = 0.0f;
     for (int k = 0; k < 8; k++) {
-        t[k] = 0.0f;
         int nx = x + THERMAL_DX[k], ny = y + THERMAL_DY[k];
-        if (!interior && (nx < 0 || ny < 0 || nx >= w || ny >= h)) continue;
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
         float d = hc - src[(size_t)ny * (size_t)w + (size_t)nx];
-        float excess = d - talus_d[k];
-        if (excess > 0.0f) {
-            t[k] = rate * excess;
-            total += t[k];
-            if (d > max_drop) max_drop = d;
-        }
+        float e = maxf(d - talus_d[k], 0.0f);
+        total += e;
+        max_excess = maxf(max_excess, e);
+        max_drop = maxf(max_drop, e > 0.0f ? d : 0.0f);
     }
-    if (total <= 0.0f) return 0.0f;
-    float scale = total > 0.5f * max_drop ? 0.5f * max_drop / total : 1.0f;
-    float given = 0.0f, biggest = 0.0f;
+    total *= rate;
+    float s = total > 0.5f * max_drop ? 0.5f * max_drop / total : 1.0f;
+    *scale = s;
+    *out = total * s;
+    *biggest = rate * max_excess * s;
+}
+
+/* Sweep 2 for one cell with bounds checks: what flows in from its neighbours. */
+static float thermal_in_checked(const float *src, const float *scale, int w, int h, int x, int y, const float talus_d[8], float rate)
+{
+    float hc = src[(size_t)y * (size_t)w + (size_t)x], in = 0.0f;
     for (int k = 0; k < 8; k++) {
-        if (t[k] <= 0.0f) continue;
-        float a = t[k] * scale;
-        dst[(size_t)(y + THERMAL_DY[k]) * (size_t)w + (size_t)(x + THERMAL_DX[k])] += a;
-        given += a;
-        if (a > biggest) biggest = a;
+        int nx = x + THERMAL_DX[k], ny = y + THERMAL_DY[k];
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        size_t n = (size_t)ny * (size_t)w + (size_t)nx;
+        in += rate * maxf(src[n] - hc - talus_d[k], 0.0f) * scale[n];   /* talus_d is symmetric in k */
     }
-    dst[i] -= given;
-    *moved += given;
-    return biggest;
+    return in;
+}
+
+/* One pass, gather form (two sweeps, branch-free inner loops the compiler vectorises): sweep 1 gives
+ * each cell its outflow and scale; sweep 2 sets dst = src - out + inflow from the 8 neighbours. */
+static float thermal_pass(const float *src, float *dst, float *out, float *scale, float *big, int w, int h,
+                          const float talus_d[8], float rate, double *moved)
+{
+    float pass_max = 0.0f;
+    const float to = talus_d[1], td = talus_d[0];
+    for (int y = 0; y < h; y++) {
+        float *o = out + (size_t)y * (size_t)w, *sc = scale + (size_t)y * (size_t)w;
+        float row_moved = 0.0f, row_max = 0.0f;
+        if (y == 0 || y == h - 1 || w < 3) {
+            for (int x = 0; x < w; x++) {
+                float b;
+                thermal_out_checked(src, w, h, x, y, talus_d, rate, &o[x], &sc[x], &b);
+                row_moved += o[x];
+                row_max = maxf(row_max, b);
+            }
+        } else {
+            const float *up = src + (size_t)(y - 1) * (size_t)w, *mid = src + (size_t)y * (size_t)w, *dn = src + (size_t)(y + 1) * (size_t)w;
+            float b;
+            thermal_out_checked(src, w, h, 0, y, talus_d, rate, &o[0], &sc[0], &b);
+            row_max = maxf(row_max, b);
+            row_moved += o[0];
+            for (int x = 1; x < w - 1; x++) {
+                float hc = mid[x];
+                float d0 = hc - up[x - 1], d1 = hc - up[x], d2 = hc - up[x + 1], d3 = hc - mid[x - 1];
+                float d4 = hc - mid[x + 1], d5 = hc - dn[x - 1], d6 = hc - dn[x], d7 = hc - dn[x + 1];
+                float e0 = maxf(d0 - td, 0.0f), e1 = maxf(d1 - to, 0.0f), e2 = maxf(d2 - td, 0.0f), e3 = maxf(d3 - to, 0.0f);
+                float e4 = maxf(d4 - to, 0.0f), e5 = maxf(d5 - td, 0.0f), e6 = maxf(d6 - to, 0.0f), e7 = maxf(d7 - td, 0.0f);
+                float total = rate * (((e0 + e1) + (e2 + e3)) + ((e4 + e5) + (e6 + e7)));
+                float max_excess = maxf(maxf(maxf(e0, e1), maxf(e2, e3)), maxf(maxf(e4, e5), maxf(e6, e7)));
+                /* a neighbour with excess > 0 has drop > talus >= 0, so the largest such drop is at least
+                 * max over k of (e_k + talus_k); use the exact drops of the neighbours with excess */
+                float m0 = d0 * (float)(e0 > 0.0f), m1 = d1 * (float)(e1 > 0.0f), m2 = d2 * (float)(e2 > 0.0f), m3 = d3 * (float)(e3 > 0.0f);
+                float m4 = d4 * (float)(e4 > 0.0f), m5 = d5 * (float)(e5 > 0.0f), m6 = d6 * (float)(e6 > 0.0f), m7 = d7 * (float)(e7 > 0.0f);
+                float max_drop = maxf(maxf(maxf(m0, m1), maxf(m2, m3)), maxf(maxf(m4, m5), maxf(m6, m7)));
+                float half = 0.5f * max_drop;
+                float s = half / maxf(total, 1e-30f);   /* branch-free; total 0 gives s 0, unused */
+                s = s < 1.0f ? s : 1.0f;
+                sc[x] = s;
+                o[x] = total * s;
+                big[x] = rate * max_excess * s;
+            }
+            for (int x = 1; x < w - 1; x++) {   /* reductions apart: float sums do not vectorise */
+                row_moved += o[x];
+                row_max = maxf(row_max, big[x]);
+            }
+            thermal_out_checked(src, w, h, w - 1, y, talus_d, rate, &o[w - 1], &sc[w - 1], &b);
+            row_max = maxf(row_max, b);
+            row_moved += o[w - 1];
+        }
+        *moved += row_moved;
+        pass_max = maxf(pass_max, row_max);
+    }
+    for (int y = 0; y < h; y++) {
+        size_t r = (size_t)y * (size_t)w;
+        const float *o = out + r;
+        float *d = dst + r;
+        if (y == 0 || y == h - 1 || w < 3) {
+            for (int x = 0; x < w; x++) d[x] = src[r + (size_t)x] - o[x] + thermal_in_checked(src, scale, w, h, x, y, talus_d, rate);
+            continue;
+        }
+        const float *up = src + r - (size_t)w, *mid = src + r, *dn = src + r + (size_t)w;
+        const float *su = scale + r - (size_t)w, *sm = scale + r, *sd = scale + r + (size_t)w;
+        d[0] = mid[0] - o[0] + thermal_in_checked(src, scale, w, h, 0, y, talus_d, rate);
+        for (int x = 1; x < w - 1; x++) {
+            float hc = mid[x];
+            float in = maxf(up[x - 1] - hc - td, 0.0f) * su[x - 1] + maxf(up[x] - hc - to, 0.0f) * su[x] +
+                       maxf(up[x + 1] - hc - td, 0.0f) * su[x + 1] + maxf(mid[x - 1] - hc - to, 0.0f) * sm[x - 1] +
+                       maxf(mid[x + 1] - hc - to, 0.0f) * sm[x + 1] + maxf(dn[x - 1] - hc - td, 0.0f) * sd[x - 1] +
+                       maxf(dn[x] - hc - to, 0.0f) * sd[x] + maxf(dn[x + 1] - hc - td, 0.0f) * sd[x + 1];
+            d[x] = hc - o[x] + rate * in;
+        }
+        d[w - 1] = mid[w - 1] - o[w - 1] + thermal_in_checked(src, scale, w, h, w - 1, y, talus_d, rate);
+    }
+    return pass_max;
 }
 
 StResult erosion_thermal(Heightfield *hf, const ThermalErosionParams *p, ThermalErosionStats *stats)
@@ -99,8 +180,15 @@ StResult erosion_thermal(Heightfield *hf, const ThermalErosionParams *p, Thermal
         return st_fail(ST_ERR_ARG, "iterations must be in 0..100000, got %d", p->iterations);
     int w = hf->width, h = hf->height;
     size_t n = (size_t)w * (size_t)h;
-    float *other = malloc(n * sizeof(float));
-    if (!other) return st_fail(ST_ERR_NOMEM, "thermal erosion %dx%d: out of memory", w, h);
+    float *other = malloc(n * sizeof(float)), *out = malloc(n * sizeof(float)), *scale = malloc(n * sizeof(float));
+    float *big = malloc((size_t)w * sizeof(float));
+    if (!other || !out || !scale || !big) {
+        free(big);
+        free(other);
+        free(out);
+        free(scale);
+        return st_fail(ST_ERR_NOMEM, "thermal erosion %dx%d: out of memory", w, h);
+    }
     float tan_talus = tanf(p->talus_angle * (float)M_PI / 180.0f);
     float sp = hf->spacing > 0.0f ? hf->spacing : 1.0f;
     float talus_d[8];
@@ -110,18 +198,7 @@ StResult erosion_thermal(Heightfield *hf, const ThermalErosionParams *p, Thermal
     double moved = 0.0;
     float last_max = 0.0f;
     for (int it = 0; it < p->iterations; it++) {
-        memcpy(dst, src, n * sizeof(float));
-        float pass_max = 0.0f, m;
-        for (int y = 0; y < h; y++) {
-            int row_interior = y > 0 && y < h - 1;
-            for (int x = 0; x < w; x++) {
-                int interior = row_interior && x > 0 && x < w - 1;
-                m = interior ? thermal_cell(src, dst, w, h, x, y, talus_d, p->transport_rate, 1, &moved)
-                             : thermal_cell(src, dst, w, h, x, y, talus_d, p->transport_rate, 0, &moved);
-                if (m > pass_max) pass_max = m;
-            }
-        }
-        last_max = pass_max;
+        last_max = thermal_pass(src, dst, out, scale, big, w, h, talus_d, p->transport_rate, &moved);
         float *t = src;
         src = dst;
         dst = t;
@@ -133,6 +210,9 @@ StResult erosion_thermal(Heightfield *hf, const ThermalErosionParams *p, Thermal
     } else {
         free(other);
     }
+    free(out);
+    free(scale);
+    free(big);
     if (p->progress) p->progress(p->progress_user, 1.0);
     if (stats) {
         stats->moved = moved;

@@ -4,7 +4,8 @@
  * scan order), the slope to all 8 neighbours and moves TransportRate x (slope - TalusAngle) of height to
  * each neighbour past the talus angle (slope in height per world unit, scaled back to height by the
  * neighbour distance, so an orthogonal neighbour at spacing 1 gets exactly the seed's amount); a cell
- * never gives away more than half its largest drop in one pass (no overshoot). Mass is conserved.
+ * gives away at most TransportRate x its largest excess and half its largest drop per pass (Olsen's cap:
+ * without it 8 neighbours overshoot and the map oscillates). Mass is conserved.
  * Hydraulic: Beyer's droplet model, the seed's ten steps (see erosion.c), erosion over a radius brush.
  * Both are deterministic: the same input, parameters and seed give bit-identical output.
  * Ownership: the caller owns the heightfield, modified in place; scratch memory is allocated per call.
@@ -29,7 +30,7 @@ typedef struct ThermalErosionParams {
 
 typedef struct ThermalErosionStats {
     double moved;              /* total height moved over all passes */
-    float last_pass_max_transfer;  /* largest single-neighbour transfer in the last pass */
+    float last_pass_max_transfer;  /* largest height one cell gave away in the last pass */
 } ThermalErosionStats;
 
 typedef struct HydraulicErosionParams {

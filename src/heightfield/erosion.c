@@ -2,9 +2,9 @@
  *
  * Thermal: two buffers. Each pass starts dst as a copy of src, then for every cell reads only src: the
  * drop d_k to each of the 8 neighbours, the excess d_k - tan(TalusAngle) x dist_k, and the transfer
- * TransportRate x excess to each neighbour past the talus; if the sum would exceed half the largest drop
- * it is scaled down. dst loses exactly what its neighbours gain, so mass is conserved up to float
- * rounding. Interior cells take a bounds-check-free path.
+ * TransportRate x excess to each neighbour past the talus; the sum is scaled down to at most TransportRate
+ * x the largest excess and half the largest drop (Olsen's cap, else the 8-neighbour sum overshoots).
+ * dst loses exactly what its neighbours gain, so mass is conserved up to float rounding. Interior cells take a bounds-check-free path.
  * Hydraulic (Beyer 2015, seed 001's ten steps, per droplet):
  *   1 spawn at a random point with water W and sediment 0;  2 height and gradient by bilinear
  *   interpolation of the four surrounding samples;  3 direction = old x Inertia - gradient x (1 - Inertia),
@@ -52,12 +52,13 @@ void erosion_hydraulic_defaults(HydraulicErosionParams *p)
 
 /* max without fmaxf's NaN rules, so it compiles to one max instruction and vectorises. */
 static inline float maxf(float a, float b) { return a > b ? a : b; }
+static inline float minf(float a, float b) { return a < b ? a : b; }
 
 static const int THERMAL_DX[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
 static const int THERMAL_DY[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 
 /* Sweep 1 for one cell with bounds checks (border cells): the height it gives away this pass, its scale
- * factor (1, or less when the sum would exceed half the largest drop) and its largest single transfer. */
+ * factor (1, or less when the sum would exceed the cap) and, in *biggest, the same outflow. */
 static void thermal_out_checked(const float *src, int w, int h, int x, int y, const float talus_d[8], float rate,
                                 float *out, float *scale, float *biggest)
 {
@@ -73,10 +74,11 @@ static void thermal_out_checked(const float *src, int w, int h, int x, int y, co
         max_drop = maxf(max_drop, e > 0.0f ? d : 0.0f);
     }
     total *= rate;
-    float s = total > 0.5f * max_drop ? 0.5f * max_drop / total : 1.0f;
+    float cap = minf(0.5f * max_drop, rate * max_excess);
+    float s = total > cap ? cap / total : 1.0f;
     *scale = s;
     *out = total * s;
-    *biggest = rate * max_excess * s;
+    *biggest = *out;
 }
 
 /* Sweep 2 for one cell with bounds checks: what flows in from its neighbours. */
@@ -129,11 +131,13 @@ static float thermal_pass(const float *src, float *dst, float *out, float *scale
                 float m4 = d4 * (float)(e4 > 0.0f), m5 = d5 * (float)(e5 > 0.0f), m6 = d6 * (float)(e6 > 0.0f), m7 = d7 * (float)(e7 > 0.0f);
                 float max_drop = maxf(maxf(maxf(m0, m1), maxf(m2, m3)), maxf(maxf(m4, m5), maxf(m6, m7)));
                 float half = 0.5f * max_drop;
-                float s = half / maxf(total, 1e-30f);   /* branch-free; total 0 gives s 0, unused */
+                /* branch-free; total 0 gives s 0, unused. Cap: at most rate x the largest excess in all
+                 * (Olsen's stable form; equals the seed's amount when one neighbour is past the talus) */
+                float s = minf(half, rate * max_excess) / maxf(total, 1e-30f);
                 s = s < 1.0f ? s : 1.0f;
                 sc[x] = s;
                 o[x] = total * s;
-                big[x] = rate * max_excess * s;
+                big[x] = o[x];
             }
             for (int x = 1; x < w - 1; x++) {   /* reductions apart: float sums do not vectorise */
                 row_moved += o[x];

@@ -197,11 +197,19 @@ StResult height_recipe_load(const char *path, HeightRecipe *out)
     return rc;
 }
 
+/* A float as the shortest decimal that reads back as the same float (0.01, not 0.00999999977648258). */
+static double tidy(float f)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.7g", (double)f);
+    return strtod(buf, NULL);
+}
+
 static cJSON *warp_to_json(const HeightWarp *w)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "frequency", w->frequency);
-    cJSON_AddNumberToObject(o, "strength", w->strength);
+    cJSON_AddNumberToObject(o, "frequency", tidy(w->frequency));
+    cJSON_AddNumberToObject(o, "strength", tidy(w->strength));
     cJSON_AddNumberToObject(o, "octaves", w->octaves);
     cJSON_AddNumberToObject(o, "seed", w->seed);
     return o;
@@ -221,23 +229,23 @@ StResult height_recipe_to_json(const HeightRecipe *r, char **json)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", l->name);
         cJSON_AddStringToObject(o, "kind", height_layer_kind_name(l->kind));
-        cJSON_AddNumberToObject(o, "frequency", l->frequency);
-        cJSON_AddNumberToObject(o, "amplitude", l->amplitude);
+        cJSON_AddNumberToObject(o, "frequency", tidy(l->frequency));
+        cJSON_AddNumberToObject(o, "amplitude", tidy(l->amplitude));
         cJSON_AddNumberToObject(o, "octaves", l->octaves);
-        cJSON_AddNumberToObject(o, "lacunarity", l->lacunarity);
-        cJSON_AddNumberToObject(o, "persistence", l->persistence);
+        cJSON_AddNumberToObject(o, "lacunarity", tidy(l->lacunarity));
+        cJSON_AddNumberToObject(o, "persistence", tidy(l->persistence));
         cJSON_AddNumberToObject(o, "seed", l->seed);
         if (l->warp.strength > 0.0f) cJSON_AddItemToObject(o, "warp", warp_to_json(&l->warp));
         cJSON_AddItemToArray(layers, o);
     }
     cJSON_AddBoolToObject(root, "normalize", r->normalize);
-    cJSON_AddNumberToObject(root, "bias", r->bias);
-    cJSON_AddNumberToObject(root, "scale", r->scale);
-    cJSON_AddNumberToObject(root, "offset", r->offset);
+    cJSON_AddNumberToObject(root, "bias", tidy(r->bias));
+    cJSON_AddNumberToObject(root, "scale", tidy(r->scale));
+    cJSON_AddNumberToObject(root, "offset", tidy(r->offset));
     if (r->clamp) {
         cJSON *c = cJSON_AddArrayToObject(root, "clamp");
-        cJSON_AddItemToArray(c, cJSON_CreateNumber(r->clamp_min));
-        cJSON_AddItemToArray(c, cJSON_CreateNumber(r->clamp_max));
+        cJSON_AddItemToArray(c, cJSON_CreateNumber(tidy(r->clamp_min)));
+        cJSON_AddItemToArray(c, cJSON_CreateNumber(tidy(r->clamp_max)));
     }
     *json = cJSON_Print(root);
     cJSON_Delete(root);

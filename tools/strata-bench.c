@@ -14,6 +14,7 @@
 #include <time.h>
 #include <sys/resource.h>
 
+#include "bench_heightfield.h"
 #include "strata/block.h"
 #include "strata/chunk_codec.h"
 #include "strata/edit.h"
@@ -45,6 +46,7 @@ typedef struct BenchResults {
     double peak_rss_mb;
     double edit_us;
     double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
+    BenchHeightfield heightfield;   /* tools/bench_heightfield.c */
 } BenchResults;
 
 static double now_us(void)
@@ -291,11 +293,13 @@ static void print_json(const BenchResults *r)
            "\"gen_pass_us\": [%.1f, %.1f, %.1f, %.1f], \"sunlight_us\": %.1f, \"sunlight_relight_us\": %.1f, \"propagate_us\": %.1f, "
            "\"vertex_pass_us\": [%.1f, %.1f], \"vertices_per_chunk\": %.0f, \"world_ready_ms\": %.1f, "
            "\"peak_rss_mb\": %.1f, \"edit_us\": %.1f, \"encode_us\": %.1f, \"decode_us\": %.1f, "
-           "\"bytes_per_chunk\": %.0f, \"seed_format_bytes_per_chunk\": %.0f}\n",
+           "\"bytes_per_chunk\": %.0f, \"seed_format_bytes_per_chunk\": %.0f",
            r->noise_2d_ns, r->noise_3d_ns, r->gen_pass_us[0], r->gen_pass_us[1], r->gen_pass_us[2],
            r->gen_pass_us[3], r->sunlight_us, r->sunlight_relight_us, r->propagate_us, r->vertex_pass_us[0], r->vertex_pass_us[1],
            r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
            r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
+    bench_heightfield_print_json(stdout, &r->heightfield);
+    printf("}\n");
 }
 
 static void print_table(const BenchOptions *o, const BenchResults *r)
@@ -320,6 +324,7 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
            r->seed_format_bytes_per_chunk);
     printf("  %-28s %10.1f ms\n", "world ready (threaded)", r->world_ready_ms);
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
+    bench_heightfield_print_table(stdout, &r->heightfield);
 }
 
 static void usage(FILE *f)
@@ -385,6 +390,7 @@ int main(int argc, char **argv)
     StResult rc = bench_chunks(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
+    if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
     if (rc != ST_OK) {
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         generator_destroy(gen);

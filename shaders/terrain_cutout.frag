@@ -1,7 +1,8 @@
 #version 330 core
 // Alpha-tested terrain (leaves, plants, torches): texels with alpha below 0.5 are cut out, the rest is
-// drawn opaque, with the same fog as terrain.frag.
-in vec2 v_uv;
+// drawn opaque, with the same fog and tile lookup as terrain.frag.
+flat in vec2 v_tile;
+in vec2 v_local;
 in vec4 v_color;
 in vec2 v_horizontal;
 
@@ -13,7 +14,8 @@ out vec4 o_color;
 
 void main()
 {
-    vec4 texel = texture(u_atlas, v_uv);
+    vec2 uv = (v_tile + fract(v_local)) / 16.0;
+    vec4 texel = textureGrad(u_atlas, uv, dFdx(v_local) / 16.0, dFdy(v_local) / 16.0);
     if (texel.a < 0.5)
         discard;
     vec3 color = texel.rgb * v_color.rgb;

@@ -1,2 +1,4 @@
 # mesh: face counts on known volumes, subsets, winding, light/AO/tints, slice hashes
 strata_add_test(test_mesher test_mesher.c mesh)
+# mesh: greedy merging covers exactly the unmerged faces with equal light and texels
+strata_add_test(test_mesher_merge test_mesher_merge.c mesh)

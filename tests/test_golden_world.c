@@ -109,17 +109,19 @@ static void test_golden_world(void)
     BlockRegistry *blocks = NULL;
     CHECK_EQ_INT(block_registry_load("assets/blocks.json", &blocks), ST_OK);
     if (!blocks) return;
-    /* seed 1: coast and hills at the origin; seed 2: dense forest (leaves, plants, shade). */
+    /* seed 1: coast and hills at the origin; seed 2: dense forest (leaves, plants, shade).
+     * Mesh pins updated by Step 10: greedy merging of coplanar faces (mesher_merge.c) and tile-local texture
+     * coordinates changed the vertex data; the cells pins are unchanged. */
     static const struct {
         uint64_t seed;
         uint64_t cells[GOLDEN_CHUNKS], mesh[GOLDEN_CHUNKS];
     } golden[] = {
         {1,
          {0x1de0787ae3596d1aull, 0x671e94d9e8af053eull, 0x870ce65d30904126ull, 0x936c22540ceaac03ull},
-         {0xb153fda715d71afeull, 0xa18b786ff539ad07ull, 0xa5332cd922a1a7fcull, 0x7b473a76f91e3b02ull}},
+         {0x90071a4b1859cce1ull, 0xe2b9e2975c04a0ccull, 0x06f40e326d7e517aull, 0xb873bfe06fae7342ull}},
         {2,
          {0x68d22223b8373377ull, 0x9dce66a82ab5ee15ull, 0x05001fb2ba215195ull, 0xce6cef483862f8a9ull},
-         {0xeb897ac745f87fb7ull, 0x9d5a893de36b5479ull, 0xff04e471528c81dfull, 0x8300bbd022974a70ull}},
+         {0x88d68ec4095d488cull, 0x25a7e143b46f1e59ull, 0xf0f0a2235f7f4082ull, 0x1b16e7aae42f3276ull}},
     };
     for (size_t k = 0; k < sizeof golden / sizeof golden[0]; k++) {
         uint64_t cells[GOLDEN_CHUNKS] = {0};

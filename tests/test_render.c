@@ -79,14 +79,14 @@ static void test_push(VertexList *list, float x, float y, float z, int tile, int
         list->data = realloc(list->data, (size_t)list->capacity * sizeof *list->data);
     }
     /* Corners 0..3 of the tile: (u0,v1) (u1,v1) (u1,v0) (u0,v0). */
-    float u0 = (float)(tile % 16) / 16.0f, v0 = (float)(tile / 16) / 16.0f, d = 1.0f / 16.0f;
-    float u = (corner == 1 || corner == 2) ? u0 + d : u0, v = (corner == 0 || corner == 1) ? v0 + d : v0;
+    int u = (tile % 16) * MESHER_UV_TILE_STRIDE + ((corner == 1 || corner == 2) ? 16 : 0);
+    int v = (tile / 16) * MESHER_UV_TILE_STRIDE + ((corner == 0 || corner == 1) ? 16 : 0);
     TerrainVertex *t = &list->data[list->count++];
     t->x = x;
     t->y = y;
     t->z = z;
-    t->tx = (int16_t)lrintf(u * 32767.0f);
-    t->ty = (int16_t)lrintf(v * 32767.0f);
+    t->tx = (int16_t)u;
+    t->ty = (int16_t)v;
     memcpy(t->color, color, 4);
 }
 

@@ -7,9 +7,15 @@
  * CCW. The alpha-tested subset is drawn two-sided: a crossed plant is one quad per diagonal plane (8
  * vertices), and leaves show only their faces against cells that are not leaves ("fast leaves").
  * Vertex positions are chunk-local (x, z in 0..16, y in 0..256); the renderer adds the chunk origin.
- * tx, ty: atlas UV as normalized shorts (32767 = 1), (0, 0) the top-left of the atlas image, ty growing
- * downwards (image rows, as stbi loads them); the atlas is 16 x 16 tiles, tile i at column i % 16, row
- * i / 16. color: tint x face shade x light brightness (smooth light and ambient occlusion), alpha 255.
+ * tx, ty: texture coordinates as integers, tile * MESHER_UV_TILE_STRIDE + local: the atlas is 16 x 16 tiles,
+ * tile i at column i % 16, row i / 16 (row 0 at the top of the image, ty growing downwards); local is in
+ * sixteenths of a tile (texels of a 16-pixel tile) and may run past 16 on a merged quad, where the tile
+ * repeats (the fragment shader takes it modulo 16). A quad's 4 vertices name the same tile.
+ * color: tint x face shade x light brightness (smooth light and ambient occlusion), alpha 255.
+ * Greedy merging (on by default): within a slice and subset (not the alpha-tested one), coplanar full
+ * faces with the same tile, texture orientation and facing whose colours are uniform, or constant along
+ * one axis, are merged into one larger quad (only along that axis for the latter), so the merged mesh
+ * shows exactly the faces, colours and texels of the unmerged one.
  * Vertex pass 1 builds odd slices, pass 2 even slices; a slice whose neighbourhood content hash did not
  * change keeps its geometry. mesher_pack then copies all slices into one ChunkMesh for the main thread.
  * Threads: the worker owns ChunkGeometry; a ChunkMesh is handed to the main thread by the state exchange
@@ -32,7 +38,9 @@
 #define MESH_SUBSET_ALPHA_TESTED 5
 #define MESH_SUBSET_TRANSPARENT  6
 
-/* 20 bytes: position, atlas UV as normalized shorts (0..32767 = 0..1), RGBA (light and tint baked). */
+#define MESHER_UV_TILE_STRIDE 512
+
+/* 20 bytes: position, texture coordinate (tile * MESHER_UV_TILE_STRIDE + sixteenths), RGBA (light, tint). */
 typedef struct TerrainVertex {
     float x, y, z;
     int16_t tx, ty;
@@ -76,6 +84,8 @@ void mesher_context_destroy(MesherContext *ctx);
  * owner of the context, between builds. brightness 0..1 (clamped) lifts the darkest light level. */
 void mesher_context_set_brightness(MesherContext *ctx, float brightness);
 void mesher_context_set_season(MesherContext *ctx, int season);
+/* Greedy merging of coplanar faces on (default) or off (one quad per face, for tests that count faces). */
+void mesher_context_set_merge(MesherContext *ctx, bool merge);
 
 /* The tint colour of grass, foliage or water for a column's temperature and humidity (0..15) in a season;
  * white for BLOCK_TINT_NONE. Pure; any thread. */

@@ -25,6 +25,7 @@ MesherContext *mesher_context_create(void)
     if (!ctx) return NULL;
     ctx->brightness = 0.5f;
     ctx->season = MESHER_SEASON_SUMMER;
+    ctx->merge = true;
     mesher_light_init_taps(ctx);
     mesher_light_init_tables(ctx);
     return ctx;
@@ -32,6 +33,8 @@ MesherContext *mesher_context_create(void)
 
 void mesher_context_destroy(MesherContext *ctx)
 {
+    if (!ctx) return;
+    mesher_merge_free(ctx);
     free(ctx);
 }
 
@@ -46,6 +49,11 @@ void mesher_context_set_season(MesherContext *ctx, int season)
     ctx->season = season < MESHER_SEASON_SPRING ? MESHER_SEASON_SPRING
                 : season > MESHER_SEASON_WINTER ? MESHER_SEASON_WINTER : season;
     mesher_light_init_tables(ctx);
+}
+
+void mesher_context_set_merge(MesherContext *ctx, bool merge)
+{
+    ctx->merge = merge;
 }
 
 /* ---- vertex output ---- */
@@ -88,7 +96,7 @@ static uint64_t mesher_pass_seed(const MesherContext *ctx, const TerrainChunk *c
     uint64_t h = 0x243F6A8885A308D3ull;
     uint32_t bright;
     memcpy(&bright, &ctx->brightness, sizeof bright);
-    h = mesher_hash_round(h, ((uint64_t)bright << 8) | (uint64_t)ctx->season);
+    h = mesher_hash_round(h, ((uint64_t)bright << 8) | (uint64_t)ctx->season | (uint64_t)ctx->merge << 40);
     h = mesher_hash_round(h, (uint64_t)(uintptr_t)ctx->blocks);
     for (int i = 0; i < CHUNK_SHAFTS; i += 2) {
         uint64_t a = (uint32_t)chunk->shafts[i] & 0xFF00u, b = (uint32_t)chunk->shafts[i + 1] & 0xFF00u;
@@ -263,6 +271,7 @@ static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int s
                 mesher_faces_emit_cell(ctx, lists, x, j - 1, z);
             }
         }
+    if (ctx->merge) mesher_merge_slice(ctx, lists);
 }
 
 void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockRegistry *blocks,

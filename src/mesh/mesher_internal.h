@@ -87,6 +87,12 @@ struct MesherContext {
     CellViewConst neighbours[9];           /* [(dz + 1) * 3 + dx + 1]: the 3x3 chunks' cells for this pass */
     bool neighbour_missing[9];             /* that chunk is missing: neighbours[] holds the centre's cells */
     bool failed;                           /* a vertex list could not grow */
+
+    /* greedy merging (mesher_merge.c) */
+    bool merge;                            /* merge coplanar faces (default on) */
+    struct MesherMergeRec *merge_recs;     /* scratch: one record per quad of a list */
+    int merge_rec_capacity;
+    VertexList merge_out;                  /* scratch: the merged list, swapped with the input */
 };
 
 /* mesher_light.c */
@@ -125,29 +131,36 @@ void mesher_shapes_emit_cross(MesherContext *ctx, VertexList *list, int x, int y
 void mesher_shapes_emit_torch(MesherContext *ctx, VertexList *list, int x, int y, int z, const BlockDef *def);
 void mesher_shapes_emit_layer(MesherContext *ctx, VertexList *list, int x, int y, int z, int id);
 
+/* mesher_merge.c: replaces the quads of the mergeable subsets of a slice (opaque 0..4, transparent 6) by
+ * fewer, larger quads that cover the same faces with the same colours and texels. */
+void mesher_merge_slice(MesherContext *ctx, VertexList *lists);
+void mesher_merge_free(MesherContext *ctx);
+
 /* mesher.c: vertex output */
 /* Grows a list to hold `extra` more vertices; on failure sets ctx->failed and returns false. */
 bool mesher_list_grow(MesherContext *ctx, VertexList *list, int extra);
 
-/* Atlas pixel coordinate (0..256) as a normalized short. */
-static inline int16_t mesher_uv(int pixels)
-{
-    return (int16_t)(((unsigned)pixels * 32767u + 128u) >> 8);
-}
-
-/* Appends one quad (4 vertices, CCW seen from the front). Positions are chunk-local; uv in atlas pixels;
- * colours RGBA. Drops the quad (ctx->failed set) if the list cannot grow. */
+/* Appends one quad (4 vertices, CCW seen from the front). Positions are chunk-local; uv in atlas pixels of a
+ * 16-pixel-tile atlas (0..256), all 4 inside one tile; colours RGBA. The tile is the one holding the quad's
+ * smallest u and v; vertices store it with the tile-local coordinate (mesher.h, MESHER_UV_TILE_STRIDE).
+ * Drops the quad (ctx->failed set) if the list cannot grow. */
 static inline void mesher_emit_quad(MesherContext *ctx, VertexList *list, const float pos[4][3], const int uv[4][2],
                                     const uint8_t color[4][4])
 {
     if (list->count + 4 > list->capacity && !mesher_list_grow(ctx, list, 4)) return;
+    int min_u = uv[0][0], min_v = uv[0][1];
+    for (int k = 1; k < 4; k++) {
+        min_u = uv[k][0] < min_u ? uv[k][0] : min_u;
+        min_v = uv[k][1] < min_v ? uv[k][1] : min_v;
+    }
+    int tile_u = min_u >> 4, tile_v = min_v >> 4;
     TerrainVertex *v = &list->data[list->count];
     for (int k = 0; k < 4; k++) {
         v[k].x = pos[k][0];
         v[k].y = pos[k][1];
         v[k].z = pos[k][2];
-        v[k].tx = mesher_uv(uv[k][0]);
-        v[k].ty = mesher_uv(uv[k][1]);
+        v[k].tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + uv[k][0] - tile_u * 16);
+        v[k].ty = (int16_t)(tile_v * MESHER_UV_TILE_STRIDE + uv[k][1] - tile_v * 16);
         memcpy(v[k].color, color[k], 4);
     }
     list->count += 4;

@@ -276,7 +276,7 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
         glEnableVertexAttribArray(0);
         glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, x));
         glEnableVertexAttribArray(1);
-        glVertexAttribPointer(1, 2, GL_SHORT, GL_TRUE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, tx));
+        glVertexAttribPointer(1, 2, GL_SHORT, GL_FALSE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, tx));
         glEnableVertexAttribArray(2);
         glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, color));
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, table->quad_indices.buffer);

@@ -1,0 +1,250 @@
+/* mesher_merge.c — greedy merging of coplanar faces within one slice and subset.
+ *
+ * Design. Runs on a slice's finished lists (so face culling, light and AO stay in one place) and rewrites
+ * the opaque subsets 0..4 and the transparent subset 6; the alpha-tested subset (leaves, plants, torches)
+ * is left as it is. A quad can merge when it is a full face: an axis-aligned unit square on the integer
+ * grid of its plane, with its tile's whole texture mapped on it (local coordinates 0 or 16, one texture
+ * axis per plane axis). Its colours decide how: all four equal -> merged in both plane axes; constant
+ * along one axis (the two corners on each line along it equal) -> merged along that axis only. In both
+ * cases the colour is a linear function on the quad that the merged quad reproduces exactly, whichever
+ * diagonal it is split along, so smooth light and AO look as before. Quads are keyed by (facing, plane,
+ * tile, texture orientation, colour mode, corner colours), sorted, and each group is merged greedily on a
+ * small grid (rows first, then extended downwards while the whole row matches). The merged quad keeps the
+ * vertex order (and so the winding and diagonal) of its first face; its texture coordinate runs to
+ * 16 x extent, which the fragment shader wraps within the tile. Quads that cannot merge (cut faces,
+ * shapes, gradients in both axes) are copied first, in their order; merged quads follow in key order.
+ * Deterministic: the output depends only on the input lists. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesher_internal.h"
+
+#define MERGE_GRID 32
+#define MERGE_MODE_BOTH 0u
+#define MERGE_MODE_S    1u   /* colour constant along s: merge along s only */
+#define MERGE_MODE_T    2u   /* colour constant along t: merge along t only */
+
+typedef struct MesherMergeRec {
+    uint32_t key[8];        /* facing | mode << 8, plane bits, tile, uv signature, 4 corner colours */
+    int16_t s, t;           /* the face's min corner in plane coordinates */
+    int32_t quad;           /* index of the quad in the input list */
+    uint8_t corner[4];      /* canonical corner (is + 2 * it) of each of the quad's 4 vertices */
+} MesherMergeRec;
+
+static const int MERGE_S_AXIS[3] = {1, 2, 0};
+static const int MERGE_T_AXIS[3] = {2, 0, 1};
+
+static inline float merge_axis(const TerrainVertex *v, int axis)
+{
+    return axis == 0 ? v->x : axis == 1 ? v->y : v->z;
+}
+
+static inline void merge_set_axis(TerrainVertex *v, int axis, float value)
+{
+    if (axis == 0) v->x = value;
+    else if (axis == 1) v->y = value;
+    else v->z = value;
+}
+
+static inline uint32_t merge_color(const TerrainVertex *v)
+{
+    uint32_t c;
+    memcpy(&c, v->color, 4);
+    return c;
+}
+
+/* Fills `rec` for quad q if it is a full face that can merge; false otherwise. */
+static bool merge_classify(const TerrainVertex *v, int q, MesherMergeRec *rec)
+{
+    float a[3] = {v[1].x - v[0].x, v[1].y - v[0].y, v[1].z - v[0].z};
+    float b[3] = {v[2].x - v[0].x, v[2].y - v[0].y, v[2].z - v[0].z};
+    float n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    int axis = -1, zeros = 0;
+    for (int i = 0; i < 3; i++) {
+        if (n[i] == 0.0f) zeros++;
+        else axis = i;
+    }
+    if (zeros != 2) return false;
+    int sa = MERGE_S_AXIS[axis], ta = MERGE_T_AXIS[axis];
+    float plane = merge_axis(&v[0], axis);
+    float s0 = merge_axis(&v[0], sa), t0 = merge_axis(&v[0], ta);
+    for (int k = 1; k < 4; k++) {
+        if (merge_axis(&v[k], axis) != plane) return false;
+        float s = merge_axis(&v[k], sa), t = merge_axis(&v[k], ta);
+        s0 = s < s0 ? s : s0;
+        t0 = t < t0 ? t : t0;
+    }
+    if (s0 != (float)(int)s0 || t0 != (float)(int)t0) return false;
+    int tile_u = v[0].tx / MESHER_UV_TILE_STRIDE, tile_v = v[0].ty / MESHER_UV_TILE_STRIDE;
+    int lu[4] = {-1, -1, -1, -1}, lv[4] = {-1, -1, -1, -1};
+    uint32_t col[4] = {0, 0, 0, 0};
+    unsigned seen = 0;
+    for (int k = 0; k < 4; k++) {
+        float ds = merge_axis(&v[k], sa) - s0, dt = merge_axis(&v[k], ta) - t0;
+        if ((ds != 0.0f && ds != 1.0f) || (dt != 0.0f && dt != 1.0f)) return false;
+        int c = (ds != 0.0f) + 2 * (dt != 0.0f);
+        if (seen & (1u << c)) return false;
+        seen |= 1u << c;
+        rec->corner[k] = (uint8_t)c;
+        if (v[k].tx / MESHER_UV_TILE_STRIDE != tile_u || v[k].ty / MESHER_UV_TILE_STRIDE != tile_v) return false;
+        lu[c] = v[k].tx - tile_u * MESHER_UV_TILE_STRIDE;
+        lv[c] = v[k].ty - tile_v * MESHER_UV_TILE_STRIDE;
+        if ((lu[c] != 0 && lu[c] != 16) || (lv[c] != 0 && lv[c] != 16)) return false;
+        col[c] = merge_color(&v[k]);
+    }
+    /* the whole tile, one texture axis along each plane axis (affine: corner 3 = 1 + 2 - 0) */
+    int us = lu[1] - lu[0], ut = lu[2] - lu[0], vs = lv[1] - lv[0], vt = lv[2] - lv[0];
+    if (lu[3] != lu[0] + us + ut || lv[3] != lv[0] + vs + vt) return false;
+    bool u_on_s = (us == 16 || us == -16) && ut == 0 && vs == 0 && (vt == 16 || vt == -16);
+    bool u_on_t = (ut == 16 || ut == -16) && us == 0 && vt == 0 && (vs == 16 || vs == -16);
+    if (!u_on_s && !u_on_t) return false;
+    uint32_t mode;
+    if (col[0] == col[1] && col[0] == col[2] && col[0] == col[3]) mode = MERGE_MODE_BOTH;
+    else if (col[0] == col[1] && col[2] == col[3]) mode = MERGE_MODE_S;
+    else if (col[0] == col[2] && col[1] == col[3]) mode = MERGE_MODE_T;
+    else return false;
+    int facing = axis * 2 + (n[axis] > 0.0f);
+    uint32_t plane_bits;
+    memcpy(&plane_bits, &plane, 4);
+    uint32_t sig = 0;
+    for (int c = 0; c < 4; c++) sig |= (uint32_t)((lu[c] >> 4) | (lv[c] >> 4) << 1) << (2 * c);
+    rec->key[0] = (uint32_t)facing | mode << 8;
+    rec->key[1] = plane_bits;
+    rec->key[2] = (uint32_t)tile_u | (uint32_t)tile_v << 16;
+    rec->key[3] = sig;
+    for (int c = 0; c < 4; c++) rec->key[4 + c] = col[c];
+    rec->s = (int16_t)s0;
+    rec->t = (int16_t)t0;
+    rec->quad = q;
+    return true;
+}
+
+static int merge_compare(const void *pa, const void *pb)
+{
+    const MesherMergeRec *a = pa, *b = pb;
+    for (int i = 0; i < 8; i++)
+        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i] ? -1 : 1;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    if (a->s != b->s) return a->s < b->s ? -1 : 1;
+    return (a->quad > b->quad) - (a->quad < b->quad);
+}
+
+static bool merge_same_group(const MesherMergeRec *a, const MesherMergeRec *b)
+{
+    return memcmp(a->key, b->key, sizeof a->key) == 0;
+}
+
+/* Appends quad `src` of the input (or, with w x h > 1, the merged quad it starts) to the output. */
+static void merge_emit(MesherContext *ctx, const TerrainVertex *src, const MesherMergeRec *rec, int w, int h)
+{
+    VertexList *out = &ctx->merge_out;
+    if (out->count + 4 > out->capacity && !mesher_list_grow(ctx, out, 4)) return;
+    TerrainVertex *dst = &out->data[out->count];
+    memcpy(dst, src, 4 * sizeof *dst);
+    out->count += 4;
+    if (!rec || (w == 1 && h == 1)) return;
+    int facing = (int)(rec->key[0] & 0xFF), axis = facing >> 1;
+    int sa = MERGE_S_AXIS[axis], ta = MERGE_T_AXIS[axis];
+    int tile_u = (int)(rec->key[2] & 0xFFFF), tile_v = (int)(rec->key[2] >> 16);
+    bool u_on_s = false;   /* u changes between two corners that differ in s only */
+    for (int j = 0; j < 4; j++)
+        for (int m = 0; m < 4; m++)
+            if ((rec->corner[j] ^ rec->corner[m]) == 1 && src[j].tx != src[m].tx) u_on_s = true;
+    for (int k = 0; k < 4; k++) {
+        int c = rec->corner[k], is = c & 1, it = c >> 1;
+        merge_set_axis(&dst[k], sa, (float)(rec->s + is * w));
+        merge_set_axis(&dst[k], ta, (float)(rec->t + it * h));
+        /* local coordinates are 0 or 16 on a face: scale by the extent along the axis each one runs on */
+        int lu = src[k].tx - tile_u * MESHER_UV_TILE_STRIDE, lv = src[k].ty - tile_v * MESHER_UV_TILE_STRIDE;
+        dst[k].tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + lu * (u_on_s ? w : h));
+        dst[k].ty = (int16_t)(tile_v * MESHER_UV_TILE_STRIDE + lv * (u_on_s ? h : w));
+    }
+}
+
+/* Greedy merge of one sorted group recs[0..n). */
+static void merge_group(MesherContext *ctx, const TerrainVertex *in, MesherMergeRec *recs, int n)
+{
+    static _Thread_local int32_t grid[MERGE_GRID][MERGE_GRID];   /* rec index + 1; -1 once used */
+    int min_s = recs[0].s, min_t = recs[0].t;
+    for (int i = 1; i < n; i++) min_s = recs[i].s < min_s ? recs[i].s : min_s;
+    uint32_t mode = recs[0].key[0] >> 8;
+    for (int i = 0; i < n; i++) {
+        int gs = recs[i].s - min_s, gt = recs[i].t - min_t;
+        if (gs < MERGE_GRID && gt < MERGE_GRID && grid[gt][gs] == 0) grid[gt][gs] = i + 1;
+        else merge_emit(ctx, &in[recs[i].quad * 4], NULL, 1, 1);   /* out of the grid or a duplicate */
+    }
+    for (int i = 0; i < n; i++) {
+        int gs = recs[i].s - min_s, gt = recs[i].t - min_t;
+        if (gs >= MERGE_GRID || gt >= MERGE_GRID || grid[gt][gs] != i + 1) continue;
+        int w = 1, h = 1;
+        if (mode != MERGE_MODE_T)
+            while (gs + w < MERGE_GRID && grid[gt][gs + w] > 0) w++;
+        if (mode != MERGE_MODE_S)
+            for (;;) {
+                if (gt + h >= MERGE_GRID) break;
+                bool full = true;
+                for (int k = 0; k < w && full; k++) full = grid[gt + h][gs + k] > 0;
+                if (!full) break;
+                h++;
+            }
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) grid[gt + y][gs + x] = -1;
+        merge_emit(ctx, &in[recs[i].quad * 4], &recs[i], w, h);
+    }
+    for (int i = 0; i < n; i++) {
+        int gs = recs[i].s - min_s, gt = recs[i].t - min_t;
+        if (gs < MERGE_GRID && gt < MERGE_GRID) grid[gt][gs] = 0;
+    }
+}
+
+static void merge_list(MesherContext *ctx, VertexList *list)
+{
+    int quads = list->count / 4;
+    if (quads < 2) return;
+    if (quads > ctx->merge_rec_capacity) {
+        int cap = ctx->merge_rec_capacity ? ctx->merge_rec_capacity : 1024;
+        while (cap < quads) cap *= 2;
+        MesherMergeRec *recs = realloc(ctx->merge_recs, (size_t)cap * sizeof *recs);
+        if (!recs) return;   /* unmerged is still correct */
+        ctx->merge_recs = recs;
+        ctx->merge_rec_capacity = cap;
+    }
+    VertexList *out = &ctx->merge_out;
+    out->count = 0;
+    bool failed = ctx->failed;
+    if (out->capacity < list->count && !mesher_list_grow(ctx, out, list->count)) {
+        ctx->failed = failed;   /* not fatal: the unmerged list stays (the output never outgrows the input) */
+        return;
+    }
+    int n = 0;
+    for (int q = 0; q < quads; q++) {
+        if (merge_classify(&list->data[q * 4], q, &ctx->merge_recs[n])) n++;
+        else merge_emit(ctx, &list->data[q * 4], NULL, 1, 1);
+    }
+    if (n == 0) return;   /* nothing to merge: the input stays */
+    qsort(ctx->merge_recs, (size_t)n, sizeof *ctx->merge_recs, merge_compare);
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        while (j < n && merge_same_group(&ctx->merge_recs[i], &ctx->merge_recs[j])) j++;
+        merge_group(ctx, list->data, &ctx->merge_recs[i], j - i);
+        i = j;
+    }
+    VertexList swap = *list;
+    *list = *out;
+    *out = swap;
+}
+
+void mesher_merge_slice(MesherContext *ctx, VertexList *lists)
+{
+    for (int s = 0; s < MESH_SUBSET_COUNT; s++)
+        if (s != MESH_SUBSET_ALPHA_TESTED) merge_list(ctx, &lists[s]);
+}
+
+void mesher_merge_free(MesherContext *ctx)
+{
+    free(ctx->merge_recs);
+    free(ctx->merge_out.data);
+    ctx->merge_recs = NULL;
+    ctx->merge_out = (VertexList){0};
+    ctx->merge_rec_capacity = 0;
+}

@@ -1,0 +1,136 @@
+/* bench_render.c — strata-bench's rendering figures: triangles at view distance 8 (seed 42's spawn) with
+ * and without greedy merging, and far-terrain patch build time.
+ *
+ * Design. The threaded update worker brings seed 42's world around the spawn to Valid at view distance 8
+ * (as the game does); then every Valid chunk whose centre lies within the view distance is meshed again
+ * here with merging on and off, and the triangles summed (2 per quad, before any culling), so both
+ * figures come from the same cells. Figures, not tests: no thresholds here. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_render.h"
+#include "strata/generator.h"
+#include "strata/light.h"
+#include "strata/mesher.h"
+#include "strata/terrain.h"
+#include "strata/update.h"
+#include "strata/world_settings.h"
+
+#define BENCH_RENDER_SEED 42
+#define BENCH_RENDER_VD 8
+
+static void bench_render_drop_mesh(void *user, TerrainChunk *chunk, ChunkMesh *mesh)
+{
+    (void)user;
+    (void)chunk;
+    chunk_mesh_destroy(mesh);
+}
+
+static void bench_render_no_release(void *user, TerrainChunk *chunk)
+{
+    (void)user;
+    (void)chunk;
+}
+
+static long bench_render_mesh_triangles(const Terrain *t, TerrainChunk *c, const BlockRegistry *blocks,
+                                        MesherContext *ctx)
+{
+    ChunkGeometry *saved = c->worker_geometry;
+    c->worker_geometry = NULL;
+    mesher_build_pass(t, c, blocks, ctx, 1);
+    mesher_build_pass(t, c, blocks, ctx, 2);
+    ChunkMesh *m = mesher_pack(c);
+    long tri = m ? chunk_mesh_vertex_count(m) / 2 : 0;
+    chunk_mesh_destroy(m);
+    chunk_geometry_destroy(c->worker_geometry);
+    c->worker_geometry = saved;
+    return tri;
+}
+
+static StResult bench_render_triangles(const BlockRegistry *blocks, const char *asset_dir, BenchRender *out)
+{
+    WorldSettings s;
+    world_settings_default(&s);
+    s.seed = BENCH_RENDER_SEED;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/worldgen.json", asset_dir);
+    Generator *gen = NULL;
+    StResult rc = generator_create(&s, blocks, path, &gen);
+    if (rc != ST_OK) return rc;
+    Terrain *terrain = terrain_create();
+    if (!terrain) {
+        generator_destroy(gen);
+        return st_fail(ST_ERR_NOMEM, "out of memory");
+    }
+    UpdaterConfig cfg = {.terrain = terrain, .generator = gen, .blocks = blocks, .sky_light = LIGHT_MAX, .threaded = true};
+    TerrainUpdater *up = NULL;
+    rc = updater_create(&cfg, &up);
+    if (rc != ST_OK) {
+        terrain_destroy(terrain);
+        generator_destroy(gen);
+        return rc;
+    }
+    int sx = 0, sz = 0;
+    gen->find_coarse_spawn_position(gen, &sx, &sz);
+    UpdateLocation loc = {.active = true, .x = (float)sx + 0.5f, .z = (float)sz + 0.5f,
+                          .visibility_chunks = BENCH_RENDER_VD, .content_chunks = BENCH_RENDER_VD + 2};
+    UpdaterCallbacks cb = {.user = NULL, .mesh_ready = bench_render_drop_mesh, .chunk_released = bench_render_no_release};
+    updater_set_location(up, 0, &loc);
+    for (long frames = 0; !updater_is_ready(up, 0); frames++) {
+        updater_exchange(up, &cb);
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+        if (frames > 600000) {
+            rc = st_fail(ST_ERR_STATE, "bench_render: the world never became ready");
+            break;
+        }
+    }
+    updater_destroy(up);   /* joins the worker: the chunks are ours now */
+    MesherContext *merged = mesher_context_create(), *plain = mesher_context_create();
+    if (rc == ST_OK && (!merged || !plain)) rc = st_fail(ST_ERR_NOMEM, "out of memory");
+    if (rc == ST_OK) {
+        mesher_context_set_merge(plain, false);
+        long tri_merged = 0, tri_plain = 0;
+        double r = BENCH_RENDER_VD * CHUNK_SIZE_X;
+        for (int i = 0; i < terrain_chunk_count(terrain); i++) {
+            TerrainChunk *c = terrain_chunk_at(terrain, i);
+            double dx = c->origin_x + 8.0 - sx, dz = c->origin_z + 8.0 - sz;
+            if (c->state != CHUNK_STATE_VALID || dx * dx + dz * dz > r * r) continue;
+            tri_merged += bench_render_mesh_triangles(terrain, c, blocks, merged);
+            tri_plain += bench_render_mesh_triangles(terrain, c, blocks, plain);
+        }
+        out->triangles_vd8 = (double)tri_merged;
+        out->triangles_vd8_unmerged = (double)tri_plain;
+    }
+    mesher_context_destroy(merged);
+    mesher_context_destroy(plain);
+    for (int i = 0; i < terrain_chunk_count(terrain); i++) {
+        TerrainChunk *c = terrain_chunk_at(terrain, i);
+        chunk_geometry_destroy(c->worker_geometry);
+        c->worker_geometry = NULL;
+    }
+    terrain_destroy(terrain);
+    generator_destroy(gen);
+    return rc;
+}
+
+StResult bench_render_run(const BlockRegistry *blocks, const char *asset_dir, BenchRender *out)
+{
+    memset(out, 0, sizeof *out);
+    return bench_render_triangles(blocks, asset_dir, out);
+}
+
+void bench_render_print_json(FILE *f, const BenchRender *r)
+{
+    fprintf(f, ", \"triangles_vd8\": %.0f, \"triangles_vd8_unmerged\": %.0f, \"far_patch_build_us\": %.1f",
+            r->triangles_vd8, r->triangles_vd8_unmerged, r->far_patch_build_us);
+}
+
+void bench_render_print_table(FILE *f, const BenchRender *r)
+{
+    fprintf(f, "  %-28s %10.0f (unmerged %.0f)\n", "triangles, vd 8, seed 42", r->triangles_vd8,
+            r->triangles_vd8_unmerged);
+    fprintf(f, "  %-28s %10.1f us\n", "far patch build", r->far_patch_build_us);
+}

@@ -1,0 +1,23 @@
+/* bench_render.h — strata-bench's rendering figures kept out of strata-bench.c: triangles at view
+ * distance 8 around a seed's spawn (merged and unmerged meshes) and far-terrain patch building.
+ * Thread safety: call from one thread. */
+#ifndef STRATA_BENCH_RENDER_H
+#define STRATA_BENCH_RENDER_H
+
+#include <stdio.h>
+#include "strata/block.h"
+#include "strata/error.h"
+
+typedef struct BenchRender {
+    double triangles_vd8;            /* seed 42, spawn, view distance 8: every triangle of the voxel meshes */
+    double triangles_vd8_unmerged;   /* the same with greedy merging off (one quad per face) */
+    double far_patch_build_us;       /* median time to build one far-terrain patch (0 when not measured) */
+} BenchRender;
+
+/* asset_dir holds worldgen.json. */
+StResult bench_render_run(const BlockRegistry *blocks, const char *asset_dir, BenchRender *out);
+/* Prints `, "triangles_vd8": ..., ...` (to splice into the JSON object). */
+void bench_render_print_json(FILE *f, const BenchRender *r);
+void bench_render_print_table(FILE *f, const BenchRender *r);
+
+#endif

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "bench_render.h"
+#include "strata/far_terrain.h"
 #include "strata/generator.h"
 #include "strata/light.h"
 #include "strata/mesher.h"
@@ -116,10 +117,54 @@ static StResult bench_render_triangles(const BlockRegistry *blocks, const char *
     return rc;
 }
 
+static double bench_render_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int bench_render_compare(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median time of one far patch (seed 1), over 48 patches of every level around the origin. */
+static StResult bench_render_far(const BlockRegistry *blocks, const char *asset_dir, BenchRender *out)
+{
+    WorldSettings s;
+    world_settings_default(&s);
+    s.seed = 1;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/worldgen.json", asset_dir);
+    Generator *gen = NULL;
+    StResult rc = generator_create(&s, blocks, path, &gen);
+    if (rc != ST_OK) return rc;
+    double times[48];
+    int n = 0;
+    for (int i = 0; i < 48 && rc == ST_OK; i++) {
+        int level = i % FAR_LEVELS;
+        uint8_t coarser[4] = {(uint8_t)level, (uint8_t)level, (uint8_t)level, (uint8_t)level};
+        FarPatch p;
+        double t0 = bench_render_now_us();
+        rc = far_patch_build(gen, blocks, level, i % 7 - 3, i / 7 - 3, coarser, 6.0f, &p);
+        if (rc != ST_OK) break;
+        times[n++] = bench_render_now_us() - t0;
+        far_patch_free(&p);
+    }
+    qsort(times, (size_t)n, sizeof *times, bench_render_compare);
+    out->far_patch_build_us = n ? times[n / 2] : 0;
+    generator_destroy(gen);
+    return rc;
+}
+
 StResult bench_render_run(const BlockRegistry *blocks, const char *asset_dir, BenchRender *out)
 {
     memset(out, 0, sizeof *out);
-    return bench_render_triangles(blocks, asset_dir, out);
+    StResult rc = bench_render_triangles(blocks, asset_dir, out);
+    if (rc == ST_OK) rc = bench_render_far(blocks, asset_dir, out);
+    return rc;
 }
 
 void bench_render_print_json(FILE *f, const BenchRender *r)

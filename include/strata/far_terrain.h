@@ -1,0 +1,111 @@
+/* far_terrain.h — far terrain: a quadtree of heightmap patches beyond the voxel view distance (no GL).
+ *
+ * Purpose. Shows kilometres of terrain cheaply (SparkEngine's quadtree LOD): square patches of
+ * FAR_PATCH_QUADS x FAR_PATCH_QUADS quads built from the generator's surface height and climate (the same
+ * functions strata-map samples), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level twice
+ * the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
+ * the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks; beyond: the
+ * coarsest level). Seams: an edge shared with a coarser neighbour is stitched (its extra vertices put on
+ * the coarse edge, so shared edge heights match exactly) and every patch hangs a skirt below its border.
+ * Water is flat at the ocean level; colours from the biome (grass and foliage tints, sand, snow, rock,
+ * the water tint). Each vertex takes the lowest surface within 4 blocks (a radius fixed in world units, so
+ * neighbours of every level agree) sunk by the worker's sink (6 blocks), so the far surface stays at or
+ * below the voxel surface where they meet; leaves wholly inside the voxel view distance are not made.
+ *
+ * Ownership and threads. far_terrain_create starts one worker thread (own mutex and condition variable,
+ * independent of the voxel update worker, so it never delays voxel chunks) that builds patches; the main
+ * thread calls far_terrain_update once a frame, which chooses the leaves, queues missing ones (distance or
+ * direction priority) and adopts at most StreamingBudgetPerFrame finished patches. The patches returned by
+ * far_terrain_patches belong to the FarTerrain and stay valid until the next far_terrain_update; the set
+ * only switches to a new cut once every patch of it is built, so there is never a hole nor an overlap.
+ * The pure functions (level choice, patch building) may be called from any thread. */
+#ifndef STRATA_FAR_TERRAIN_H
+#define STRATA_FAR_TERRAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "strata/block.h"
+#include "strata/error.h"
+#include "strata/generator.h"
+
+#define FAR_LEVELS 5
+#define FAR_PATCH_QUADS 16
+#define FAR_LEVEL0_SIZE 32           /* blocks a side of a level-0 patch (2 blocks a quad) */
+#define FAR_DEFAULT_DISTANCE 2048    /* blocks: a player sees about 2 km */
+
+typedef enum FarPriorityMode { FAR_PRIORITY_DISTANCE_BASED = 0, FAR_PRIORITY_DIRECTION_BASED } FarPriorityMode;
+
+typedef struct FarTerrainSettings {
+    float lod_distance[FAR_LEVELS - 1]; /* switching distances of levels 0..3 (blocks) */
+    float lod_bias;                     /* > 1: finer farther; 1 by default */
+    float far_distance;                 /* blocks; patches beyond are not made (0: off) */
+    float voxel_distance;               /* blocks covered by voxel chunks (the view distance * 16) */
+    float load_radius;                  /* LoadRadius: leaves nearer than this are built (= far_distance) */
+    float unload_radius;                /* UnloadRadius: cached patches farther than this are freed */
+    int streaming_budget_per_frame;     /* StreamingBudgetPerFrame: finished patches adopted per frame */
+    FarPriorityMode priority_mode;      /* PriorityMode: DistanceBased or DirectionBased */
+} FarTerrainSettings;
+
+/* 16 bytes: patch-local x, z (blocks from the patch origin), world y, RGBA. */
+typedef struct FarVertex {
+    float x, y, z;
+    uint8_t color[4];
+} FarVertex;
+
+typedef struct FarPatch {
+    int level, px, pz;                  /* patch (px, pz) of its level: origin (px, pz) * size */
+    uint8_t coarser[4];                 /* level of the neighbour across +X, -X, +Z, -Z when coarser, else own */
+    double origin_x, origin_z;          /* world blocks */
+    FarVertex *vertices;
+    uint16_t *indices;
+    int vertex_count, index_count;
+    uint64_t key;                       /* level, px, pz and the stitching: same key, same mesh */
+    float min_y, max_y;
+} FarPatch;
+
+typedef struct FarTerrain FarTerrain;
+
+void far_terrain_settings_default(FarTerrainSettings *s);
+/* SetLODDistance(level, d) for level 0..3 and SetLODBias(b) (b > 0). */
+void far_terrain_set_lod_distance(FarTerrainSettings *s, int level, float distance);
+void far_terrain_set_lod_bias(FarTerrainSettings *s, float bias);
+/* The level of a leaf whose nearest point is `distance` blocks away. Pure. */
+int far_terrain_level_for_distance(const FarTerrainSettings *s, float distance);
+/* Edge length of a patch of `level` in blocks. */
+int far_terrain_patch_size(int level);
+
+/* Surface sample at world (x, z): the height of the far mesh before sinking (water: the ocean level) and its
+ * colour. Pure (the generator is immutable); any thread. */
+float far_terrain_sample(const Generator *gen, const BlockRegistry *blocks, double x, double z, uint8_t rgb[3],
+                         bool *water);
+/* Builds the mesh of one patch into `out` (which owns it afterwards: far_patch_free). `coarser` as in
+ * FarPatch; `sink` lowers the surface by that many blocks (near the voxel chunks). ST_ERR_NOMEM. */
+StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int level, int px, int pz,
+                         const uint8_t coarser[4], float sink, FarPatch *out);
+void far_patch_free(FarPatch *patch);
+/* Height of a built patch's surface at world (x, z) inside it, as drawn (triangle interpolation). */
+float far_patch_height_at(const FarPatch *patch, double x, double z);
+
+/* The leaves for a camera at (x, z): fills out[] (at most max) with (level, px, pz, coarser[4]) and returns
+ * their count. Leaves wholly inside voxel_distance or beyond far_distance are left out. Pure. */
+int far_terrain_select(const FarTerrainSettings *s, double cam_x, double cam_z, FarPatch *out, int max);
+
+typedef struct FarTerrainStats {
+    int patches_drawn, patches_cached, jobs_pending;
+    long triangles;
+} FarTerrainStats;
+
+/* Starts the worker. `gen` and `blocks` must outlive the FarTerrain. ST_ERR_NOMEM, ST_ERR_STATE. */
+StResult far_terrain_create(const Generator *gen, const BlockRegistry *blocks, const FarTerrainSettings *s,
+                            FarTerrain **out);
+void far_terrain_destroy(FarTerrain *ft);
+/* Main thread, once a frame: camera position and horizontal view direction (for DirectionBased). */
+void far_terrain_update(FarTerrain *ft, double cam_x, double cam_z, float dir_x, float dir_z);
+/* The patches to draw now (complete cut); valid until the next far_terrain_update. */
+int far_terrain_patches(const FarTerrain *ft, const FarPatch *const **out);
+/* Blocks until every patch of the wanted cut is built and adopted (screenshots, tests). */
+void far_terrain_flush(FarTerrain *ft, double cam_x, double cam_z);
+void far_terrain_get_stats(const FarTerrain *ft, FarTerrainStats *stats);
+const FarTerrainSettings *far_terrain_settings(const FarTerrain *ft);
+
+#endif

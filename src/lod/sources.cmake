@@ -1,0 +1,2 @@
+# src/lod: far terrain (quadtree of heightmap patches, its worker and cache; no GL, no SDL)
+target_sources(strata_core PRIVATE src/lod/far_patch.c src/lod/far_terrain.c)

@@ -1,0 +1,235 @@
+/* test_far_terrain.c — far terrain: level choice against the switching distances and the bias, the
+ * quadtree cut, seams (every shared edge between neighbouring patches, of equal or different levels, has
+ * the same heights on both sides: no crack), the voxel boundary (the far surface stays at or below the
+ * generator's surface near the voxel chunks), and the streaming worker (a flush yields the full cut). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "strata/block.h"
+#include "strata/far_terrain.h"
+#include "strata/generator.h"
+#include "strata/world_settings.h"
+
+static BlockRegistry *blocks;
+static Generator *gen;
+
+static void test_levels(void)
+{
+    FarTerrainSettings s;
+    far_terrain_settings_default(&s);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 0), 0);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 99.9f), 0);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 100), 1);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 249), 1);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 250), 2);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 599), 2);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 600), 3);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 1499), 3);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 1500), 4);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 1e6f), 4);
+    far_terrain_set_lod_bias(&s, 2.0f);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 199), 0);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 200), 1);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 2999), 3);
+    far_terrain_set_lod_bias(&s, 0.5f);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 49), 0);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 50), 1);
+    far_terrain_set_lod_bias(&s, 0.0f);   /* ignored */
+    CHECK_NEAR(s.lod_bias, 0.5, 1e-6);
+    far_terrain_set_lod_bias(&s, 1.0f);
+    far_terrain_set_lod_distance(&s, 0, 40);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 39), 0);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 41), 1);
+    far_terrain_set_lod_distance(&s, 7, 1);   /* no such level: ignored */
+    CHECK_NEAR(s.lod_distance[3], 1500, 1e-6);
+    CHECK_EQ_INT(far_terrain_patch_size(0), FAR_LEVEL0_SIZE);
+    CHECK_EQ_INT(far_terrain_patch_size(4), FAR_LEVEL0_SIZE * 16);
+}
+
+static FarPatch *build_cut(const FarTerrainSettings *s, double cx, double cz, int *n)
+{
+    FarPatch *leaves = malloc(4096 * sizeof *leaves);
+    *n = far_terrain_select(s, cx, cz, leaves, 4096);
+    for (int i = 0; i < *n; i++) {
+        FarPatch p;
+        CHECK_EQ_INT(far_patch_build(gen, blocks, leaves[i].level, leaves[i].px, leaves[i].pz, leaves[i].coarser, 6.0f, &p), ST_OK);
+        CHECK(p.key == leaves[i].key);
+        leaves[i] = p;
+    }
+    return leaves;
+}
+
+static void free_cut(FarPatch *leaves, int n)
+{
+    for (int i = 0; i < n; i++) far_patch_free(&leaves[i]);
+    free(leaves);
+}
+
+static int leaf_at(const FarPatch *leaves, int n, double x, double z)
+{
+    for (int i = 0; i < n; i++) {
+        double size = far_terrain_patch_size(leaves[i].level);
+        if (x >= leaves[i].origin_x && x < leaves[i].origin_x + size && z >= leaves[i].origin_z && z < leaves[i].origin_z + size)
+            return i;
+    }
+    return -1;
+}
+
+static void test_cut_and_seams(void)
+{
+    FarTerrainSettings s;
+    far_terrain_settings_default(&s);
+    s.far_distance = 2048;
+    s.voxel_distance = 128;
+    double cx = 37.5, cz = -81.25;
+    int n = 0;
+    FarPatch *leaves = build_cut(&s, cx, cz, &n);
+    CHECK(n > 20);
+    int levels[FAR_LEVELS] = {0};
+    for (int i = 0; i < n; i++) levels[leaves[i].level]++;
+    for (int l = 1; l < FAR_LEVELS; l++) CHECK(levels[l] > 0);   /* every level but 0 (under the voxels) shows */
+    /* levels follow the distances: each leaf's level is the rule's level for its nearest point */
+    int wrong = 0;
+    for (int i = 0; i < n; i++) {
+        double size = far_terrain_patch_size(leaves[i].level);
+        double dx = fmax(fmax(leaves[i].origin_x - cx, cx - (leaves[i].origin_x + size)), 0.0);
+        double dz = fmax(fmax(leaves[i].origin_z - cz, cz - (leaves[i].origin_z + size)), 0.0);
+        int want = far_terrain_level_for_distance(&s, (float)sqrt(dx * dx + dz * dz));
+        wrong += want < leaves[i].level;   /* never coarser than its distance asks ... */
+        if (leaves[i].level < FAR_LEVELS - 1) {   /* ... and finer only because its parent had to split */
+            double ps = size * 2, px = floor(leaves[i].origin_x / ps) * ps, pz = floor(leaves[i].origin_z / ps) * ps;
+            double pdx = fmax(fmax(px - cx, cx - (px + ps)), 0.0), pdz = fmax(fmax(pz - cz, cz - (pz + ps)), 0.0);
+            wrong += far_terrain_level_for_distance(&s, (float)sqrt(pdx * pdx + pdz * pdz)) > leaves[i].level;
+        }
+    }
+    CHECK_EQ_INT(wrong, 0);
+    /* no overlap: every point is in at most one leaf (checked on a grid) */
+    int overlaps = 0;
+    for (double z = cz - 2000; z < cz + 2000; z += 37)
+        for (double x = cx - 2000; x < cx + 2000; x += 37) {
+            int count = 0;
+            for (int i = 0; i < n; i++) {
+                double size = far_terrain_patch_size(leaves[i].level);
+                count += x >= leaves[i].origin_x && x < leaves[i].origin_x + size && z >= leaves[i].origin_z &&
+                         z < leaves[i].origin_z + size;
+            }
+            overlaps += count > 1;
+        }
+    CHECK_EQ_INT(overlaps, 0);
+    /* seams: along every edge, the heights of both patches agree */
+    int pairs_mixed = 0, cracks = 0, checked = 0;
+    for (int i = 0; i < n; i++) {
+        double size = far_terrain_patch_size(leaves[i].level);
+        for (int k = 0; k < 4; k++)
+            for (int m = 0; m <= 64; m++) {
+                double t = size * m / 64.0;
+                double ex = k == 0 ? leaves[i].origin_x + size : k == 1 ? leaves[i].origin_x : leaves[i].origin_x + t;
+                double ez = k < 2 ? leaves[i].origin_z + t : k == 2 ? leaves[i].origin_z + size : leaves[i].origin_z;
+                double ox = k == 0 ? 0.25 : k == 1 ? -0.25 : 0, oz = k == 2 ? 0.25 : k == 3 ? -0.25 : 0;
+                int j = leaf_at(leaves, n, ex + ox, ez + oz);
+                if (j < 0) continue;
+                float a = far_patch_height_at(&leaves[i], ex, ez), b = far_patch_height_at(&leaves[j], ex, ez);
+                checked++;
+                if (leaves[j].level != leaves[i].level && m == 32) pairs_mixed++;
+                if (fabsf(a - b) > 1e-3f) cracks++;
+            }
+    }
+    CHECK(checked > 1000);
+    CHECK(pairs_mixed > 0);
+    CHECK_EQ_INT(cracks, 0);
+    /* the voxel boundary: near the view distance the far surface is at or below the generator's surface top */
+    int above = 0, near = 0;
+    for (int a = 0; a < 720; a++) {
+        for (double r = s.voxel_distance - 24; r <= s.voxel_distance + 48; r += 3) {
+            double x = cx + r * cos(a * M_PI / 360), z = cz + r * sin(a * M_PI / 360);
+            int i = leaf_at(leaves, n, x, z);
+            if (i < 0) continue;
+            near++;
+            uint8_t rgb[3];
+            bool water;
+            float surface = far_terrain_sample(gen, blocks, x, z, rgb, &water);
+            float y = far_patch_height_at(&leaves[i], x, z);
+            if (y > surface + 1e-3f) {
+                if (above < 5) printf("above: %.1f %.1f level %d far %.2f surface %.2f water %d\n", x, z, leaves[i].level, y, surface, water);
+                above++;
+            }
+        }
+    }
+    CHECK(near > 1000);
+    CHECK_EQ_INT(above, 0);
+    free_cut(leaves, n);
+    /* far distance 0: off */
+    s.far_distance = 0;
+    FarPatch one;
+    CHECK_EQ_INT(far_terrain_select(&s, 0, 0, &one, 1), 0);
+}
+
+static void test_water_flat(void)
+{
+    /* find a patch of ocean: walk away from the spawn until a sample is water */
+    uint8_t rgb[3];
+    bool water = false;
+    double x = 0;
+    for (x = 0; x < 200000; x += 256) {
+        far_terrain_sample(gen, blocks, x, 0, rgb, &water);
+        if (water) break;
+    }
+    if (!water) return;   /* no ocean on this line: nothing to check */
+    float a = far_terrain_sample(gen, blocks, x, 0, rgb, &water);
+    CHECK_NEAR(a, gen->ocean_level(gen) + 0.875, 1e-4);
+}
+
+static void test_streaming(void)
+{
+    FarTerrainSettings s;
+    far_terrain_settings_default(&s);
+    s.far_distance = 700;
+    s.streaming_budget_per_frame = 2;
+    s.priority_mode = FAR_PRIORITY_DIRECTION_BASED;
+    FarTerrain *ft = NULL;
+    CHECK_EQ_INT(far_terrain_create(gen, blocks, &s, &ft), ST_OK);
+    if (!ft) return;
+    const FarPatch *const *patches;
+    far_terrain_update(ft, 0, 0, 0, -1);
+    CHECK_EQ_INT(far_terrain_patches(ft, &patches), 0);   /* nothing until the whole cut is built */
+    far_terrain_flush(ft, 0, 0);
+    FarPatch leaves[4096];
+    int want = far_terrain_select(far_terrain_settings(ft), 0, 0, leaves, 4096);
+    int n = far_terrain_patches(ft, &patches);
+    CHECK_EQ_INT(n, want);
+    CHECK(n > 0);
+    /* move: the old cut stays drawn until the new one is complete */
+    far_terrain_update(ft, 300, 0, 1, 0);
+    CHECK_EQ_INT(far_terrain_patches(ft, &patches), n);
+    far_terrain_flush(ft, 300, 0);
+    int want2 = far_terrain_select(far_terrain_settings(ft), 300, 0, leaves, 4096);
+    CHECK_EQ_INT(far_terrain_patches(ft, &patches), want2);
+    FarTerrainStats st;
+    far_terrain_get_stats(ft, &st);
+    CHECK(st.triangles > 0);
+    far_terrain_destroy(ft);
+}
+
+int main(void)
+{
+    if (block_registry_load("assets/blocks.json", &blocks) != ST_OK) {
+        fprintf(stderr, "cannot load assets/blocks.json: %s\n", st_error_message());
+        return 1;
+    }
+    WorldSettings ws;
+    world_settings_default(&ws);
+    ws.seed = 1;
+    if (generator_create(&ws, blocks, "assets/worldgen.json", &gen) != ST_OK) {
+        fprintf(stderr, "generator: %s\n", st_error_message());
+        return 1;
+    }
+    RUN(test_levels);
+    RUN(test_cut_and_seams);
+    RUN(test_water_flat);
+    RUN(test_streaming);
+    generator_destroy(gen);
+    block_registry_destroy(blocks);
+    return check_report();
+}

@@ -187,6 +187,7 @@ static void test_streaming(void)
     far_terrain_settings_default(&s);
     s.far_distance = 700;
     s.streaming_budget_per_frame = 2;
+    s.voxel_distance = 16;   /* the leaf at the origin (key 0) is made too */
     s.priority_mode = FAR_PRIORITY_DIRECTION_BASED;
     FarTerrain *ft = NULL;
     CHECK_EQ_INT(far_terrain_create(gen, blocks, &s, &ft), ST_OK);

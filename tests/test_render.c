@@ -666,7 +666,8 @@ static bool test_copy_file(const char *from, const char *to)
 
 static void test_errors(void)
 {
-    static const char *shaders[] = { "terrain.vert", "terrain.frag", "terrain_cutout.frag", "overlay.vert", "overlay.frag" };
+    static const char *shaders[] = { "terrain.vert", "terrain.frag", "terrain_cutout.frag", "overlay.vert", "overlay.frag",
+                                     "far.vert", "far.frag" };
     char dir[300], from[1024], to[1024];
     snprintf(dir, sizeof dir, "%s/shaders", test_tmp);
     CHECK_EQ_INT(fileio_make_dirs(dir), ST_OK);

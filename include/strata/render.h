@@ -14,6 +14,7 @@
 #include "strata/block.h"
 #include "strata/chunk.h"
 #include "strata/error.h"
+#include "strata/far_terrain.h"
 #include "strata/mesher.h"
 
 typedef void *(*RenderGetProc)(const char *name);
@@ -60,6 +61,9 @@ void renderer_resize(Renderer *renderer, int width, int height);
 
 /* Takes ownership of `mesh` (replaces the chunk's previous geometry). */
 void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, ChunkMesh *mesh);
+/* Far terrain to draw from the next renderer_draw on (NULL/0: none): the patches stay owned by the caller's
+ * FarTerrain and must stay valid until the next call; far_distance (blocks, 0 = off) moves the fog out. */
+void renderer_set_far_patches(Renderer *renderer, const FarPatch *const *patches, int count, float far_distance);
 /* Drops the chunk's GPU buffers. */
 void renderer_release_chunk(Renderer *renderer, const TerrainChunk *chunk);
 /* The player just changed cells of (or next to) this chunk: its meshes arriving during the next

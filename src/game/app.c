@@ -150,6 +150,15 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     if ((rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
         return st_fail_context(rc, "cannot start the renderer");
     if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
+    if (opts->far_distance > 0) {
+        FarTerrainSettings fs;
+        far_terrain_settings_default(&fs);
+        fs.far_distance = (float)opts->far_distance;
+        fs.load_radius = fs.far_distance;
+        fs.unload_radius = fs.far_distance * 1.25f;
+        fs.voxel_distance = (float)(opts->view_distance * CHUNK_SIZE_X);
+        if ((rc = far_terrain_create(app->world.generator, app->world.blocks, &fs, &app->far)) != ST_OK) return rc;
+    }
     /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
     app->brightness = opts->brightness;
     app->season = opts->season;
@@ -398,7 +407,16 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
     frame.frame_seconds = (float)dt;
     /* A screenshot shows every chunk that has geometry, not just those the upload budget reached. */
-    if (app->screenshot_path[0] || (app->quit && app->opts.screenshot_path)) renderer_flush_uploads(app->renderer, &cam);
+    bool full = app->screenshot_path[0] || (app->quit && app->opts.screenshot_path);
+    if (full) renderer_flush_uploads(app->renderer, &cam);
+    if (app->far) {
+        float yaw = cam.yaw_deg * 0.017453292f;
+        if (full) far_terrain_flush(app->far, cam.position[0], cam.position[2]);
+        else far_terrain_update(app->far, cam.position[0], cam.position[2], sinf(yaw), -cosf(yaw));
+        const FarPatch *const *patches;
+        int n = far_terrain_patches(app->far, &patches);
+        renderer_set_far_patches(app->renderer, patches, n, (float)app->opts.far_distance);
+    }
     renderer_draw(app->renderer, &cam, &frame);
 
     StResult rc = ST_OK;
@@ -492,6 +510,8 @@ void app_destroy(App *app)
     if (!app) return;
     if (app->input.mouse_captured) input_set_captured(&app->input, false);
     app_probe_reset(app);
+    far_terrain_destroy(app->far);
+    app->far = NULL;
     if (app->renderer) renderer_destroy(app->renderer);
     world_session_close(&app->world);
     if (app->gl) SDL_GL_DeleteContext(app->gl);

@@ -20,6 +20,7 @@
 #include "script.h"
 #include "world_session.h"
 #include "strata/edit.h"
+#include "strata/far_terrain.h"
 #include "strata/render.h"
 
 #define APP_PATH_MAX 1024
@@ -67,6 +68,7 @@ typedef struct App {
     bool sdl_ready;
     int drawable_w, drawable_h;
     Renderer *renderer;
+    FarTerrain *far;              /* NULL when --far-distance 0 */
 
     WorldSession world;
     Player player;

@@ -19,7 +19,7 @@
 typedef enum CliFlag {
     CLI_FLAG_SEED, CLI_FLAG_VIEW_DISTANCE, CLI_FLAG_FLAT, CLI_FLAG_WIDTH, CLI_FLAG_HEIGHT, CLI_FLAG_FRAMES,
     CLI_FLAG_SCREENSHOT, CLI_FLAG_SCRIPT, CLI_FLAG_FLY, CLI_FLAG_ASSETS, CLI_FLAG_WORLD, CLI_FLAG_NEW, CLI_FLAG_NO_SAVE,
-    CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_HELP, CLI_FLAG_VERSION
+    CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_FAR_DISTANCE, CLI_FLAG_HELP, CLI_FLAG_VERSION
 } CliFlag;
 
 /* The --seed row is replaced by the world settings table's spec (cli_flags); only its help is the game's. */
@@ -33,6 +33,8 @@ static const FlagSpec FLAGS[] = {
     {"--frames", FLAG_INT, 1, FLAG_NO_MAX, "N", "quit after N frames", CLI_FLAG_FRAMES},
     {"--screenshot", FLAG_TEXT, 0, 0, "PATH", "write the last frame before quitting as PNG", CLI_FLAG_SCREENSHOT},
     {"--script", FLAG_TEXT, 0, 0, "FILE", "play a script of commands (see below)", CLI_FLAG_SCRIPT},
+    {"--far-distance", FLAG_INT, 0, CLI_FAR_DISTANCE_MAX, "BLOCKS",
+     "far terrain beyond the voxel chunks up to BLOCKS away, 0 = off (default 2048)", CLI_FLAG_FAR_DISTANCE},
     {"--fly", FLAG_SWITCH, 0, 0, NULL, "start flying", CLI_FLAG_FLY},
     {"--assets", FLAG_TEXT, 0, 0, "DIR", "assets folder (blocks.json, worldgen.json, textures/)", CLI_FLAG_ASSETS},
     {"--world", FLAG_TEXT, 0, 0, "DIR", "world folder to load and save (a bare name lives in the worlds folder);\n"
@@ -66,6 +68,7 @@ void cli_options_default(CliOptions *opts)
 {
     memset(opts, 0, sizeof *opts);
     opts->view_distance = CLI_VIEW_DISTANCE_DEFAULT;
+    opts->far_distance = CLI_FAR_DISTANCE_DEFAULT;
     opts->width = CLI_WIDTH_DEFAULT;
     opts->height = CLI_HEIGHT_DEFAULT;
     opts->autosave_seconds = CLI_AUTOSAVE_DEFAULT;
@@ -96,6 +99,7 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
     case CLI_FLAG_SCREENSHOT: opts->screenshot_path = value->text; break;
     case CLI_FLAG_SCRIPT: opts->script_path = value->text; break;
     case CLI_FLAG_FLY: opts->fly = true; break;
+    case CLI_FLAG_FAR_DISTANCE: opts->far_distance = v; break;
     case CLI_FLAG_ASSETS: opts->asset_dir = value->text; break;
     case CLI_FLAG_WORLD: opts->world_dir = value->text; break;
     case CLI_FLAG_NEW: opts->new_world = true; break;

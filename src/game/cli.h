@@ -14,6 +14,8 @@
 #define CLI_VIEW_DISTANCE_MIN 2
 #define CLI_VIEW_DISTANCE_MAX 32
 #define CLI_VIEW_DISTANCE_DEFAULT 8
+#define CLI_FAR_DISTANCE_DEFAULT 2048   /* blocks: a player sees about 2 km */
+#define CLI_FAR_DISTANCE_MAX 16384
 #define CLI_WIDTH_DEFAULT 1280
 #define CLI_HEIGHT_DEFAULT 720
 #define CLI_SIZE_MIN 32
@@ -33,6 +35,7 @@ typedef struct CliOptions {
     uint64_t seed;                /* from world_seed_parse (an integer, or text hashed) */
     const char *seed_text;
     int view_distance;            /* chunks, CLI_VIEW_DISTANCE_MIN..MAX */
+    int far_distance;             /* blocks of far terrain, 0 = off (CLI_FAR_DISTANCE_DEFAULT) */
     bool flat;
     int width, height;
     long frames;                  /* quit after this many frames; 0 = run until closed */

@@ -38,7 +38,8 @@ struct FarTerrain {
     int job_count, job_capacity;
     FarPatch **done;
     int done_count, done_capacity;
-    uint64_t building;             /* key being built (0: none) */
+    uint64_t building;             /* key being built, when building_active */
+    bool building_active;
     /* main thread */
     FarPatch **cache;
     int cache_count, cache_capacity;
@@ -75,6 +76,7 @@ static void *far_worker(void *arg)
         FarPatch leaf = ft->jobs[best].leaf;
         ft->jobs[best] = ft->jobs[--ft->job_count];
         ft->building = leaf.key;
+        ft->building_active = true;
         pthread_mutex_unlock(&ft->lock);
         FarPatch *p = malloc(sizeof *p);
         if (p && far_patch_build(ft->gen, ft->blocks, leaf.level, leaf.px, leaf.pz, leaf.coarser, FAR_SINK, p) != ST_OK) {
@@ -82,7 +84,7 @@ static void *far_worker(void *arg)
             p = NULL;
         }
         pthread_mutex_lock(&ft->lock);
-        ft->building = 0;
+        ft->building_active = false;
         if (!p) {
             log_error("lod", "far patch %d (%d, %d): out of memory", leaf.level, leaf.px, leaf.pz);
             continue;
@@ -244,7 +246,7 @@ static void far_step(FarTerrain *ft, double cam_x, double cam_z, float dir_x, fl
             continue;
         }
         missing++;
-        bool pending = leaf->key == ft->building;
+        bool pending = ft->building_active && leaf->key == ft->building;
         for (int k = 0; k < ft->done_count && !pending; k++) pending = ft->done[k]->key == leaf->key;
         if (pending) continue;
         if (!far_grow((void **)&ft->jobs, &ft->job_capacity, ft->job_count + 1, sizeof *ft->jobs)) break;

@@ -13,6 +13,7 @@
 #include <glad/gl.h>
 #include <cglm/cglm.h>
 #include "strata/render.h"
+#include "strata/far_terrain.h"
 
 #define RENDER_TAG "render"
 
@@ -138,6 +139,33 @@ void render_overlay_destroy(RenderOverlay *overlay);
 void render_overlay_draw(RenderOverlay *overlay, mat4 view_proj,
                          const double camera[3], const RenderFrame *frame, int width, int height);
 
+/* ---- far_render.c ---- */
+
+typedef struct RenderFarEntry {
+    uint64_t key;
+    GLuint vao, vbo, ebo;
+    int index_count;
+    long last_frame;
+} RenderFarEntry;
+
+typedef struct RenderFar {
+    GLuint program;
+    GLint u_view_proj, u_offset, u_fog_color, u_fog_range, u_light;
+    RenderFarEntry *entries;       /* GPU copies of patches, by key */
+    int count, capacity;
+    long frame;
+    const FarPatch *const *patches; /* this frame's patches (owned by the game's FarTerrain) */
+    int patch_count;
+    float far_distance;             /* 0: off */
+} RenderFar;
+
+StResult render_far_create(RenderFar *far, const char *shader_dir);
+void render_far_destroy(RenderFar *far);
+/* Uploads new patches, draws those in the frustum, frees those not handed over lately. Returns triangles;
+ * adds its draw calls to *draw_calls. */
+long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], const float sky[3], float fog_start,
+                     float fog_end, float light, int *draw_calls);
+
 /* ---- renderer.c ---- */
 
 typedef struct TerrainProgram {
@@ -163,6 +191,7 @@ struct Renderer {
     RenderAtlas atlas;
     ChunkBufferTable chunks;
     RenderOverlay overlay;
+    RenderFar far;
     RenderStats stats;
     VisibleChunk *visible;
     int visible_capacity;

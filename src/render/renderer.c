@@ -74,7 +74,8 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         (rc = renderer_load_terrain_program(config->shader_dir, "terrain_cutout.frag", &r->cutout)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
-        (rc = render_atlas_load(config->asset_dir, &r->atlas)) != ST_OK) {
+        (rc = render_atlas_load(config->asset_dir, &r->atlas)) != ST_OK ||
+        (rc = render_far_create(&r->far, config->shader_dir)) != ST_OK) {
         renderer_destroy(r);
         return rc;
     }
@@ -102,6 +103,7 @@ void renderer_destroy(Renderer *renderer)
             glDeleteSync(renderer->frame_fences[i]);
     chunk_buffers_free(&renderer->chunks);
     render_overlay_destroy(&renderer->overlay);
+    render_far_destroy(&renderer->far);
     render_atlas_free(&renderer->atlas);
     if (renderer->terrain.program)
         glDeleteProgram(renderer->terrain.program);
@@ -158,12 +160,29 @@ void renderer_get_stats(const Renderer *renderer, RenderStats *stats)
 
 /* ---- the frame ---- */
 
+/* The fog: at the voxel view distance, or moved out to the far terrain's distance when it is on. */
+static void renderer_fog(const Renderer *r, float *fog_start, float *fog_end)
+{
+    render_fog_range(r->view_distance_chunks, fog_start, fog_end);
+    if (r->far.far_distance > *fog_end) {
+        *fog_end = r->far.far_distance;
+        *fog_start = r->far.far_distance * 0.45f;
+    }
+}
+
+void renderer_set_far_patches(Renderer *renderer, const FarPatch *const *patches, int count, float far_distance)
+{
+    renderer->far.patches = patches;
+    renderer->far.patch_count = patches ? count : 0;
+    renderer->far.far_distance = far_distance > 0 ? far_distance : 0;
+}
+
 static void renderer_build_matrices(const Renderer *r, const RenderCamera *camera, mat4 view_proj)
 {
     float aspect = r->height > 0 ? (float)r->width / (float)r->height : 1.0f;
     float fov = camera->fov_y_deg > 1.0f && camera->fov_y_deg < 179.0f ? camera->fov_y_deg : 70.0f;
     float fog_start, fog_end;
-    render_fog_range(r->view_distance_chunks, &fog_start, &fog_end);
+    renderer_fog(r, &fog_start, &fog_end);
     /* Far plane past the farthest visible corner of the farthest chunk, including straight up/down. */
     float far_plane = sqrtf(2.0f * (fog_end + 16.0f) * (fog_end + 16.0f) + 256.0f * 256.0f);
     mat4 proj, view;
@@ -222,7 +241,9 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
         double cx = ox + CHUNK_SIZE_X * 0.5, cz = oz + CHUNK_SIZE_Z * 0.5;
         v->index = i;
         v->distance = (float)sqrt(cx * cx + cz * cz);
-        render_chunk_fog_range(fog_start, fog_end, c->haze_end, &v->fog_start, &v->fog_end);
+        /* with far terrain under them, new chunks need no fade-in */
+        float haze = r->far.far_distance > 0 ? fog_end : c->haze_end;
+        render_chunk_fog_range(fog_start, fog_end, haze, &v->fog_start, &v->fog_end);
         v->drawn = false;
         n++;
     }
@@ -310,7 +331,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         *fence = NULL;
     }
     float fog_start, fog_end;
-    render_fog_range(r->view_distance_chunks, &fog_start, &fog_end);
+    renderer_fog(r, &fog_start, &fog_end);
 
     /* Hazes of chunks already shown recede first; chunks uploaded this frame start at their distance. */
     float dt = frame->frame_seconds > 0.0f ? frame->frame_seconds : 0.0f;
@@ -351,6 +372,13 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         triangles += n;
         r->visible[i].drawn = n > 0;
     }
+
+    /* far terrain, under and beyond the voxel chunks (its own fog, the same range) */
+    int far_calls = 0;
+    triangles += render_far_draw(&r->far, view_proj, camera->position, sky, fog_start, fog_end,
+                                 0.35f + 0.65f * frame->sky_brightness, &far_calls);
+    if (far_calls)
+        renderer_begin_pass(&r->terrain, view_proj, sky);
 
     /* 2. alpha-tested, two-sided */
     glDisable(GL_CULL_FACE);

@@ -12,6 +12,7 @@
 #include "strata/behaviour.h"
 #include "strata/history.h"
 #include "strata/rng.h"
+#include "strata/shapes.h"
 #include "strata/terrain_tools.h"
 
 /* The box of cells the tests compare: x, z in -40..55, y 30..110. */
@@ -391,6 +392,137 @@ static void test_tools(void)
     world_close();
 }
 
+/* Independent inside tests (yaw 0; axis as given) for the brute-force comparison. */
+static bool reference_inside(ShapeKind k, const float *S, int axis, int x, int y, int z)
+{
+    int h = axis == 0 ? x : axis == 2 ? z : y;
+    int u = axis == 0 ? y : x, v = axis == 2 ? y : z;
+    switch (k) {
+    case SHAPE_SPHERE: return x * x + y * y + z * z <= S[0] * S[0];
+    case SHAPE_BOX: return 2 * x >= -S[0] && 2 * x < S[0] && 2 * y >= -S[1] && 2 * y < S[1] && 2 * z >= -S[2] && 2 * z < S[2];
+    case SHAPE_CYLINDER: return h >= 0 && h < S[1] && u * u + v * v <= S[0] * S[0];
+    case SHAPE_CONE: {
+        double r = S[0] * (1.0 - h / (double)S[1]);
+        return h >= 0 && h < S[1] && u * u + v * v <= r * r + 1e-4;
+    }
+    case SHAPE_TORUS: {
+        double ring = sqrt((double)(u * u + v * v)) - S[0];
+        return ring * ring + h * h <= S[1] * S[1] + 1e-4;
+    }
+    case SHAPE_PLANE: return y >= 0 && y < S[0] && 2 * x >= -S[1] && 2 * x < S[1] && 2 * z >= -S[1] && 2 * z < S[1];
+    default: return false;
+    }
+}
+
+static void test_shapes_brute_force(void)
+{
+    static const struct { ShapeKind k; float s[3]; int axis; } cases[] = {
+        {SHAPE_SPHERE, {7, 0, 0}, 1}, {SHAPE_SPHERE, {1, 0, 0}, 1}, {SHAPE_BOX, {5, 3, 8}, 1},
+        {SHAPE_CYLINDER, {4, 9, 0}, 1}, {SHAPE_CYLINDER, {3, 6, 0}, 0}, {SHAPE_CONE, {6, 10, 0}, 1},
+        {SHAPE_CONE, {5, 7, 0}, 2}, {SHAPE_TORUS, {8, 3, 0}, 1}, {SHAPE_TORUS, {6, 2, 0}, 0},
+        {SHAPE_PLANE, {2, 11, 0}, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (int hollow = 0; hollow <= 1; hollow++) {
+            ShapeSpec sp = { .kind = cases[c].k, .axis = cases[c].axis, .block = BLOCK_STONE, .hollow = hollow };
+            memcpy(sp.sizes, cases[c].s, sizeof sp.sizes);
+            ShapeVolume v;
+            CHECK_EQ_INT(shape_compile(&sp, &v), ST_OK);
+            /* Every compiled cell is inside (and on the shell when hollow); every reference cell is compiled. */
+            const int B = 24;
+            static uint8_t grid[49 * 49 * 49];
+            memset(grid, 0, sizeof grid);
+            int bad = 0;
+            for (int i = 0; i < v.count; i++) {
+                int *q = &v.cells[i * 4];
+                if (abs(q[0]) > B || abs(q[1]) > B || abs(q[2]) > B) { bad++; continue; }
+                grid[(q[0] + B) + (q[1] + B) * 49 + (q[2] + B) * 49 * 49] = 1;
+            }
+            int expected = 0;
+            for (int z = -B + 1; z < B; z++)
+                for (int y = -B + 1; y < B; y++)
+                    for (int x = -B + 1; x < B; x++) {
+                        const float *S = cases[c].s;
+                        int ax = cases[c].axis;
+                        bool in = reference_inside(sp.kind, S, ax, x, y, z);
+                        if (in && hollow)
+                            in = !(reference_inside(sp.kind, S, ax, x + 1, y, z) && reference_inside(sp.kind, S, ax, x - 1, y, z) &&
+                                   reference_inside(sp.kind, S, ax, x, y + 1, z) && reference_inside(sp.kind, S, ax, x, y - 1, z) &&
+                                   reference_inside(sp.kind, S, ax, x, y, z + 1) && reference_inside(sp.kind, S, ax, x, y, z - 1));
+                        expected += in;
+                        if (in != (grid[(x + B) + (y + B) * 49 + (z + B) * 49 * 49] != 0)) bad++;
+                    }
+            if (bad) fprintf(stderr, "shape %s case %zu hollow %d: %d cells differ\n", shape_kind_name(sp.kind), c, hollow, bad);
+            CHECK_EQ_INT(bad, 0);
+            CHECK_EQ_INT(v.count, expected);
+            CHECK(v.count > 0);
+            shape_volume_free(&v);
+        }
+    }
+    /* Rock: between spheres of 0.6 R and 1.4 R, same seed same rock, another seed another. */
+    ShapeSpec rock = { .kind = SHAPE_ROCK, .sizes = {10}, .block = BLOCK_GRANITE, .seed = 3 };
+    ShapeVolume a, b;
+    CHECK_EQ_INT(shape_compile(&rock, &a), ST_OK);
+    CHECK(a.count > (int)(4.19 * 216) && a.count < (int)(4.19 * 2744));
+    for (int i = 0; i < a.count; i++) CHECK(shape_inside(&rock, a.cells[i * 4], a.cells[i * 4 + 1], a.cells[i * 4 + 2]));
+    rock.seed = 4;
+    CHECK_EQ_INT(shape_compile(&rock, &b), ST_OK);
+    CHECK(a.count != b.count || memcmp(a.cells, b.cells, (size_t)a.count * 16) != 0);
+    shape_volume_free(&a);
+    shape_volume_free(&b);
+    /* Tree: trunk from the origin up, leaves above. */
+    ShapeSpec tree = { .kind = SHAPE_TREE, .sizes = {3, 8}, .block = BLOCK_OAK_TRUNK, .leaves = BLOCK_OAK_LEAVES, .seed = 1 };
+    CHECK_EQ_INT(shape_compile(&tree, &a), ST_OK);
+    int trunk = 0, leaves = 0, base = 0;
+    for (int i = 0; i < a.count; i++) {
+        int *q = &a.cells[i * 4];
+        trunk += cell_contents(q[3]) == BLOCK_OAK_TRUNK;
+        leaves += cell_contents(q[3]) == BLOCK_OAK_LEAVES;
+        base += q[0] == 0 && q[1] == 0 && q[2] == 0 && cell_contents(q[3]) == BLOCK_OAK_TRUNK;
+    }
+    CHECK(trunk >= 8);
+    CHECK(leaves > trunk);
+    CHECK_EQ_INT(base, 1);
+    CHECK(a.min[1] >= 0);
+    shape_volume_free(&a);
+    /* Limits. */
+    ShapeSpec big = { .kind = SHAPE_SPHERE, .sizes = {65}, .block = BLOCK_STONE };
+    CHECK_EQ_INT(shape_compile(&big, &a), ST_ERR_ARG);
+    CHECK_STR_CONTAINS(st_error_message(), "1..64");
+}
+
+static void test_shape_paint_modes(void)
+{
+    world_open(0);
+    /* A sphere of radius 5 centred at the surface (y 60): half in the ground, half in the air. */
+    ShapeSpec sp = { .kind = SHAPE_SPHERE, .sizes = {5}, .block = BLOCK_BRICKS };
+    ShapeVolume v;
+    CHECK_EQ_INT(shape_compile(&sp, &v), ST_OK);
+    int air = 0, solid = 0, other = 0;
+    for (int i = 0; i < v.count; i++) {
+        int b = cell_contents(editor_get_cell(ed, 24 + v.cells[i * 4], 60 + v.cells[i * 4 + 1], 24 + v.cells[i * 4 + 2]));
+        if (b == BLOCK_AIR) air++;
+        else if (fx.blocks->solid[b]) solid++;
+        else other++;
+    }
+    CHECK_EQ_INT(shape_paint(ed, &v, SHAPE_PAINT_AIR, 24, 60, 24), air);
+    CHECK(editor_undo(ed));
+    CHECK_EQ_INT(shape_paint(ed, &v, SHAPE_PAINT_SOLID, 24, 60, 24), solid);
+    CHECK(editor_undo(ed));
+    CHECK_EQ_INT(shape_paint(ed, &v, SHAPE_PAINT_REPLACE, 24, 60, 24), air + solid + other);
+    CHECK(editor_undo(ed));
+    /* Carving with air in replace mode digs a hole; air mode with air changes nothing. */
+    ShapeSpec carve = sp;
+    carve.block = BLOCK_AIR;
+    ShapeVolume c;
+    CHECK_EQ_INT(shape_compile(&carve, &c), ST_OK);
+    CHECK_EQ_INT(shape_paint(ed, &c, SHAPE_PAINT_AIR, 24, 60, 24), 0);
+    CHECK_EQ_INT(shape_paint(ed, &c, SHAPE_PAINT_REPLACE, 24, 60, 24), solid + other);
+    shape_volume_free(&c);
+    shape_volume_free(&v);
+    world_close();
+}
+
 int main(void)
 {
     log_set_level(LOG_WARN);
@@ -400,5 +532,7 @@ int main(void)
     RUN(test_falling_sand);
     RUN(test_water_and_determinism);
     RUN(test_tools);
+    RUN(test_shapes_brute_force);
+    RUN(test_shape_paint_modes);
     return check_report();
 }

@@ -242,7 +242,9 @@ static void run_tick(Editor *e)
         e->scheduled_count = kept;
         set_rebuild(e);
         e->in_behaviour = true;
+        editor_defer_begin(e);
         for (int i = 0; i < taken; i++) run_cell(e, due[i].x, due[i].y, due[i].z);
+        editor_defer_end(e);
         e->in_behaviour = false;
     }
     free(due);

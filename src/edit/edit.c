@@ -48,17 +48,22 @@ int32_t edit_get_cell(const Terrain *terrain, int x, int y, int z)
     return cell_replace_light(chunk_get_cell_shared(chunk, chunk_local_of(x), y, chunk_local_of(z)), 0);
 }
 
-bool edit_change_cell(Terrain *terrain, TerrainUpdater *updater, int x, int y, int z, int32_t value)
+/* Set and count, without the downgrade; the chunk changed, or NULL. */
+static TerrainChunk *edit_write_cell(Terrain *terrain, int x, int y, int z, int32_t value)
 {
     TerrainChunk *chunk = edit_chunk(terrain, x, y, z);
-    if (!chunk) return false;
+    if (!chunk) return NULL;
     int lx = chunk_local_of(x), lz = chunk_local_of(z);
     int32_t block = cell_replace_light(value, 0);
-    if (cell_replace_light(chunk_get_cell_shared(chunk, lx, y, lz), 0) == block) return false;
+    if (cell_replace_light(chunk_get_cell_shared(chunk, lx, y, lz), 0) == block) return NULL;
     chunk_set_cell_shared(chunk, lx, y, lz, block);
     chunk->modification_counter++;
     chunk->flags &= ~CHUNK_FLAG_DAMAGED_ON_DISK;
+    return chunk;
+}
 
+static void edit_downgrade_around(Terrain *terrain, TerrainUpdater *updater, const TerrainChunk *chunk)
+{
     for (int dz = -1; dz <= 1; dz++) {
         for (int dx = -1; dx <= 1; dx++) {
             TerrainChunk *n = terrain_get_chunk(terrain, chunk->coord_x + dx, chunk->coord_z + dz);
@@ -67,7 +72,42 @@ bool edit_change_cell(Terrain *terrain, TerrainUpdater *updater, int x, int y, i
             else if (n->state > CHUNK_STATE_INVALID_LIGHT) n->state = CHUNK_STATE_INVALID_LIGHT;
         }
     }
+}
+
+bool edit_change_cell(Terrain *terrain, TerrainUpdater *updater, int x, int y, int z, int32_t value)
+{
+    TerrainChunk *chunk = edit_write_cell(terrain, x, y, z, value);
+    if (!chunk) return false;
+    edit_downgrade_around(terrain, updater, chunk);
     return true;
+}
+
+void editor_defer_begin(Editor *e) { e->defer_depth++; }
+
+void editor_defer_end(Editor *e)
+{
+    if (e->defer_depth == 0 || --e->defer_depth > 0) return;
+    for (int i = 0; i < e->touched_count; i++) {
+        TerrainChunk *c = terrain_get_chunk(e->terrain, e->touched[2 * i], e->touched[2 * i + 1]);
+        if (c) edit_downgrade_around(e->terrain, e->updater, c);
+    }
+    e->touched_count = 0;
+}
+
+/* Remembers a chunk changed while deferring (the last one is checked first: strokes stay in a chunk). */
+static void editor_touch(Editor *e, const TerrainChunk *c)
+{
+    for (int i = e->touched_count - 1; i >= 0; i--)
+        if (e->touched[2 * i] == c->coord_x && e->touched[2 * i + 1] == c->coord_z) return;
+    int cap = e->touched_cap * 2;
+    if (!edit_grow((void **)&e->touched, &cap, 2 * (e->touched_count + 1), sizeof(int32_t))) {
+        edit_downgrade_around(e->terrain, e->updater, c);
+        return;
+    }
+    e->touched_cap = cap / 2;
+    e->touched[2 * e->touched_count] = c->coord_x;
+    e->touched[2 * e->touched_count + 1] = c->coord_z;
+    e->touched_count++;
 }
 
 /* ---- the Editor ----------------------------------------------------------------------------------- */
@@ -99,6 +139,7 @@ void editor_destroy(Editor *e)
     behaviour_free(e);
     free(e->modified);
     free(e->pending);
+    free(e->touched);
     free(e);
 }
 
@@ -115,7 +156,10 @@ int32_t editor_get_cell(const Editor *e, int x, int y, int z) { return edit_get_
 
 static bool editor_write(Editor *e, int x, int y, int z, int32_t value, bool notify)
 {
-    if (!edit_change_cell(e->terrain, e->updater, x, y, z, value)) return false;
+    TerrainChunk *chunk = edit_write_cell(e->terrain, x, y, z, value);
+    if (!chunk) return false;
+    if (e->defer_depth > 0) editor_touch(e, chunk);
+    else edit_downgrade_around(e->terrain, e->updater, chunk);
     if (notify && edit_grow((void **)&e->modified, &e->modified_cap, e->modified_count + 1, sizeof(EditCellPos))) {
         EditCellPos *p = &e->modified[e->modified_count++];
         p->x = x;
@@ -182,8 +226,17 @@ int editor_take_events(Editor *e, EditEvent *out, int max)
 
 /* ---- history ---------------------------------------------------------------------------------------- */
 
-void editor_begin_action(Editor *e) { history_begin(e->history); }
-void editor_end_action(Editor *e) { history_end(e->history); }
+void editor_begin_action(Editor *e)
+{
+    history_begin(e->history);
+    editor_defer_begin(e);
+}
+
+void editor_end_action(Editor *e)
+{
+    history_end(e->history);
+    editor_defer_end(e);
+}
 void editor_clear_history(Editor *e) { history_clear(e->history); }
 
 static void editor_apply_pending(Editor *e);
@@ -214,7 +267,9 @@ bool editor_undo(Editor *e)
     int n = 0;
     const HistoryCell *cells = history_undo(e->history, &n);
     if (!cells) return false;
+    editor_defer_begin(e);
     for (int i = n - 1; i >= 0; i--) editor_restore(e, cells[i].x, cells[i].y, cells[i].z, cells[i].old_value);
+    editor_defer_end(e);
     return true;
 }
 
@@ -224,7 +279,9 @@ bool editor_redo(Editor *e)
     int n = 0;
     const HistoryCell *cells = history_redo(e->history, &n);
     if (!cells) return false;
+    editor_defer_begin(e);
     for (int i = 0; i < n; i++) editor_restore(e, cells[i].x, cells[i].y, cells[i].z, cells[i].new_value);
+    editor_defer_end(e);
     return true;
 }
 
@@ -233,6 +290,7 @@ bool editor_redo(Editor *e)
 static void editor_apply_pending(Editor *e)
 {
     int kept = 0;
+    editor_defer_begin(e);
     for (int i = 0; i < e->pending_count; i++) {
         PendingWrite w = e->pending[i];
         if (edit_chunk(e->terrain, w.x, w.y, w.z)) {
@@ -242,6 +300,7 @@ static void editor_apply_pending(Editor *e)
         }
     }
     e->pending_count = kept;
+    editor_defer_end(e);
 }
 
 void editor_frame(Editor *e)

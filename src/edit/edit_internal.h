@@ -34,7 +34,15 @@ struct Editor {
     long tick;                      /* the next tick to run */
     double tick_accumulator;
     long behaviour_changes;
+
+    /* Downgrades are deferred while an action, tick, undo or redo runs: one per touched chunk at its end. */
+    int defer_depth;
+    int32_t *touched;               /* pairs cx, cz */
+    int touched_count, touched_cap; /* in pairs */
 };
+
+void editor_defer_begin(Editor *editor);
+void editor_defer_end(Editor *editor);
 
 /* behaviour.c: delivers the pending notifications (schedules the cells with a behaviour). */
 void behaviour_deliver(Editor *editor);

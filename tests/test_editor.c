@@ -434,7 +434,7 @@ static void test_shapes_brute_force(void)
             memset(grid, 0, sizeof grid);
             int bad = 0;
             for (int i = 0; i < v.count; i++) {
-                int *q = &v.cells[i * 4];
+                int *q = &v.items[i * 4];
                 if (abs(q[0]) > B || abs(q[1]) > B || abs(q[2]) > B) { bad++; continue; }
                 grid[(q[0] + B) + (q[1] + B) * 49 + (q[2] + B) * 49 * 49] = 1;
             }
@@ -464,10 +464,10 @@ static void test_shapes_brute_force(void)
     ShapeVolume a, b;
     CHECK_EQ_INT(shape_compile(&rock, &a), ST_OK);
     CHECK(a.count > (int)(4.19 * 216) && a.count < (int)(4.19 * 2744));
-    for (int i = 0; i < a.count; i++) CHECK(shape_inside(&rock, a.cells[i * 4], a.cells[i * 4 + 1], a.cells[i * 4 + 2]));
+    for (int i = 0; i < a.count; i++) CHECK(shape_inside(&rock, a.items[i * 4], a.items[i * 4 + 1], a.items[i * 4 + 2]));
     rock.seed = 4;
     CHECK_EQ_INT(shape_compile(&rock, &b), ST_OK);
-    CHECK(a.count != b.count || memcmp(a.cells, b.cells, (size_t)a.count * 16) != 0);
+    CHECK(a.count != b.count || memcmp(a.items, b.items, (size_t)a.count * 16) != 0);
     shape_volume_free(&a);
     shape_volume_free(&b);
     /* Tree: trunk from the origin up, leaves above. */
@@ -475,7 +475,7 @@ static void test_shapes_brute_force(void)
     CHECK_EQ_INT(shape_compile(&tree, &a), ST_OK);
     int trunk = 0, leaves = 0, base = 0;
     for (int i = 0; i < a.count; i++) {
-        int *q = &a.cells[i * 4];
+        int *q = &a.items[i * 4];
         trunk += cell_contents(q[3]) == BLOCK_OAK_TRUNK;
         leaves += cell_contents(q[3]) == BLOCK_OAK_LEAVES;
         base += q[0] == 0 && q[1] == 0 && q[2] == 0 && cell_contents(q[3]) == BLOCK_OAK_TRUNK;
@@ -500,7 +500,7 @@ static void test_shape_paint_modes(void)
     CHECK_EQ_INT(shape_compile(&sp, &v), ST_OK);
     int air = 0, solid = 0, other = 0;
     for (int i = 0; i < v.count; i++) {
-        int b = cell_contents(editor_get_cell(ed, 24 + v.cells[i * 4], 60 + v.cells[i * 4 + 1], 24 + v.cells[i * 4 + 2]));
+        int b = cell_contents(editor_get_cell(ed, 24 + v.items[i * 4], 60 + v.items[i * 4 + 1], 24 + v.items[i * 4 + 2]));
         if (b == BLOCK_AIR) air++;
         else if (fx.blocks->solid[b]) solid++;
         else other++;

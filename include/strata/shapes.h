@@ -47,7 +47,7 @@ typedef struct ShapeSpec {
 
 typedef struct ShapeVolume {
     int count, capacity;
-    int32_t *cells;           /* count * 4: dx, dy, dz, value */
+    int32_t *items;           /* count * 4: dx, dy, dz, value */
     int min[3], max[3];       /* bounds of the cells (relative, inclusive) */
 } ShapeVolume;
 

@@ -16,7 +16,7 @@
 #define HISTORY_ENTRY_COST 64  /* bytes counted per entry besides its cells */
 
 typedef struct HistoryEntry {
-    HistoryCell *cells;
+    HistoryCell *items;
     int count, capacity;
     bool lost;
 } HistoryEntry;
@@ -40,7 +40,7 @@ static size_t entry_bytes(const HistoryEntry *e)
 static void entry_free(EditHistory *h, HistoryEntry *e)
 {
     h->bytes -= entry_bytes(e);
-    free(e->cells);
+    free(e->items);
     memset(e, 0, sizeof *e);
 }
 
@@ -94,22 +94,22 @@ static void append(EditHistory *h, HistoryEntry *e, int x, int y, int z, int32_t
         int cap = e->capacity ? e->capacity * 2 : 16;
         size_t grow = (size_t)(cap - e->capacity) * sizeof(HistoryCell);
         while (h->bytes + grow > h->max_bytes && h->count > 1) drop_oldest(h);
-        HistoryCell *n = h->bytes + grow > h->max_bytes ? NULL : realloc(e->cells, (size_t)cap * sizeof *n);
+        HistoryCell *n = h->bytes + grow > h->max_bytes ? NULL : realloc(e->items, (size_t)cap * sizeof *n);
         if (!n) {
             /* Too big for the bound (or no memory): this action cannot be undone. */
             h->bytes -= entry_bytes(e);
-            free(e->cells);
-            e->cells = NULL;
+            free(e->items);
+            e->items = NULL;
             e->count = e->capacity = 0;
             h->bytes += entry_bytes(e);
             e->lost = true;
             return;
         }
         h->bytes += grow;
-        e->cells = n;
+        e->items = n;
         e->capacity = cap;
     }
-    HistoryCell *c = &e->cells[e->count++];
+    HistoryCell *c = &e->items[e->count++];
     c->x = x;
     c->y = y;
     c->z = z;
@@ -180,7 +180,7 @@ const HistoryCell *history_undo(EditHistory *h, int *count)
     if (h->depth > 0 || h->cursor == 0) return NULL;
     HistoryEntry *e = entry_at(h, --h->cursor);
     *count = e->count;
-    return e->cells;
+    return e->items;
 }
 
 const HistoryCell *history_redo(EditHistory *h, int *count)
@@ -189,7 +189,7 @@ const HistoryCell *history_redo(EditHistory *h, int *count)
     if (h->depth > 0 || h->cursor == h->count) return NULL;
     HistoryEntry *e = entry_at(h, h->cursor++);
     *count = e->count;
-    return e->cells;
+    return e->items;
 }
 
 void history_clear(EditHistory *h)

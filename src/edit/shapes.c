@@ -128,12 +128,12 @@ static bool volume_push(ShapeVolume *v, int dx, int dy, int dz, int32_t value)
 {
     if (v->count == v->capacity) {
         int cap = v->capacity ? v->capacity * 2 : 1024;
-        int32_t *n = realloc(v->cells, (size_t)cap * 4 * sizeof *n);
+        int32_t *n = realloc(v->items, (size_t)cap * 4 * sizeof *n);
         if (!n) return false;
-        v->cells = n;
+        v->items = n;
         v->capacity = cap;
     }
-    int32_t *c = &v->cells[v->count++ * 4];
+    int32_t *c = &v->items[v->count++ * 4];
     c[0] = dx;
     c[1] = dy;
     c[2] = dz;
@@ -150,7 +150,7 @@ static bool volume_push(ShapeVolume *v, int dx, int dy, int dz, int32_t value)
 
 typedef struct TreeCell { int32_t x, y, z, value, rank; } TreeCell;
 typedef struct TreeBuild {
-    TreeCell *cells;
+    TreeCell *items;
     int count, cap;
     int32_t trunk, leaves;
     float angle;
@@ -163,12 +163,12 @@ static void tree_put(TreeBuild *t, int x, int y, int z, int32_t value, int rank)
     if (t->failed) return;
     if (t->count == t->cap) {
         int cap = t->cap ? t->cap * 2 : 1024;
-        TreeCell *n = realloc(t->cells, (size_t)cap * sizeof *n);
+        TreeCell *n = realloc(t->items, (size_t)cap * sizeof *n);
         if (!n) { t->failed = true; return; }
-        t->cells = n;
+        t->items = n;
         t->cap = cap;
     }
-    t->cells[t->count++] = (TreeCell){x, y, z, value, rank};
+    t->items[t->count++] = (TreeCell){x, y, z, value, rank};
 }
 
 static void rotate(float d[3], const float axis[3], float a)
@@ -236,18 +236,18 @@ static StResult compile_tree(const ShapeSpec *sp, ShapeVolume *out)
     float p[3] = {0.5f, 0.0f, 0.5f}, dir[3] = {0.0f, 1.0f, 0.0f};
     tree_grow(&t, p, dir, sp->sizes[1], (int)sp->sizes[0] - 1);
     if (t.failed) {
-        free(t.cells);
+        free(t.items);
         return st_fail(ST_ERR_NOMEM, "brush tree: out of memory");
     }
-    qsort(t.cells, (size_t)t.count, sizeof *t.cells, tree_cmp);
+    qsort(t.items, (size_t)t.count, sizeof *t.items, tree_cmp);
     StResult rc = ST_OK;
     for (int i = 0; i < t.count && rc == ST_OK; i++) {
-        if (i > 0 && t.cells[i].x == t.cells[i - 1].x && t.cells[i].y == t.cells[i - 1].y && t.cells[i].z == t.cells[i - 1].z)
+        if (i > 0 && t.items[i].x == t.items[i - 1].x && t.items[i].y == t.items[i - 1].y && t.items[i].z == t.items[i - 1].z)
             continue;
-        if (!volume_push(out, t.cells[i].x, t.cells[i].y, t.cells[i].z, t.cells[i].value))
+        if (!volume_push(out, t.items[i].x, t.items[i].y, t.items[i].z, t.items[i].value))
             rc = st_fail(ST_ERR_NOMEM, "brush tree: out of memory");
     }
-    free(t.cells);
+    free(t.items);
     return rc;
 }
 
@@ -293,7 +293,7 @@ StResult shape_compile(const ShapeSpec *sp, ShapeVolume *out)
 void shape_volume_free(ShapeVolume *v)
 {
     if (!v) return;
-    free(v->cells);
+    free(v->items);
     memset(v, 0, sizeof *v);
 }
 
@@ -303,7 +303,7 @@ int shape_paint(Editor *e, const ShapeVolume *v, ShapePaintMode mode, int x, int
     int n = 0;
     editor_begin_action(e);
     for (int i = 0; i < v->count; i++) {
-        const int32_t *c = &v->cells[i * 4];
+        const int32_t *c = &v->items[i * 4];
         int wx = x + c[0], wy = y + c[1], wz = z + c[2];
         if (mode != SHAPE_PAINT_REPLACE) {
             int32_t old = editor_get_cell(e, wx, wy, wz);

@@ -90,9 +90,16 @@ static int behaviour_delay(const Editor *e, int block)
     }
 }
 
-static void schedule(Editor *e, int x, int y, int z)
+/* `chunk` is the chunk of (x, z) when the caller has it (NULL: look it up). */
+static void schedule_in(Editor *e, const TerrainChunk *chunk, int x, int y, int z)
 {
-    int32_t v = edit_get_cell(e->terrain, x, y, z);
+    int32_t v;
+    if (chunk) {
+        if (y < 0 || y >= CHUNK_SIZE_Y) return;
+        v = chunk_get_cell_shared(chunk, chunk_local_of(x), y, chunk_local_of(z));
+    } else {
+        v = edit_get_cell(e->terrain, x, y, z);
+    }
     if (v < 0) return;
     int block = cell_contents(v);
     int delay = behaviour_delay(e, block);
@@ -111,7 +118,14 @@ void behaviour_deliver(Editor *e)
     static const int N[7][3] = {{0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int i = 0; i < e->modified_count; i++) {
         const EditCellPos *p = &e->modified[i];
-        for (int k = 0; k < 7; k++) schedule(e, p->x + N[k][0], p->y + N[k][1], p->z + N[k][2]);
+        const TerrainChunk *c = terrain_get_chunk_at_cell(e->terrain, p->x, p->z);
+        if (c && c->state < CHUNK_STATE_INVALID_LIGHT) c = NULL;
+        if (!c) continue;
+        for (int k = 0; k < 7; k++) {
+            int nx = p->x + N[k][0], nz = p->z + N[k][2];
+            bool same = chunk_coord_of(nx) == c->coord_x && chunk_coord_of(nz) == c->coord_z;
+            schedule_in(e, same ? c : NULL, nx, p->y + N[k][1], nz);
+        }
     }
     e->modified_count = 0;
 }

@@ -149,6 +149,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     };
     if ((rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
         return st_fail_context(rc, "cannot start the renderer");
+    app->world.history_bytes = (size_t)app->opts.history_mb << 20;
     if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
     app_tools_init(app);
     /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */

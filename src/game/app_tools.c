@@ -6,7 +6,8 @@
  * Sizes follow the radius: sphere/rock R, box 2R, cylinder and cone R x 2R, torus R x R/3, plane 1 x 2R+1,
  * tree 3 iterations of length R. The editor's change listener marks the 3x3 chunks around a change for
  * urgent upload (skipping repeats of the last chunk: strokes stay in one chunk for many cells). Scripts run
- * in lockstep, so behaviours tick at 20 Hz of game time: 3 frames a tick. */
+ * in lockstep, so behaviours tick at 20 Hz of game time: 3 frames a tick. Tools and brushes (and their
+ * script commands) target up to TOOL_REACH blocks away, so a player can shape a hill from outside it. */
 #include "app.h"
 
 #include <stdio.h>
@@ -18,6 +19,19 @@
 #include "strata/terrain_tools.h"
 
 #define TOOLS_TAG "edit"
+#define TOOL_REACH 96.0f   /* terrain tools and brushes reach farther than the hand (PLAYER_REACH) */
+
+#include "camera.h"
+
+/* The block under the crosshair within TOOL_REACH (the block tool keeps the hand's reach). */
+static bool tool_target(App *app, RaycastHit *hit)
+{
+    double eye[3];
+    player_eye(&app->player, eye);
+    float origin[3] = {(float)eye[0], (float)eye[1], (float)eye[2]}, dir[3];
+    camera_look_direction(app->player.yaw_deg, app->player.pitch_deg, dir);
+    return edit_raycast(app->world.terrain, app->world.blocks, origin, dir, TOOL_REACH, hit);
+}
 
 static const char *const TOOL_NAMES[APP_TOOL_COUNT] = {
     "block", "sphere", "box", "cylinder", "cone", "torus", "plane", "rock", "tree", "raise", "flatten", "smooth", "paint",
@@ -110,7 +124,7 @@ bool app_apply_tool(App *app, bool primary)
 {
     if (app->tool == APP_TOOL_BLOCK) return primary ? app_dig(app) : app_place(app, app->selected_block);
     RaycastHit hit;
-    if (!app_find_target(app, &hit)) return false;
+    if (!tool_target(app, &hit)) return false;
     Editor *ed = app->world.editor;
     int r = app->tool_radius, changed = 0;
     StResult rc = ST_OK;
@@ -138,8 +152,9 @@ bool app_apply_tool(App *app, bool primary)
 
 bool app_tool_preview(App *app, int min[3], int max[3])
 {
-    if (app->tool == APP_TOOL_BLOCK || !app->has_target) return false;
-    const RaycastHit *h = &app->target;
+    RaycastHit target;
+    if (app->tool == APP_TOOL_BLOCK || !tool_target(app, &target)) return false;
+    const RaycastHit *h = &target;
     int r = app->tool_radius;
     if (is_shape_tool(app->tool)) {
         const ShapeVolume *v = tool_volume(app, app->selected_block);
@@ -214,7 +229,7 @@ StResult app_run_edit_command(App *app, const ScriptCommand *c, bool *changed)
         return ST_OK;
     }
     RaycastHit hit;
-    if (!app_find_target(app, &hit)) {
+    if (!tool_target(app, &hit)) {
         log_warn(TOOLS_TAG, "%s:%d: %s: no block within reach", path, c->line, script_op_name(c->op));
         return ST_OK;
     }

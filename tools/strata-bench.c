@@ -14,6 +14,7 @@
 #include <time.h>
 #include <sys/resource.h>
 
+#include "bench_edit.h"
 #include "bench_heightfield.h"
 #include "strata/block.h"
 #include "strata/chunk_codec.h"
@@ -45,6 +46,7 @@ typedef struct BenchResults {
     double world_ready_ms;
     double peak_rss_mb;
     double edit_us;
+    BenchEditResults editing;
     double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
     BenchHeightfield heightfield;   /* tools/bench_heightfield.c */
 } BenchResults;
@@ -299,6 +301,8 @@ static void print_json(const BenchResults *r)
            r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
            r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
     bench_heightfield_print_json(stdout, &r->heightfield);
+    printf(", \"brush_sphere_r16_us\": %.1f, \"flatten_r16_us\": %.1f, \"undo_r16_us\": %.1f",
+           r->editing.brush_sphere_r16_us, r->editing.flatten_r16_us, r->editing.undo_r16_us);
     printf("}\n");
 }
 
@@ -318,6 +322,9 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f us\n", "vertex pass 2", r->vertex_pass_us[1]);
     printf("  %-28s %10.0f\n", "vertices per chunk", r->vertices_per_chunk);
     printf("  %-28s %10.1f us (worker time)\n", "single-block edit", r->edit_us);
+    printf("  %-28s %10.1f us (main thread)\n", "brush sphere r16", r->editing.brush_sphere_r16_us);
+    printf("  %-28s %10.1f us (main thread)\n", "flatten r16", r->editing.flatten_r16_us);
+    printf("  %-28s %10.1f us (main thread)\n", "undo r16 sphere", r->editing.undo_r16_us);
     printf("  %-28s %10.1f us\n", "encode", r->encode_us);
     printf("  %-28s %10.1f us\n", "decode", r->decode_us);
     printf("  %-28s %10.0f (seed format %.0f)\n", "bytes per stored chunk", r->bytes_per_chunk,
@@ -389,6 +396,7 @@ int main(int argc, char **argv)
     bench_noise(&r);
     StResult rc = bench_chunks(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);
+    if (rc == ST_OK) rc = bench_edit_run(gen, blocks, &r.editing);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
     if (rc != ST_OK) {

@@ -105,7 +105,7 @@ static void test_create_errors(void)
     s.mode = TERRAIN_MODE_HEIGHTMAP;
     CHECK_EQ_INT(generator_create(&s, blocks, "assets/worldgen.json", &g), ST_ERR_ARG);
     CHECK(g == NULL);
-    CHECK_STR_CONTAINS(st_error_message(), "terrain mode 'heightmap' needs a heightmap file (not available in this version)");
+    CHECK_STR_CONTAINS(st_error_message(), "heightmap: needed in heightmap mode");   /* a heightmap world names its map */
     world_settings_default(&s);
     s.biome_size = 0.0f;
     CHECK_EQ_INT(generator_create(&s, blocks, "assets/worldgen.json", &g), ST_ERR_ARG);

@@ -340,15 +340,25 @@ static void usage(FILE *f)
                "  --json              print one JSON object instead of a table\n"
                "  --seed S            world seed (integer or text; default 1)\n"
                "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
-               "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n");
+               "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n"
+               "  world settings as strata-map takes them, e.g. --heightmap FILE --height-range MIN,MAX\n"
+               "  --map-scale N (the generator and world figures are then a heightmap world's)\n");
 }
 
 int main(int argc, char **argv)
 {
     BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .asset_dir = STRATA_ASSET_DIR};
+    WorldSettings settings;   /* --heightmap and the other world settings' flags (world_settings.h) */
+    world_settings_default(&settings);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--json")) o.json = true;
+        const WorldSettingSpec *ws = world_setting_find_flag(a);
+        if (ws && ws->type != WORLD_SETTING_SEED && i + 1 < argc) {
+            if (world_settings_apply_flag(ws, argv[++i], &settings) != ST_OK) {
+                fprintf(stderr, "strata-bench: %s\n", st_error_message());
+                return 2;
+            }
+        } else if (!strcmp(a, "--json")) o.json = true;
         else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
         else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
             const char *v = argv[++i];
@@ -382,8 +392,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         return 1;
     }
-    WorldSettings settings;
-    world_settings_default(&settings);
     settings.seed = o.seed;
     snprintf(path, sizeof path, "%s/worldgen.json", o.asset_dir);
     Generator *gen = NULL;

@@ -19,7 +19,8 @@
 typedef enum CliFlag {
     CLI_FLAG_SEED, CLI_FLAG_VIEW_DISTANCE, CLI_FLAG_FLAT, CLI_FLAG_WIDTH, CLI_FLAG_HEIGHT, CLI_FLAG_FRAMES,
     CLI_FLAG_SCREENSHOT, CLI_FLAG_SCRIPT, CLI_FLAG_FLY, CLI_FLAG_ASSETS, CLI_FLAG_WORLD, CLI_FLAG_NEW, CLI_FLAG_NO_SAVE,
-    CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_HISTORY_MB, CLI_FLAG_HELP, CLI_FLAG_VERSION
+    CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_HISTORY_MB, CLI_FLAG_HELP, CLI_FLAG_VERSION,
+    CLI_FLAG_WORLD_SETTING   /* + index in WORLD_SETTINGS: the heightmap world's settings */
 } CliFlag;
 
 /* The --seed row is replaced by the world settings table's spec (cli_flags); only its help is the game's. */
@@ -51,17 +52,27 @@ static const FlagSpec FLAGS[] = {
     {"--version", FLAG_VERSION, 0, 0, NULL, "show the version", CLI_FLAG_VERSION},
 };
 #define FLAG_COUNT ((int)(sizeof FLAGS / sizeof FLAGS[0]))
+#define CLI_FLAG_MAX (FLAG_COUNT + 16)
 
-/* The game's flags with the world settings' rows filled in from their table. */
-static void cli_flags(FlagSpec out[FLAG_COUNT])
+/* The game's own flags come from its table, except that a world setting's row (--seed) comes from the world
+ * settings table (only its help is the game's); the heightmap world's settings follow, from their table,
+ * before --help and --version. Returns the count. */
+static int cli_flags(FlagSpec out[CLI_FLAG_MAX])
 {
+    int n = 0;
     for (int i = 0; i < FLAG_COUNT; i++) {
-        out[i] = FLAGS[i];
+        if (FLAGS[i].id == CLI_FLAG_HELP)
+            for (int k = 0; k < WORLD_SETTING_COUNT && n < CLI_FLAG_MAX - 2; k++)
+                if (WORLD_SETTINGS[k].flag && WORLD_SETTINGS[k].only_in_mode == TERRAIN_MODE_HEIGHTMAP)
+                    out[n++] = world_settings_flag_spec(&WORLD_SETTINGS[k], CLI_FLAG_WORLD_SETTING + k);
+        out[n] = FLAGS[i];
         if (FLAGS[i].id == CLI_FLAG_SEED) {
-            out[i] = world_settings_flag_spec(world_setting_find("seed"), CLI_FLAG_SEED);
-            out[i].help = FLAGS[i].help;
+            out[n] = world_settings_flag_spec(world_setting_find("seed"), CLI_FLAG_SEED);
+            out[n].help = FLAGS[i].help;
         }
+        n++;
     }
+    return n;
 }
 
 void cli_options_default(CliOptions *opts)
@@ -74,6 +85,7 @@ void cli_options_default(CliOptions *opts)
     opts->history_mb = CLI_HISTORY_MB_DEFAULT;
     opts->brightness = SETTINGS_BRIGHTNESS_DEFAULT;
     opts->season = SETTINGS_SEASON_DEFAULT;
+    world_settings_default(&opts->world_settings);
 }
 
 static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
@@ -115,6 +127,14 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
     }
     case CLI_FLAG_HELP:
     case CLI_FLAG_VERSION: break;
+    default:
+        if (f->id >= CLI_FLAG_WORLD_SETTING && f->id < CLI_FLAG_WORLD_SETTING + WORLD_SETTING_COUNT) {
+            StResult rc = world_settings_apply_flag(&WORLD_SETTINGS[f->id - CLI_FLAG_WORLD_SETTING], value->text,
+                                                    &opts->world_settings);
+            if (rc != ST_OK) return rc;
+            opts->world_settings_given = true;
+        }
+        break;
     }
     return ST_OK;
 }
@@ -122,15 +142,23 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
 CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
 {
     cli_options_default(opts);
-    FlagSpec flags[FLAG_COUNT];
-    cli_flags(flags);
-    FlagsStatus status = flags_parse(flags, FLAG_COUNT, argc, argv, cli_apply, opts);
+    FlagSpec flags[CLI_FLAG_MAX];
+    int count = cli_flags(flags);
+    FlagsStatus status = flags_parse(flags, count, argc, argv, cli_apply, opts);
     if (status == FLAGS_ERROR) return CLI_ERROR;
     if (status == FLAGS_HELP) return CLI_HELP;
     if (status == FLAGS_VERSION) return CLI_VERSION;
     if (opts->no_save && (opts->world_dir || opts->new_world || opts->autosave_given)) {
         st_fail(ST_ERR_ARG, "--no-save cannot be combined with %s (an unsaved world has no folder)",
                 opts->world_dir ? "--world" : opts->new_world ? "--new" : "--autosave");
+        return CLI_ERROR;
+    }
+    if (opts->world_settings_given && opts->world_settings.mode != TERRAIN_MODE_HEIGHTMAP) {
+        st_fail(ST_ERR_ARG, "--height-range, --map-scale, --map-size, --biome-map and --splat-rules go with --heightmap FILE");
+        return CLI_ERROR;
+    }
+    if (opts->flat && opts->world_settings_given) {
+        st_fail(ST_ERR_ARG, "--flat cannot be combined with --heightmap");
         return CLI_ERROR;
     }
     return CLI_RUN;
@@ -145,9 +173,9 @@ void cli_print_usage(FILE *out, const char *program)
 {
     fprintf(out, "Usage: %s [flags]\n\nStrata %s, a voxel sandbox.\n\nFlags:\n", program ? program : "strata",
             STRATA_VERSION);
-    FlagSpec flags[FLAG_COUNT];
-    cli_flags(flags);
-    flags_print_table(out, flags, FLAG_COUNT, 22);
+    FlagSpec flags[CLI_FLAG_MAX];
+    int count = cli_flags(flags);
+    flags_print_table(out, flags, count, 22);
     fputs("\nControls: WASD walk, mouse look, Space jump (flying: up), Shift/C down (flying), F fly,\n"
           "  left mouse dig, right mouse place, 1-9 choose block, Esc free the mouse, F3 HUD, T time of day,\n"
           "  B brightness (0, 0.25, 0.5, 0.75, 1), N season.\n"

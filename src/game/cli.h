@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "strata/world_settings.h"
+
 #define CLI_VIEW_DISTANCE_MIN 2
 #define CLI_VIEW_DISTANCE_MAX 32
 #define CLI_VIEW_DISTANCE_DEFAULT 8
@@ -50,6 +52,9 @@ typedef struct CliOptions {
     float brightness;             /* 0..1 (SETTINGS_BRIGHTNESS_DEFAULT) */
     int season;                   /* MESHER_SEASON_* (SETTINGS_SEASON_DEFAULT) */
     int history_mb;               /* undo history bound, MiB (CLI_HISTORY_MB_DEFAULT) */
+    /* --heightmap and its companions (a new world's settings; the seed is above) */
+    WorldSettings world_settings;
+    bool world_settings_given;
 } CliOptions;
 
 void cli_options_default(CliOptions *opts);

@@ -10,9 +10,11 @@
 #include "gen24_internal.h"
 #include "gen_feature.h"
 #include "gen_generators.h"
+#include "gen_heightmap.h"
 
 #include <float.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Version 2: snow cover is the thin snow_layer, and frozen columns grow no plant (the layer lies there instead).
@@ -69,6 +71,7 @@ static void g24_destroy(Generator *gen)
     Gen24 *g = gen->impl;
     if (!g)
         return;
+    gen_heightmap_free(g->hm);
     free_brushes(g->cave_brushes, GEN24_CAVE_TYPES_MAX * GEN24_CAVE_VARIANTS_MAX);
     for (int k = 0; k < GEN_MAX_VEINS; k++) {
         free_brushes(g->ore_brushes[k], 16);
@@ -183,5 +186,43 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
         g24_destroy(gen);
         return rc;
     }
+    return ST_OK;
+}
+
+/* ---- heightmap worlds ---- */
+
+/* Version 1: gen24 version 2's passes over the map's height, climate and splat rules. A world records it, and
+ * a later change to what a heightmap world generates bumps it, as for gen24. */
+#define GEN_HEIGHTMAP_VERSION 1
+#define GEN_HEIGHTMAP_GEN24_VERSION 2
+
+StResult gen_heightmap_create(Generator *gen, const WorldgenConfig *cfg, int version)
+{
+    if (version != 0 && version != GEN_HEIGHTMAP_VERSION)
+        return st_fail(ST_ERR_VERSION, "generator 'heightmap' version %d is not known to this build (it has version %d)",
+                       version, GEN_HEIGHTMAP_VERSION);
+    GenHeightmap *hm = NULL;
+    WorldSettings *s = &gen->settings;
+    StResult rc = gen_heightmap_load(s, gen->blocks, cfg->sea_level + s->sea_level_offset, &hm);
+    if (rc != ST_OK) return rc;
+    char hash[WORLD_SETTINGS_HASH_TEXT];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)hm->hash);
+    if (s->heightmap_hash[0] && strcmp(s->heightmap_hash, hash) != 0) {
+        gen_heightmap_free(hm);
+        return st_fail(ST_ERR_STATE,
+                       "%s changed since this world was made (map files hash %s, now %s): its new chunks would not "
+                       "match the old ones; restore the map (and biome map / splat rules) it was made with",
+                       s->heightmap, s->heightmap_hash, hash);
+    }
+    snprintf(s->heightmap_hash, sizeof s->heightmap_hash, "%s", hash);   /* recorded in world.json */
+    if ((rc = gen24_create(gen, cfg, GEN_HEIGHTMAP_GEN24_VERSION)) != ST_OK) {
+        gen_heightmap_free(hm);
+        return rc;
+    }
+    Gen24 *g = gen->impl;
+    g->hm = hm;
+    gen->name = "heightmap";
+    gen->version = GEN_HEIGHTMAP_VERSION;
+    g->key = gen_generator_key(gen, cfg->text_hash ^ hm->hash);
     return ST_OK;
 }

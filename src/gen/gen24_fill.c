@@ -30,7 +30,10 @@ void gen24_coarse_base(const Gen24 *g, int wx, int wz, bool fields, Gen24Coarse 
         out->fields.mountain = m;
     }
     out->height = gen24_height(g, x, z);
-    out->turbulence = t->turbulence_strength * gen_lerp(t->min_turbulence, 1.0f, gen_squish(m, t->turbulence_zero, 1.0f));
+    /* heightmap worlds: the surface is the map's, with no overhangs added */
+    out->turbulence = g->hm ? 0.0f
+                            : t->turbulence_strength *
+                                  gen_lerp(t->min_turbulence, 1.0f, gen_squish(m, t->turbulence_zero, 1.0f));
 }
 
 float gen24_coarse_level(const Gen24 *g, const Gen24Coarse *c, int wx, int wz, int l)
@@ -142,8 +145,9 @@ void gen24_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
             gen24_column_fields(g, c00, c10, c01, c11, wx, wz, &temperature, &humidity, &mountain);
             chunk->shafts[i] = shaft_set_humidity(shaft_set_temperature(chunk->shafts[i], temperature), humidity);
             gen24_column_density(c00, c10, c01, c11, wx, wz, 256, density);
-            float shore = gen24_shore_combine(g, (float)wx, (float)wz, shore_x[z], shore_z[x], shore_x_far[z],
-                                              shore_z_far[x]);
+            float shore = g->hm ? gen24_shore_distance(g, (float)wx, (float)wz)
+                                : gen24_shore_combine(g, (float)wx, (float)wz, shore_x[z], shore_z[x], shore_x_far[z],
+                                                      shore_z_far[x]);
             Gen24RockRule rule = gen24_rock_rule(g, shore, mountain, temperature, humidity);
             int32_t *column = cell_view_column(view, x, z);
             for (int y = 0; y < 256; y++) {

@@ -20,8 +20,13 @@
 
 #define GEN24_COARSE_LEVELS 33      /* density samples every 8 blocks, y 0..256 */
 
+struct GenHeightmap; /* gen_heightmap.h */
+
 typedef struct Gen24 {
     WorldgenConfig cfg;
+    /* heightmap worlds: the map that replaces the height, shore, climate (with a biome map) and surface
+     * rules; NULL for gen24's own worlds */
+    struct GenHeightmap *hm;
     const BlockRegistry *blocks;
     uint64_t key;                 /* gen_generator_key: identifies the inputs for the context caches */
     int ocean_level;

@@ -1,0 +1,5 @@
+# sources of src/gen/structures (listed explicitly): flat zones, voxel templates, WFC, sites
+set(STRATA_STRUCTURES_SOURCES
+  src/gen/structures/flat_zone.c)
+target_sources(strata_core PRIVATE ${STRATA_STRUCTURES_SOURCES})
+set_source_files_properties(${STRATA_STRUCTURES_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")

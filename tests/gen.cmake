@@ -10,3 +10,8 @@ target_link_libraries(test_gen_map PRIVATE strata_core PkgConfig::STB)
 add_test(NAME test_gen_map COMMAND test_gen_map $<TARGET_FILE:strata-map> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_gen_map PROPERTIES LABELS "gen;tools")
 strata_add_test(test_flat_zone test_flat_zone.c gen)
+strata_add_test(test_wfc test_wfc.c gen)
+# the independent adjacency checker (python3, shares no code with the solver) over 1,000 seeds
+add_test(NAME wfc_adjacency_independent COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_wfc_adjacency.py
+         $<TARGET_FILE:strata-wfc> ${CMAKE_SOURCE_DIR}/assets/tilesets/dungeon.json 1000)
+set_tests_properties(wfc_adjacency_independent PROPERTIES LABELS "gen;tools")

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "bench_heightfield.h"
+#include "bench_structures.h"
 #include "strata/block.h"
 #include "strata/chunk_codec.h"
 #include "strata/edit.h"
@@ -47,6 +48,7 @@ typedef struct BenchResults {
     double edit_us;
     double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
     BenchHeightfield heightfield;   /* tools/bench_heightfield.c */
+    BenchStructures structures;     /* tools/bench_structures.c */
 } BenchResults;
 
 static double now_us(void)
@@ -299,6 +301,7 @@ static void print_json(const BenchResults *r)
            r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
            r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
     bench_heightfield_print_json(stdout, &r->heightfield);
+    bench_structures_print_json(stdout, &r->structures);
     printf("}\n");
 }
 
@@ -325,6 +328,7 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f ms\n", "world ready (threaded)", r->world_ready_ms);
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
     bench_heightfield_print_table(stdout, &r->heightfield);
+    bench_structures_print_table(stdout, &r->structures);
 }
 
 static void usage(FILE *f)
@@ -391,6 +395,7 @@ int main(int argc, char **argv)
     if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
+    if (rc == ST_OK) rc = bench_structures_run(&r.structures);
     if (rc != ST_OK) {
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         generator_destroy(gen);

@@ -1,5 +1,8 @@
 # sources of src/gen/structures (listed explicitly): flat zones, voxel templates, WFC, sites
 set(STRATA_STRUCTURES_SOURCES
-  src/gen/structures/flat_zone.c)
+  src/gen/structures/flat_zone.c
+  src/gen/structures/voxel_template.c
+  src/gen/structures/wfc_tileset.c
+  src/gen/structures/wfc.c)
 target_sources(strata_core PRIVATE ${STRATA_STRUCTURES_SOURCES})
 set_source_files_properties(${STRATA_STRUCTURES_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")

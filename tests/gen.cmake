@@ -15,3 +15,5 @@ strata_add_test(test_wfc test_wfc.c gen)
 add_test(NAME wfc_adjacency_independent COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_wfc_adjacency.py
          $<TARGET_FILE:strata-wfc> ${CMAKE_SOURCE_DIR}/assets/tilesets/dungeon.json 1000)
 set_tests_properties(wfc_adjacency_independent PROPERTIES LABELS "gen;tools")
+strata_add_test(test_structures test_structures.c gen)
+target_link_libraries(test_structures PRIVATE pthread)

@@ -64,7 +64,7 @@ static void test_dungeon_all_sizes(void)
         WfcGrid g = {0};
         CHECK(wfc_solve(ts, 8, 3, 8, (uint64_t)seed, &c, 1, &g) == ST_OK);
         CHECK(grid_valid(ts, &g));
-        CHECK(g.cells && wfc_tile_has_tag(&ts->tiles[ts->variants[wfc_grid_at(&g, c.x, c.y, c.z)].tile], "dead_end"));
+        CHECK(g.tiles && wfc_tile_has_tag(&ts->tiles[ts->variants[wfc_grid_at(&g, c.x, c.y, c.z)].tile], "dead_end"));
         wfc_grid_free(&g);
     }
     block_registry_destroy(blocks);
@@ -80,8 +80,8 @@ static void test_deterministic(void)
         CHECK(wfc_solve(ts, 12, 3, 12, (uint64_t)seed, NULL, 0, &a) == ST_OK);
         CHECK(wfc_solve(ts, 12, 3, 12, (uint64_t)seed, NULL, 0, &b) == ST_OK);
         CHECK(wfc_solve(ts, 12, 3, 12, (uint64_t)seed + 1, NULL, 0, &c) == ST_OK);
-        CHECK(memcmp(a.cells, b.cells, sizeof(int16_t) * 432) == 0);
-        CHECK(memcmp(a.cells, c.cells, sizeof(int16_t) * 432) != 0);
+        CHECK(memcmp(a.tiles, b.tiles, sizeof(int16_t) * 432) == 0);
+        CHECK(memcmp(a.tiles, c.tiles, sizeof(int16_t) * 432) != 0);
         wfc_grid_free(&a);
         wfc_grid_free(&b);
         wfc_grid_free(&c);
@@ -105,7 +105,7 @@ static void test_weights(void)
         WfcGrid g = {0};
         CHECK(wfc_solve(ts, 20, 2, 20, (uint64_t)seed, NULL, 0, &g) == ST_OK);
         for (int i = 0; i < 800; i++)
-            counts[ts->variants[g.cells[i]].tile]++;
+            counts[ts->variants[g.tiles[i]].tile]++;
         wfc_grid_free(&g);
     }
     double total = (double)(counts[0] + counts[1] + counts[2]);
@@ -145,7 +145,7 @@ static void test_failures(void)
     CHECK(wfc_tileset_parse("open.json", open, &ts) == ST_OK);
     WfcGrid g = {0};
     CHECK(wfc_solve(ts, 4, 1, 4, 1, NULL, 0, &g) == ST_ERR_STATE);
-    CHECK(g.cells == NULL);
+    CHECK(g.tiles == NULL);
     CHECK_STR_CONTAINS(st_error_message(), "cannot tile");
     wfc_tileset_destroy(ts);
     /* parity: "p" pairs only with "q", and every tile shows p on +x and -x: no two tiles side by side */
@@ -156,7 +156,7 @@ static void test_failures(void)
     CHECK(wfc_solve(ts, 1, 1, 1, 1, NULL, 0, &g) == ST_OK);
     wfc_grid_free(&g);
     CHECK(wfc_solve(ts, 3, 1, 1, 1, NULL, 0, &g) == ST_ERR_STATE);
-    CHECK(g.cells == NULL);
+    CHECK(g.tiles == NULL);
     CHECK(wfc_solve(ts, 0, 1, 1, 1, NULL, 0, &g) == ST_ERR_ARG);
     wfc_tileset_destroy(ts);
     /* malformed tilesets name the field */

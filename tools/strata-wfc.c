@@ -59,7 +59,7 @@ static StResult write_png(const WfcTileset *ts, const WfcGrid *g, int scale, con
                 for (int lz = 0; lz < tz; lz++)
                     for (int lx = 0; lx < tx; lx++) {
                         const unsigned char *c = rock;
-                        if (t->mesh_template.cells) {
+                        if (t->mesh_template.voxels) {
                             int b = voxel_template_get_rotated(&t->mesh_template, v->rotation, lx, walk, lz);
                             int below = voxel_template_get_rotated(&t->mesh_template, v->rotation, lx, 1, lz);
                             if (below == BLOCK_TORCH)

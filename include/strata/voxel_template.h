@@ -19,7 +19,7 @@
 typedef struct VoxelTemplate {
     char name[64];
     int size[3];        /* x, y, z */
-    int16_t *cells;     /* block id or VOXEL_TEMPLATE_KEEP, index (y * size z + z) * size x + x */
+    int16_t *voxels;    /* block id or VOXEL_TEMPLATE_KEEP, index (y * size z + z) * size x + x */
 } VoxelTemplate;
 
 StResult voxel_template_parse(const char *path, const char *text, const BlockRegistry *blocks, VoxelTemplate *out);
@@ -28,7 +28,7 @@ void voxel_template_free(VoxelTemplate *t);
 
 static inline int voxel_template_get(const VoxelTemplate *t, int x, int y, int z)
 {
-    return t->cells[(y * t->size[2] + z) * t->size[0] + x];
+    return t->voxels[(y * t->size[2] + z) * t->size[0] + x];
 }
 /* The cell of the template turned by `quarter` quarter turns about +y (+x towards +z), at rotated local
  * coordinates (x, y, z); turns of 1 and 3 need a square footprint (size x == size z). */

@@ -85,13 +85,13 @@ typedef struct WfcConstraint {
 
 typedef struct WfcGrid {
     int size[3];
-    int16_t *cells;            /* variant index per cell, index (y * size z + z) * size x + x */
+    int16_t *tiles;            /* variant index per cell, index (y * size z + z) * size x + x */
     int restarts, backtracks;  /* statistics */
 } WfcGrid;
 
 static inline int wfc_grid_at(const WfcGrid *g, int x, int y, int z)
 {
-    return g->cells[(y * g->size[2] + z) * g->size[0] + x];
+    return g->tiles[(y * g->size[2] + z) * g->size[0] + x];
 }
 
 /* Solves a grid of sx x sy x sz tiles (1..WFC_MAX_SIDE each). ST_ERR_STATE when the tileset cannot tile

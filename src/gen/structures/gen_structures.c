@@ -338,7 +338,7 @@ static const DungeonGrid *dungeon_grid(const GenStructures *s, GenContext *ctx, 
     WfcGrid grid = {0};
     if (wfc_solve(s->tileset, site->gsx, site->gsy, site->gsz, rng_hash2(s->seed, site->rx, site->rz), &c, 1,
                   &grid) == ST_OK) {
-        memcpy(g->cells, grid.cells, sizeof(int16_t) * (size_t)(site->gsx * site->gsy * site->gsz));
+        memcpy(g->cells, grid.tiles, sizeof(int16_t) * (size_t)(site->gsx * site->gsy * site->gsz));
         g->ok = true;
         wfc_grid_free(&grid);
     }
@@ -409,7 +409,7 @@ void gen_structures_pass3(const GenStructures *s, GenContext *ctx, TerrainChunk 
                 for (int gy = 0; gy < site->gsy; gy++) {
                     const WfcVariant *v = &ts->variants[grid->cells[(gy * site->gsz + gz) * site->gsx + gx]];
                     const VoxelTemplate *t = &ts->tiles[v->tile].mesh_template;
-                    if (!t->cells)
+                    if (!t->voxels)
                         continue;
                     for (int uy = 0; uy < ty; uy++)
                         put(chunk, wx, site->dy + gy * ty + uy, wz, voxel_template_get_rotated(t, v->rotation, ux, uy, uz));

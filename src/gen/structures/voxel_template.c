@@ -17,8 +17,8 @@ void voxel_template_free(VoxelTemplate *t)
 {
     if (!t)
         return;
-    free(t->cells);
-    t->cells = NULL;
+    free(t->voxels);
+    t->voxels = NULL;
 }
 
 int voxel_template_get_rotated(const VoxelTemplate *t, int quarter, int x, int y, int z)
@@ -73,8 +73,8 @@ StResult voxel_template_parse(const char *path, const char *text, const BlockReg
         rc = config_fail_field(&doc, "", "layers", "one layer per size[1]", layers);
         goto done;
     }
-    out->cells = malloc(sizeof(int16_t) * (size_t)size[0] * (size_t)size[1] * (size_t)size[2]);
-    if (!out->cells) {
+    out->voxels = malloc(sizeof(int16_t) * (size_t)size[0] * (size_t)size[1] * (size_t)size[2]);
+    if (!out->voxels) {
         rc = st_fail(ST_ERR_NOMEM, "%s: out of memory", path);
         goto done;
     }
@@ -101,7 +101,7 @@ StResult voxel_template_parse(const char *path, const char *text, const BlockReg
                     rc = config_fail_field(&doc, where, NULL, "characters that the palette defines", row);
                     goto done;
                 }
-                out->cells[(y * size[2] + z) * size[0] + x] = (int16_t)v;
+                out->voxels[(y * size[2] + z) * size[0] + x] = (int16_t)v;
             }
         }
     }

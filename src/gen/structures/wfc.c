@@ -315,7 +315,7 @@ StResult wfc_solve(const WfcTileset *ts, int sx, int sy, int sz, uint64_t seed, 
         out->size[0] = sx;
         out->size[1] = sy;
         out->size[2] = sz;
-        out->cells = cells;
+        out->tiles = cells;
         out->restarts = restarts;
         out->backtracks = backtracks;
         cells = NULL;
@@ -336,6 +336,6 @@ void wfc_grid_free(WfcGrid *g)
 {
     if (!g)
         return;
-    free(g->cells);
-    g->cells = NULL;
+    free(g->tiles);
+    g->tiles = NULL;
 }

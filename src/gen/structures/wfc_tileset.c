@@ -249,7 +249,7 @@ StResult wfc_tileset_load_templates(WfcTileset *ts, const BlockRegistry *blocks)
         dir[0] = 0;
     for (int i = 0; i < ts->tile_count; i++) {
         WfcTile *t = &ts->tiles[i];
-        if (!t->mesh[0] || t->mesh_template.cells)
+        if (!t->mesh[0] || t->mesh_template.voxels)
             continue;
         char path[800];
         snprintf(path, sizeof path, "%s%s", t->mesh[0] == '/' ? "" : dir, t->mesh);

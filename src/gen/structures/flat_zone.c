@@ -19,8 +19,14 @@ typedef struct TileSlot {
     uint32_t *zones;     /* zone slot indices */
 } TileSlot;
 
+typedef struct ZoneBox {
+    float min_x, max_x, min_z, max_z;
+} ZoneBox;
+
 struct FlatZoneSet {
     int tile;
+    float inv_tile;
+    ZoneBox *boxes;              /* per slot: core plus band, for a cheap reject before the blend */
     FlatZone *zones;
     bool *alive;
     int zone_count, zone_cap, live;
@@ -84,6 +90,7 @@ FlatZoneSet *flat_zone_set_create(int tile_size)
     if (!s)
         return NULL;
     s->tile = tile_size;
+    s->inv_tile = 1.0f / (float)tile_size;
     s->slot_cap = 64;
     s->slots = calloc((size_t)s->slot_cap, sizeof *s->slots);
     if (!s->slots) {
@@ -102,6 +109,7 @@ void flat_zone_set_destroy(FlatZoneSet *set)
     free(set->slots);
     free(set->zones);
     free(set->alive);
+    free(set->boxes);
     free(set);
 }
 
@@ -168,10 +176,10 @@ static void tile_range(const FlatZoneSet *s, const FlatZone *z, int32_t *tx0, in
 {
     float a, b, c, d;
     flat_zone_bounds(z, &a, &b, &c, &d);
-    *tx0 = (int32_t)floorf(a / (float)s->tile);
-    *tx1 = (int32_t)floorf(b / (float)s->tile);
-    *tz0 = (int32_t)floorf(c / (float)s->tile);
-    *tz1 = (int32_t)floorf(d / (float)s->tile);
+    *tx0 = (int32_t)floorf(a * s->inv_tile);
+    *tx1 = (int32_t)floorf(b * s->inv_tile);
+    *tz0 = (int32_t)floorf(c * s->inv_tile);
+    *tz1 = (int32_t)floorf(d * s->inv_tile);
 }
 
 static void bucket_remove(TileSlot *t, uint32_t idx)
@@ -223,12 +231,18 @@ StResult flat_zone_set_register(FlatZoneSet *set, const FlatZone *zone)
             if (!al)
                 return st_fail(ST_ERR_NOMEM, "flat zone: out of memory");
             set->alive = al;
+            ZoneBox *bx = realloc(set->boxes, (size_t)cap * sizeof *bx);
+            if (!bx)
+                return st_fail(ST_ERR_NOMEM, "flat zone: out of memory");
+            set->boxes = bx;
             set->zone_cap = cap;
         }
         idx = set->zone_count++;
         set->alive[idx] = false;
     }
     set->zones[idx] = *zone;
+    flat_zone_bounds(zone, &set->boxes[idx].min_x, &set->boxes[idx].max_x, &set->boxes[idx].min_z,
+                     &set->boxes[idx].max_z);
     int32_t tx0, tx1, tz0, tz1;
     tile_range(set, zone, &tx0, &tx1, &tz0, &tz1);
     for (int32_t tz = tz0; tz <= tz1; tz++)
@@ -288,12 +302,17 @@ const FlatZone *flat_zone_set_find(const FlatZoneSet *set, uint32_t id)
 
 const FlatZone *flat_zone_set_at(const FlatZoneSet *set, float x, float z, float *t_out)
 {
-    int32_t tx = (int32_t)floorf(x / (float)set->tile), tz = (int32_t)floorf(z / (float)set->tile);
+    /* the same expression as tile_range: float rounding is monotonic, so a point inside a zone's bounds
+     * always lands on a tile that lists the zone */
+    int32_t tx = (int32_t)floorf(x * set->inv_tile), tz = (int32_t)floorf(z * set->inv_tile);
     const TileSlot *t = tile_find(set, tx, tz);
     const FlatZone *best = NULL;
     float best_t = 1.0f;
     if (t)
         for (int i = 0; i < t->count; i++) {
+            const ZoneBox *b = &set->boxes[t->zones[i]];
+            if (x < b->min_x || x > b->max_x || z < b->min_z || z > b->max_z)
+                continue;
             const FlatZone *zone = &set->zones[t->zones[i]];
             float bt = flat_zone_blend(zone, x, z);
             if (bt >= 1.0f)

@@ -12,3 +12,11 @@ set_tests_properties(test_gen_map PROPERTIES LABELS "gen;tools")
 # worlds built from a heightmap (terrain mode heightmap)
 strata_add_test(test_heightmap_world test_heightmap_world.c gen heightfield)
 target_link_libraries(test_heightmap_world PRIVATE PkgConfig::STB)
+strata_add_test(test_flat_zone test_flat_zone.c gen)
+strata_add_test(test_wfc test_wfc.c gen)
+# the independent adjacency checker (python3, shares no code with the solver) over 1,000 seeds
+add_test(NAME wfc_adjacency_independent COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_wfc_adjacency.py
+         $<TARGET_FILE:strata-wfc> ${CMAKE_SOURCE_DIR}/assets/tilesets/dungeon.json 1000)
+set_tests_properties(wfc_adjacency_independent PROPERTIES LABELS "gen;tools")
+strata_add_test(test_structures test_structures.c gen)
+target_link_libraries(test_structures PRIVATE pthread)

@@ -16,6 +16,7 @@
 
 #include "bench_edit.h"
 #include "bench_heightfield.h"
+#include "bench_structures.h"
 #include "strata/block.h"
 #include "strata/chunk_codec.h"
 #include "strata/edit.h"
@@ -49,6 +50,7 @@ typedef struct BenchResults {
     BenchEditResults editing;
     double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
     BenchHeightfield heightfield;   /* tools/bench_heightfield.c */
+    BenchStructures structures;     /* tools/bench_structures.c */
 } BenchResults;
 
 static double now_us(void)
@@ -303,6 +305,7 @@ static void print_json(const BenchResults *r)
     bench_heightfield_print_json(stdout, &r->heightfield);
     printf(", \"brush_sphere_r16_us\": %.1f, \"flatten_r16_us\": %.1f, \"undo_r16_us\": %.1f",
            r->editing.brush_sphere_r16_us, r->editing.flatten_r16_us, r->editing.undo_r16_us);
+    bench_structures_print_json(stdout, &r->structures);
     printf("}\n");
 }
 
@@ -332,6 +335,7 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f ms\n", "world ready (threaded)", r->world_ready_ms);
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
     bench_heightfield_print_table(stdout, &r->heightfield);
+    bench_structures_print_table(stdout, &r->structures);
 }
 
 static void usage(FILE *f)
@@ -407,6 +411,7 @@ int main(int argc, char **argv)
     if (rc == ST_OK) rc = bench_edit_run(gen, blocks, &r.editing);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
+    if (rc == ST_OK) rc = bench_structures_run(&r.structures);
     if (rc != ST_OK) {
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         generator_destroy(gen);

@@ -81,7 +81,9 @@ static void test_surface_follows_map(const char *map)
     CHECK_EQ_INT(generator_create(&s, blocks, "assets/worldgen.json", &g), ST_OK);
     if (!g) return;
     CHECK(strcmp(g->name, "heightmap") == 0);
-    CHECK_EQ_INT(strlen(g->settings.heightmap_hash), 16);   /* recorded for world.json */
+    CHECK_EQ_INT(strlen(g->settings.heightmap_hash), 16);   /* recorded for world.json, */
+    CHECK_EQ_INT(g->settings.map_width, MAP_SIDE);           /* with the map's size */
+    CHECK_EQ_INT(g->settings.map_height, MAP_SIDE);
     GenContext *ctx = gen_context_create();
     int off = 0, checked = 0;
     /* chunks across the map: the centre, a slope, the rim */

@@ -234,7 +234,9 @@ StResult gen_heightmap_create(Generator *gen, const WorldgenConfig *cfg, int ver
                        "match the old ones; restore the map (and biome map / splat rules) it was made with",
                        s->heightmap, s->heightmap_hash, hash);
     }
-    snprintf(s->heightmap_hash, sizeof s->heightmap_hash, "%s", hash);   /* recorded in world.json */
+    snprintf(s->heightmap_hash, sizeof s->heightmap_hash, "%s", hash);   /* recorded in world.json, */
+    s->map_width = hm->map.width;                                          /* with the map's size */
+    s->map_height = hm->map.height;
     if ((rc = gen24_create(gen, cfg, GEN_HEIGHTMAP_GEN24_VERSION)) != ST_OK) {
         gen_heightmap_free(hm);
         return rc;

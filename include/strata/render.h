@@ -41,13 +41,18 @@ typedef struct RenderFrame {
     bool show_hud;
     const char *hud_lines[RENDER_HUD_LINES]; /* NULL-terminated early if fewer */
     float frame_seconds;          /* elapsed since the previous frame (fade-in) */
+    float upload_ms;              /* time this frame may spend uploading queued meshes (nearest first); 0 means
+                                   * RENDER_UPLOAD_MS_DEFAULT. At least one mesh goes up per frame. */
 } RenderFrame;
+
+#define RENDER_UPLOAD_MS_DEFAULT 4.0f
 
 typedef struct RenderStats {
     int chunks_resident;          /* chunks with GPU buffers */
     int chunks_drawn;             /* after frustum culling */
     long triangles_drawn;
     int uploads_pending;
+    int chunks_fading;            /* chunks with geometry whose fade-in has not finished */
 } RenderStats;
 
 typedef struct Renderer Renderer;
@@ -78,6 +83,29 @@ void renderer_get_stats(const Renderer *renderer, RenderStats *stats);
 /* Seconds a chunk that has just arrived takes to fade in fully from its haze to the fog range at this
  * renderer's view distance (in the renderer's time: the frame_seconds handed to renderer_draw). */
 double renderer_fade_in_seconds(const Renderer *renderer);
+
+/* A frame with no world behind it (the loading screen): uploads queued meshes for up to frame->upload_ms
+ * (nearest the camera first), clears to `backdrop` (linear RGB) and draws the queued UI (renderer_ui_*). */
+void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame,
+                           const float backdrop[3]);
+/* Ends every fade-in: all chunks uploaded so far are shown whole from the next draw (the end of a loading
+ * screen). Chunks that arrive later still fade in. */
+void renderer_end_fades(Renderer *renderer);
+/* true when the chunk's latest mesh has been uploaded (or it has none queued). */
+bool renderer_chunk_uploaded(const Renderer *renderer, int coord_x, int coord_z);
+
+/* ---- UI: 2D drawing in framebuffer pixels, top-left origin (ui_draw.c) ----
+ * Calls queue quads; the next renderer_draw or renderer_draw_loading draws them over everything, in call
+ * order, and empties the queue. Colours are 0xRRGGBBAA. Text is ASCII (others show as '?'); `scale` is the
+ * size of one font pixel in framebuffer pixels. */
+void renderer_ui_rect(Renderer *renderer, float x, float y, float w, float h, uint32_t rgba);
+void renderer_ui_text(Renderer *renderer, float x, float y, float scale, uint32_t rgba, const char *text);
+/* Width and height in framebuffer pixels of `text` drawn at `scale`. */
+float renderer_ui_text_width(const Renderer *renderer, float scale, const char *text);
+float renderer_ui_text_height(const Renderer *renderer, float scale);
+/* The block drawn as an icon with its shape (a cube seen from above at an angle; plants and torches flat)
+ * from the atlas, filling the square of side `size` at (x, y). Unknown blocks draw nothing. */
+void renderer_ui_block_icon(Renderer *renderer, int block, float x, float y, float size);
 
 /* Uploads every queued mesh now, ignoring the per-frame budget, and ends every fade-in, so the next
  * renderer_draw shows all chunks that have geometry in full (before a screenshot). */

@@ -34,6 +34,8 @@ static const int HOTBAR_DEFAULT[APP_HOTBAR_SLOTS] = {
 
 /* ---- start-up ---------------------------------------------------------------------------------------- */
 
+static void exchange_with_worker(App *app);
+
 /* The folder the executable is in, with a trailing slash, or "" (SDL_GetBasePath needs no SDL_Init). */
 static void executable_dir(char *out, size_t size)
 {
@@ -111,6 +113,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     App *app = calloc(1, sizeof *app);
     if (!app) return st_fail(ST_ERR_NOMEM, "cannot allocate the App");
     *out = app;
+    app->launch_counter = SDL_GetPerformanceCounter();
     app->opts = *opts;
     app->script = *script;
     memset(script, 0, sizeof *script);
@@ -138,6 +141,15 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     memcpy(app->hotbar, HOTBAR_DEFAULT, sizeof app->hotbar);
     app_select_block(app, app->hotbar[0]);
 
+    /* The worker starts before the window: it generates the first chunks while SDL, GL and the shaders start
+     * up on this thread (the update location is set at the first frame's exchange). */
+    if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
+    /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
+    app->brightness = opts->brightness;
+    app->season = opts->season;
+    updater_set_brightness(app->world.updater, app->brightness);
+    updater_set_season(app->world.updater, app->season);
+    exchange_with_worker(app); /* the first chunks are allocated: the worker starts on them now */
     if ((rc = create_window(app)) != ST_OK) return rc;
     RendererConfig rcfg = {
         .asset_dir = app->asset_dir,
@@ -149,15 +161,13 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     };
     if ((rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
         return st_fail_context(rc, "cannot start the renderer");
-    if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
-    /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
-    app->brightness = opts->brightness;
-    app->season = opts->season;
-    updater_set_brightness(app->world.updater, app->brightness);
-    updater_set_season(app->world.updater, app->season);
 
     input_init(&app->input);
     if (!opts->script_path && !opts->frames) input_set_captured(&app->input, true);
+    app->startup_seconds =
+        (double)(SDL_GetPerformanceCounter() - app->launch_counter) / (double)SDL_GetPerformanceFrequency();
+    app_loading_begin(app, "launch");
+    app->loading.started = app->launch_counter;
     return ST_OK;
 }
 
@@ -170,6 +180,14 @@ bool app_world_ready(App *app)
     RenderStats rs;
     renderer_get_stats(app->renderer, &rs);
     return rs.uploads_pending == 0;
+}
+
+bool app_world_settled(App *app)
+{
+    if (app->loading.active || !app_world_ready(app)) return false;
+    RenderStats rs;
+    renderer_get_stats(app->renderer, &rs);
+    return rs.chunks_fading == 0;
 }
 
 void app_set_brightness(App *app, float brightness)
@@ -243,6 +261,21 @@ static void on_chunk_released(void *user, TerrainChunk *chunk)
     renderer_release_chunk(((App *)user)->renderer, chunk);
 }
 
+/* Hands the player's position to the update worker and swaps states and meshes with it. */
+static void exchange_with_worker(App *app)
+{
+    UpdateLocation loc = {
+        .active = true,
+        .x = (float)app->player.position[0],
+        .z = (float)app->player.position[2],
+        .visibility_chunks = app->opts.view_distance,
+        .content_chunks = app->opts.view_distance + 2,
+    };
+    updater_set_location(app->world.updater, 0, &loc);
+    UpdaterCallbacks cb = {app, on_mesh_ready, on_chunk_released};
+    updater_exchange(app->world.updater, &cb);
+}
+
 /* New worlds: hover until the chunk under the player is Valid, then stand on natural ground nearby (not in
  * a tree top or the sea), or on the highest solid block where there is none. */
 static void update_spawn(App *app)
@@ -271,6 +304,11 @@ static void update_spawn(App *app)
 static void apply_actions(App *app)
 {
     InputState *in = &app->input;
+    if (in->resized) {
+        SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
+        renderer_resize(app->renderer, app->drawable_w, app->drawable_h);
+    }
+    if (app->loading.active) return; /* the loading screen takes no input but quit and resize */
     if (in->mouse_captured && (in->look_dx != 0.0f || in->look_dy != 0.0f)) {
         app->player.yaw_deg = camera_wrap_yaw(app->player.yaw_deg + in->look_dx * INPUT_MOUSE_DEG_PER_PIXEL);
         app->player.pitch_deg = camera_clamp_pitch(app->player.pitch_deg - in->look_dy * INPUT_MOUSE_DEG_PER_PIXEL);
@@ -286,15 +324,11 @@ static void apply_actions(App *app)
     if (in->select_slot > 0) app_select_block(app, app->hotbar[in->select_slot - 1]);
     if (in->dig) app_dig(app);
     if (in->place) app_place(app, app->selected_block);
-    if (in->resized) {
-        SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
-        renderer_resize(app->renderer, app->drawable_w, app->drawable_h);
-    }
 }
 
 static void step_physics(App *app, const PlayerInput *pin, double dt, bool lockstep)
 {
-    if (app->pending_spawn) return;
+    if (app->pending_spawn || app->loading.active) return;
     if (lockstep) {
         player_step(&app->player, pin, app->world.terrain, app->world.blocks, PLAYER_STEP_SECONDS);
         return;
@@ -312,23 +346,14 @@ static void step_physics(App *app, const PlayerInput *pin, double dt, bool locks
 static void update_world(App *app, double dt)
 {
     WorldSession *w = &app->world;
-    w->meta.game_time += dt;
-    if (!app->time_frozen) app->time_of_day = daytime_advance(app->time_of_day, dt);
+    if (!app->loading.active) w->meta.game_time += dt;
+    if (!app->time_frozen && !app->loading.active) app->time_of_day = daytime_advance(app->time_of_day, dt);
     int sky = daytime_sky_light(app->time_of_day);
     if (sky != app->sky_light) {
         app->sky_light = sky;
         updater_set_sky_light(w->updater, sky);
     }
-    UpdateLocation loc = {
-        .active = true,
-        .x = (float)app->player.position[0],
-        .z = (float)app->player.position[2],
-        .visibility_chunks = app->opts.view_distance,
-        .content_chunks = app->opts.view_distance + 2,
-    };
-    updater_set_location(w->updater, 0, &loc);
-    UpdaterCallbacks cb = {app, on_mesh_ready, on_chunk_released};
-    updater_exchange(w->updater, &cb);
+    exchange_with_worker(app);
 
     if (w->serializer && app->opts.autosave_seconds > 0) {
         app->autosave_timer += dt;
@@ -376,7 +401,7 @@ static void fill_hud(App *app, HudInfo *hud)
 
 static StResult draw_frame(App *app, double dt, HudInfo *hud)
 {
-    app->has_target = app_find_target(app, &app->target);
+    app->has_target = !app->loading.active && app_find_target(app, &app->target);
     fill_hud(app, hud);
     HudLines lines;
     hud_compose(hud, &lines);
@@ -397,9 +422,15 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     frame.show_hud = app->show_hud;
     for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
     frame.frame_seconds = (float)dt;
-    /* A screenshot shows every chunk that has geometry, not just those the upload budget reached. */
-    if (app->screenshot_path[0] || (app->quit && app->opts.screenshot_path)) renderer_flush_uploads(app->renderer, &cam);
-    renderer_draw(app->renderer, &cam, &frame);
+    if (app->loading.active) {
+        frame.upload_ms = APP_LOADING_UPLOAD_MS;
+        app_loading_draw(app, &cam, &frame);
+    } else {
+        /* A screenshot shows every chunk that has geometry, not just those the upload budget reached. */
+        if (app->screenshot_path[0] || (app->quit && app->opts.screenshot_path))
+            renderer_flush_uploads(app->renderer, &cam);
+        renderer_draw(app->renderer, &cam, &frame);
+    }
 
     StResult rc = ST_OK;
     if (app->screenshot_path[0]) {
@@ -447,6 +478,7 @@ int app_run(App *app)
         update_spawn(app);
         step_physics(app, &pin, dt, lockstep);
         update_world(app, dt);
+        app_loading_update(app);
 
         /* Lockstep slows game time, not the renderer's fade-in: it gets real time (at least a step). */
         double render_dt = lockstep ? fmax(PLAYER_STEP_SECONDS, fmin(real_dt, 0.25)) : dt;
@@ -464,6 +496,11 @@ int app_run(App *app)
         if (app->runner.probe_phase == 2) {
             double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
             if (spent < APP_PROBE_FRAME_SECONDS) SDL_Delay((Uint32)((APP_PROBE_FRAME_SECONDS - spent) * 1000.0) + 1);
+        }
+        /* The loading screen leaves the CPU to the update worker between its frames. */
+        if (app->loading.active) {
+            double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
+            if (spent < APP_LOADING_FRAME_SECONDS) SDL_Delay((Uint32)((APP_LOADING_FRAME_SECONDS - spent) * 1000.0));
         }
 
         app->title_timer += real_dt;

@@ -27,9 +27,8 @@
 #define APP_READY_FRAME_CAP 20000L   /* wait_ready gives up after this many frames */
 #define APP_MAX_STEPS_PER_FRAME 15   /* physics catch-up cap (a quarter second) */
 #define APP_SPAWN_SEARCH_RADIUS 12   /* blocks around the coarse spawn searched for open ground */
-/* After the world is ready, wait_ready also waits until the fade-in of new chunks has finished (the
- * renderer says how long that takes: renderer_fade_in_seconds), plus this margin. */
-#define APP_FADE_MARGIN_SECONDS 0.1
+#define APP_LOADING_FRAME_SECONDS (1.0 / 60.0) /* the loading screen's frames last at least this long */
+#define APP_LOADING_UPLOAD_MS 24.0f            /* upload time a loading frame may spend */
 /* dig_visible_within keeps watching this many frames past its limit, to report how late the dig showed. */
 #define APP_PROBE_EXTRA_FRAMES 600L
 #define APP_PROBE_FRAME_SECONDS (1.0 / 60.0)   /* dig_visible_within: a frame is at least a 60 Hz refresh */
@@ -38,7 +37,6 @@ typedef struct ScriptRunner {
     bool active;                  /* a script is loaded and not finished */
     int pc;                       /* next command */
     long counter;                 /* frames spent in the current command */
-    double ready_seconds;         /* wait_ready: render time the world has been ready for */
     bool settle;                  /* after dig/place: wait until the world is ready again */
     long settle_frames;
     int probe_phase;              /* dig_visible_within: 0 start, 1 reference read, 2 dug and watching */
@@ -56,6 +54,15 @@ typedef struct FrameProbe {
     bool changed;                 /* the last compared box differed notably from the reference */
     int differing;                /* pixels that differed in the last comparison */
 } FrameProbe;
+
+/* The loading screen (ui/loading.c). */
+typedef struct AppLoading {
+    bool active;                  /* no world drawn, no input, no physics, the clock stopped */
+    Uint64 started;               /* performance counter when this loading began */
+    double valid_seconds;         /* when every chunk was Valid (before the last uploads); -1 until then */
+    int ready, needed;            /* chunks of the view square Valid and uploaded / all of them */
+    char reason[32];              /* "launch", "teleport" */
+} AppLoading;
 
 typedef struct App {
     CliOptions opts;
@@ -89,6 +96,11 @@ typedef struct App {
     bool has_target;
     RaycastHit target;
 
+    AppLoading loading;
+    bool first_load_done;
+    Uint64 launch_counter;        /* app_create's first line: launch-to-ready counts from here */
+    double startup_seconds;       /* launch until the window, renderer and worker were up */
+
     bool quit;
     int exit_code;
     char screenshot_path[SCRIPT_TEXT_MAX]; /* requested for this frame by the script, "" if none */
@@ -108,6 +120,8 @@ void app_destroy(App *app);
 /* true when the player stands on loaded ground and every chunk within the view distance is Valid with
  * its geometry uploaded. */
 bool app_world_ready(App *app);
+/* app_world_ready, no loading screen up and no chunk still fading in: what wait_ready waits for. */
+bool app_world_settled(App *app);
 
 /* Look settings: remember the value, hand it to the update worker (which remeshes every chunk, nearest
  * first) and log it. */
@@ -128,7 +142,8 @@ bool app_find_target(App *app, RaycastHit *hit);
 bool app_dig(App *app);
 bool app_place(App *app, int block);
 void app_select_block(App *app, int block);
-/* Moves the player's feet to (x, y, z), stopped, and ends the spawn hover. */
+/* Moves the player's feet to (x, y, z), stopped, and ends the spawn hover; a destination whose chunk is not
+ * Valid yet (far away) brings up the loading screen. */
 void app_teleport(App *app, double x, double y, double z);
 /* Faces a direction (yaw wrapped to 0..360, pitch clamped to the camera's range). */
 void app_look(App *app, float yaw_deg, float pitch_deg);
@@ -139,8 +154,13 @@ void app_set_hud(App *app, bool show);
 /* The next drawn frame is written as PNG to `path` (copied). */
 void app_request_screenshot(App *app, const char *path);
 void app_request_quit(App *app);
-/* Seconds wait_ready lets the fade-in of the last chunks take: the renderer's fade-in time plus a margin. */
-double app_fade_in_seconds(const App *app);
+
+/* ui/loading.c: the loading screen. begin: show it from this frame (no-op when it is up); update: count
+ * the chunks ready and end it (fade-ins ended, the time logged) once app_world_ready; draw: compose it and
+ * draw it with renderer_draw_loading (instead of the world). */
+void app_loading_begin(App *app, const char *reason);
+void app_loading_update(App *app);
+void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *frame);
 
 /* script_run.c: runs the script's commands for this frame, adding movement to *input. Returns ST_OK, or
  * an error (wait_ready cap, a screenshot that could not be written) that ends the run with exit code 1. */

@@ -7,6 +7,7 @@
  * sees the App. */
 #include "app.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "camera.h"
@@ -52,6 +53,8 @@ void app_teleport(App *app, double x, double y, double z)
     app->player.position[2] = z;
     app->player.velocity[0] = app->player.velocity[1] = app->player.velocity[2] = 0.0;
     app->pending_spawn = false;
+    const TerrainChunk *c = terrain_get_chunk_at_cell(app->world.terrain, (int)floor(x), (int)floor(z));
+    if (!c || c->state != CHUNK_STATE_VALID) app_loading_begin(app, "teleport");
 }
 
 void app_look(App *app, float yaw_deg, float pitch_deg)
@@ -76,11 +79,6 @@ void app_request_screenshot(App *app, const char *path)
 }
 
 void app_request_quit(App *app) { app->quit = true; }
-
-double app_fade_in_seconds(const App *app)
-{
-    return renderer_fade_in_seconds(app->renderer) + APP_FADE_MARGIN_SECONDS;
-}
 
 void app_probe_request(App *app, FrameProbeRead read)
 {

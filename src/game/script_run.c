@@ -6,7 +6,8 @@
  * frame's commands, so it shows the world as the script has it at that line. The app runs
  * scripted games in lockstep (one 1/60 s physics step per frame), so a script does the same thing on any
  * machine. dig and place wait afterwards until the world is ready again (relit, remeshed, uploaded), so
- * the next screenshot shows the change. wait_ready also lets the fade-in of the last chunks finish. Both
+ * the next screenshot shows the change. wait_ready also waits for the loading screen to end and for the fade-in
+ * of the last chunks to finish. Both
  * give up after APP_READY_FRAME_CAP frames with an error.
  * dig_visible_within measures instead of waiting: frame R reads the crosshair box as the reference (no
  * block outline from then on, since the outline moves as soon as the cell changes), frame R+1 digs before
@@ -98,23 +99,14 @@ StResult script_runner_frame(App *app, PlayerInput *input)
         }
         const ScriptCommand *c = &app->script.commands[r->pc];
         switch (c->op) {
-        case SCRIPT_WAIT_READY: {
-            /* Ready, then ready for as long as the fade-in of the last chunks takes (in the renderer's
-             * time: the frame_seconds the app hands it, at least 1/60 s a frame). */
-            double fade = app_fade_in_seconds(app);
-            if (app_world_ready(app)) {
-                r->ready_seconds += app->last_render_seconds;
-            } else {
-                r->ready_seconds = 0.0;
-            }
-            if (r->ready_seconds < fade) {
+        case SCRIPT_WAIT_READY:
+            /* Ready, no loading screen, and no chunk still fading in (the first load ends all fades). */
+            if (!app_world_settled(app)) {
                 if (++r->counter > APP_READY_FRAME_CAP) return ready_timeout(app, c, "wait_ready");
                 return ST_OK;
             }
             log_info(SCRIPT_TAG, "%s:%d: world ready after %ld frames", app->script.path, c->line, r->counter);
-            r->ready_seconds = 0.0;
             break;
-        }
         case SCRIPT_WAIT:
             if (r->counter < c->frames) { r->counter++; return ST_OK; }
             break;

@@ -20,5 +20,6 @@ target_sources(strata PRIVATE
   src/game/app_control.c
   src/game/interact.c
   src/game/script_run.c
-  src/game/world_session.c)
+  src/game/world_session.c
+  src/game/ui/loading.c)
 target_link_libraries(strata PRIVATE strata_game_logic)

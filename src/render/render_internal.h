@@ -2,7 +2,8 @@
  *
  * shader.c (GLSL load/compile/link), atlas.c (texture with per-tile mipmaps), chunk_buffers.c (per-chunk
  * VAO/VBO, upload queue and budget, the shared quad index buffer), frustum.c (planes and AABB test),
- * sky.c (sky and fog colour, fog range), overlay.c (block outline, crosshair, HUD text), screenshot.c.
+ * sky.c (sky and fog colour, fog range), overlay.c (block outline, crosshair, HUD text), ui_draw.c (2D UI:
+ * rectangles, text, block icons), screenshot.c.
  * Everything here runs on the main thread with the GL context current. Nothing outside src/render
  * includes this header (it pulls in glad). */
 #ifndef STRATA_RENDER_INTERNAL_H
@@ -86,11 +87,6 @@ typedef struct RenderChunk {
 #define RENDER_URGENT_DRAWS 120            /* how long an edit keeps a chunk's next meshes urgent */
 
 #define RENDER_FADE_SPEED 32.0f            /* blocks per second the haze of a new chunk recedes */
-#define RENDER_UPLOAD_BYTES_BASE (4 << 20) /* per-frame vertex bytes at the base chunk budget */
-#define RENDER_UPLOAD_CHUNKS_BASE 8
-#define RENDER_UPLOAD_CHUNKS_MIN 2
-#define RENDER_UPLOAD_CHUNKS_MAX 64
-#define RENDER_UPLOAD_TARGET_MS 4.0
 
 typedef struct ChunkBufferTable {
     RenderChunk *chunks;           /* dense array */
@@ -98,10 +94,8 @@ typedef struct ChunkBufferTable {
     int32_t *slots;                /* open addressing (linear probing): dense index + 1, 0 = empty */
     int slot_capacity;             /* power of two */
     int pending_count;
-    int upload_chunk_budget;       /* adaptive: chunks uploaded per frame */
     RenderQuadIndices quad_indices;
-    int *pick_scratch;             /* indices of pending chunks, reused each frame */
-    float *pick_distance;
+    struct PendingPick *pick_scratch; /* pending chunks and their distances, reused each frame */
     int pick_capacity;
 } ChunkBufferTable;
 
@@ -114,9 +108,9 @@ void chunk_buffers_queue_mesh(ChunkBufferTable *table, int coord_x, int coord_z,
 /* Frees the chunk's buffers and drops a queued mesh. */
 void chunk_buffers_release(ChunkBufferTable *table, int coord_x, int coord_z);
 /* Uploads queued meshes of urgent chunks (edited: outside the budget), then the others nearest to the camera
- * first, within the adaptive budget (all of them if `everything`). New geometry starts its fade at its
- * nearest corner's distance; returns chunks uploaded. */
-int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], bool everything);
+ * first until budget_ms has passed (at least one; all of them if budget_ms < 0). New geometry starts its
+ * fade at its nearest corner's distance; returns chunks uploaded. */
+int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], double budget_ms);
 /* Horizontal distance from the camera to the nearest point of the chunk's 16x16 footprint. */
 float chunk_buffers_nearest_distance(int coord_x, int coord_z, const double camera[3]);
 
@@ -137,6 +131,24 @@ void render_overlay_destroy(RenderOverlay *overlay);
  * lines over a dark backdrop. view_proj has no translation; positions are made camera-relative here. */
 void render_overlay_draw(RenderOverlay *overlay, mat4 view_proj,
                          const double camera[3], const RenderFrame *frame, int width, int height);
+
+/* ---- ui_draw.c ---- */
+
+typedef struct RenderUi {
+    GLuint program, vao, vbo;
+    GLint u_mvp;
+    bool vao_ready;                /* attributes set up (on the first flush, when the index buffer exists) */
+    GLuint font_texture;           /* single-channel coverage; 0 = none (text is drawn as flat quads) */
+    struct UiVertex *vertices;     /* this frame's queue */
+    int count, capacity;           /* vertices */
+    int vbo_bytes;
+    const BlockRegistry *blocks;   /* for block icons (borrowed) */
+} RenderUi;
+
+StResult render_ui_create(RenderUi *ui, const char *shader_dir, const BlockRegistry *blocks);
+void render_ui_destroy(RenderUi *ui);
+/* Draws and empties the queue (pixels, top-left origin); leaves depth test on and blending off. */
+void render_ui_flush(RenderUi *ui, RenderQuadIndices *indices, GLuint atlas_texture, int width, int height);
 
 /* ---- renderer.c ---- */
 
@@ -163,6 +175,7 @@ struct Renderer {
     RenderAtlas atlas;
     ChunkBufferTable chunks;
     RenderOverlay overlay;
+    RenderUi ui;
     RenderStats stats;
     VisibleChunk *visible;
     int visible_capacity;

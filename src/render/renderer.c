@@ -74,6 +74,7 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         (rc = renderer_load_terrain_program(config->shader_dir, "terrain_cutout.frag", &r->cutout)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
+        (rc = render_ui_create(&r->ui, config->shader_dir, config->blocks)) != ST_OK ||
         (rc = render_atlas_load(config->asset_dir, &r->atlas)) != ST_OK) {
         renderer_destroy(r);
         return rc;
@@ -102,6 +103,7 @@ void renderer_destroy(Renderer *renderer)
             glDeleteSync(renderer->frame_fences[i]);
     chunk_buffers_free(&renderer->chunks);
     render_overlay_destroy(&renderer->overlay);
+    render_ui_destroy(&renderer->ui);
     render_atlas_free(&renderer->atlas);
     if (renderer->terrain.program)
         glDeleteProgram(renderer->terrain.program);
@@ -136,24 +138,41 @@ void renderer_mark_edited(Renderer *renderer, int coord_x, int coord_z)
         c->urgent_draws = RENDER_URGENT_DRAWS;
 }
 
-void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera)
+void renderer_end_fades(Renderer *renderer)
 {
     ChunkBufferTable *t = &renderer->chunks;
-    chunk_buffers_upload(t, camera->position, true);
     float fog_start, fog_end;
     render_fog_range(renderer->view_distance_chunks, &fog_start, &fog_end);
     for (int i = 0; i < t->count; i++)
-        t->chunks[i].haze_end = fog_end; /* fade-ins end: the next frame shows everything */
+        t->chunks[i].haze_end = fog_end;
+}
+
+void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera)
+{
+    chunk_buffers_upload(&renderer->chunks, camera->position, -1.0);
+    renderer_end_fades(renderer); /* the next frame shows everything */
+}
+
+bool renderer_chunk_uploaded(const Renderer *renderer, int coord_x, int coord_z)
+{
+    const RenderChunk *c = chunk_buffers_find((ChunkBufferTable *)&renderer->chunks, coord_x, coord_z);
+    return !c || !c->pending;
 }
 
 void renderer_get_stats(const Renderer *renderer, RenderStats *stats)
 {
     *stats = renderer->stats;
     stats->uploads_pending = renderer->chunks.pending_count;
-    int resident = 0;
-    for (int i = 0; i < renderer->chunks.count; i++)
-        resident += renderer->chunks.chunks[i].has_geometry;
+    float fog_start, fog_end;
+    render_fog_range(renderer->view_distance_chunks, &fog_start, &fog_end);
+    int resident = 0, fading = 0;
+    for (int i = 0; i < renderer->chunks.count; i++) {
+        const RenderChunk *c = &renderer->chunks.chunks[i];
+        resident += c->has_geometry;
+        fading += c->has_geometry && c->haze_end < fog_end;
+    }
     stats->chunks_resident = resident;
+    stats->chunks_fading = fading;
 }
 
 /* ---- the frame ---- */
@@ -299,16 +318,49 @@ static void renderer_chunk_uniforms(const TerrainProgram *p, const VisibleChunk 
     glUniform2f(p->u_fog_range, v->fog_start, v->fog_end);
 }
 
-void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame)
+/* Frame pacing: waits for the frame RENDER_FRAMES_IN_FLIGHT back. */
+static void renderer_wait_frame(Renderer *r)
 {
-    Renderer *r = renderer;
-    ChunkBufferTable *t = &r->chunks;
     GLsync *fence = &r->frame_fences[r->frame_index];
     if (*fence) {
         glClientWaitSync(*fence, GL_SYNC_FLUSH_COMMANDS_BIT, (GLuint64)1000000000);
         glDeleteSync(*fence);
         *fence = NULL;
     }
+}
+
+static void renderer_end_frame(Renderer *r)
+{
+    r->frame_fences[r->frame_index] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    r->frame_index = (r->frame_index + 1) % RENDER_FRAMES_IN_FLIGHT;
+}
+
+static double renderer_upload_budget(const RenderFrame *frame)
+{
+    return frame->upload_ms > 0.0f ? (double)frame->upload_ms : (double)RENDER_UPLOAD_MS_DEFAULT;
+}
+
+void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame,
+                           const float backdrop[3])
+{
+    Renderer *r = renderer;
+    renderer_wait_frame(r);
+    chunk_buffers_upload(&r->chunks, camera->position, renderer_upload_budget(frame));
+    glViewport(0, 0, r->width, r->height);
+    glDepthMask(GL_TRUE);
+    glClearColor(backdrop[0], backdrop[1], backdrop[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    render_ui_flush(&r->ui, &r->chunks.quad_indices, r->atlas.texture, r->width, r->height);
+    r->stats.chunks_drawn = 0;
+    r->stats.triangles_drawn = 0;
+    renderer_end_frame(r);
+}
+
+void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame)
+{
+    Renderer *r = renderer;
+    ChunkBufferTable *t = &r->chunks;
+    renderer_wait_frame(r);
     float fog_start, fog_end;
     render_fog_range(r->view_distance_chunks, &fog_start, &fog_end);
 
@@ -319,7 +371,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         if (c->has_geometry && c->haze_end < fog_end)
             c->haze_end = fminf(fog_end, c->haze_end + RENDER_FADE_SPEED * dt);
     }
-    chunk_buffers_upload(t, camera->position, false);
+    chunk_buffers_upload(t, camera->position, renderer_upload_budget(frame));
     for (int i = 0; i < t->count; i++)
         if (t->chunks[i].urgent_draws > 0)
             t->chunks[i].urgent_draws--;
@@ -395,12 +447,12 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         drawn += r->visible[i].drawn;
 
     render_overlay_draw(&r->overlay, view_proj, camera->position, frame, r->width, r->height);
+    render_ui_flush(&r->ui, &t->quad_indices, r->atlas.texture, r->width, r->height);
     glUseProgram(0);
 
     r->stats.chunks_drawn = drawn;
     r->stats.triangles_drawn = triangles;
-    *fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    r->frame_index = (r->frame_index + 1) % RENDER_FRAMES_IN_FLIGHT;
+    renderer_end_frame(r);
 }
 
 double renderer_fade_in_seconds(const Renderer *r)

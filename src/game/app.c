@@ -107,6 +107,45 @@ static StResult create_window(App *app)
     return ST_OK;
 }
 
+/* The world half of start-up: open the world, place the player, start the update worker and hand it the
+ * first location, so generation runs while the window and renderer start up on the main thread. */
+static StResult open_world(App *app)
+{
+    const CliOptions *opts = &app->opts;
+    StResult rc;
+    if ((rc = world_session_open(&app->world, opts, app->asset_dir)) != ST_OK) return rc;
+    const WorldMeta *m = &app->world.meta;
+    player_init(&app->player, m->player_position[0], m->player_position[1], m->player_position[2]);
+    app->player.yaw_deg = camera_wrap_yaw(m->player_yaw);
+    app->player.pitch_deg = camera_clamp_pitch(m->player_pitch);
+    app->player.flying = opts->fly || (app->world.resumed && m->player_flying);
+    app->pending_spawn = !app->world.resumed;
+    app->time_of_day = daytime_wrap(m->time_of_day);
+    app->sky_light = daytime_sky_light(app->time_of_day);
+    if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
+    /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
+    app->brightness = opts->brightness;
+    app->season = opts->season;
+    updater_set_brightness(app->world.updater, app->brightness);
+    updater_set_season(app->world.updater, app->season);
+    exchange_with_worker(app); /* allocates the first chunks (no mesh can come back yet: no renderer needed) */
+    return ST_OK;
+}
+
+typedef struct OpenWorldJob {
+    App *app;
+    StResult rc;
+    char message[512];            /* st_error_message() is per thread: the job's copy */
+} OpenWorldJob;
+
+static int open_world_thread(void *user)
+{
+    OpenWorldJob *job = user;
+    job->rc = open_world(job->app);
+    if (job->rc != ST_OK) snprintf(job->message, sizeof job->message, "%s", st_error_message());
+    return 0;
+}
+
 StResult app_create(const CliOptions *opts, Script *script, App **out)
 {
     *out = NULL;
@@ -129,28 +168,12 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
                        save->line);
     app->runner.active = app->script.count > 0;
 
-    if ((rc = world_session_open(&app->world, opts, app->asset_dir)) != ST_OK) return rc;
-    const WorldMeta *m = &app->world.meta;
-    player_init(&app->player, m->player_position[0], m->player_position[1], m->player_position[2]);
-    app->player.yaw_deg = camera_wrap_yaw(m->player_yaw);
-    app->player.pitch_deg = camera_clamp_pitch(m->player_pitch);
-    app->player.flying = opts->fly || (app->world.resumed && m->player_flying);
-    app->pending_spawn = !app->world.resumed;
-    app->time_of_day = daytime_wrap(m->time_of_day);
-    app->sky_light = daytime_sky_light(app->time_of_day);
-    memcpy(app->hotbar, HOTBAR_DEFAULT, sizeof app->hotbar);
-    app_select_block(app, app->hotbar[0]);
-
-    /* The worker starts before the window: it generates the first chunks while SDL, GL and the shaders start
-     * up on this thread (the update location is set at the first frame's exchange). */
-    if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
-    /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
-    app->brightness = opts->brightness;
-    app->season = opts->season;
-    updater_set_brightness(app->world.updater, app->brightness);
-    updater_set_season(app->world.updater, app->season);
-    exchange_with_worker(app); /* the first chunks are allocated: the worker starts on them now */
-    if ((rc = create_window(app)) != ST_OK) return rc;
+    /* The world opens on a helper thread while this one starts SDL, the window and the renderer: the two
+     * touch disjoint parts of the App, and SDL_WaitThread orders them before the first frame. */
+    OpenWorldJob job = {.app = app, .rc = ST_OK};
+    SDL_Thread *opener = SDL_CreateThread(open_world_thread, "strata-open", &job);
+    if (!opener) open_world_thread(&job); /* no thread: one after the other */
+    rc = create_window(app);
     RendererConfig rcfg = {
         .asset_dir = app->asset_dir,
         .shader_dir = app->shader_dir,
@@ -159,8 +182,13 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
         .height = app->drawable_h,
         .view_distance_chunks = opts->view_distance,
     };
-    if ((rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
-        return st_fail_context(rc, "cannot start the renderer");
+    if (rc == ST_OK && (rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
+        rc = st_fail_context(rc, "cannot start the renderer");
+    if (opener) SDL_WaitThread(opener, NULL);
+    if (job.rc != ST_OK) return st_fail(job.rc, "%s", job.message); /* the world's error comes first */
+    if (rc != ST_OK) return rc;
+    memcpy(app->hotbar, HOTBAR_DEFAULT, sizeof app->hotbar);
+    app_select_block(app, app->hotbar[0]);
 
     input_init(&app->input);
     if (!opts->script_path && !opts->frames) input_set_captured(&app->input, true);

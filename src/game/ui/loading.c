@@ -7,7 +7,7 @@
  * since nothing else is drawn. When the world is ready, every fade-in ends (renderer_end_fades): the first
  * view appears whole; chunks streaming in later still fade in. The time from launch (app_create's first
  * line) to ready is logged in seconds with its parts, for players and for strata-bench's game_ready_ms. */
-#include "../app.h"
+#include "app.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -19,6 +19,7 @@
 #include "daytime.h"
 #include "frame_probe.h"
 #include "settings.h"
+#include "spawn.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
@@ -304,29 +305,41 @@ static void exchange_with_worker(App *app)
     updater_exchange(app->world.updater, &cb);
 }
 
-/* New worlds: hover until the chunk under the player is Valid, then stand on natural ground nearby (not in
- * a tree top or the sea), or on the highest solid block where there is none. */
+/* New worlds: hover (on the loading screen) until the chunks around the start have their contents, then
+ * stand on open ground with a view (spawn.h), facing the view; where there is none (all sea, all forest),
+ * on natural ground nearby or on the highest solid block. */
 static void update_spawn(App *app)
 {
     if (!app->pending_spawn) return;
     const Terrain *t = app->world.terrain;
     int x = (int)floor(app->player.position[0]), z = (int)floor(app->player.position[2]);
-    const TerrainChunk *c = terrain_get_chunk_at_cell(t, x, z);
-    if (!c || c->state != CHUNK_STATE_VALID) return;
-    int gx, gz;
-    int ground = player_find_ground_column(t, app->world.blocks, x, z, APP_SPAWN_SEARCH_RADIUS, &gx, &gz);
-    if (ground >= 0) {
-        app->player.position[0] = gx + 0.5;
-        app->player.position[2] = gz + 0.5;
+    SpawnChoice choice;
+    SpawnStatus status = spawn_choose(t, app->world.blocks, x, z, &choice);
+    if (status == SPAWN_NOT_READY) return;
+    int ground;
+    if (status == SPAWN_FOUND) {
+        app->player.position[0] = choice.x + 0.5;
+        app->player.position[2] = choice.z + 0.5;
+        app->player.yaw_deg = choice.yaw_deg;
+        app->player.pitch_deg = APP_SPAWN_PITCH_DEG;
+        ground = choice.y;
     } else {
-        ground = player_ground_height(&app->player, t, app->world.blocks);
-        if (ground < 0) return;
+        int gx, gz;
+        ground = player_find_ground_column(t, app->world.blocks, x, z, APP_SPAWN_SEARCH_RADIUS, &gx, &gz);
+        if (ground >= 0) {
+            app->player.position[0] = gx + 0.5;
+            app->player.position[2] = gz + 0.5;
+        } else {
+            ground = player_ground_height(&app->player, t, app->world.blocks);
+            if (ground < 0) return;
+        }
     }
     app->player.position[1] = ground;
     app->player.velocity[0] = app->player.velocity[1] = app->player.velocity[2] = 0.0;
     app->pending_spawn = false;
-    log_info(APP_TAG, "spawned at %.1f %.1f %.1f", app->player.position[0], app->player.position[1],
-             app->player.position[2]);
+    log_info(APP_TAG, "spawned at %.1f %.1f %.1f facing %.0f (view %d blocks)", app->player.position[0],
+             app->player.position[1], app->player.position[2], app->player.yaw_deg,
+             status == SPAWN_FOUND ? choice.view_blocks : 0);
 }
 
 static void apply_actions(App *app)

@@ -26,7 +26,8 @@
 #define APP_HOTBAR_SLOTS 9
 #define APP_READY_FRAME_CAP 20000L   /* wait_ready gives up after this many frames */
 #define APP_MAX_STEPS_PER_FRAME 15   /* physics catch-up cap (a quarter second) */
-#define APP_SPAWN_SEARCH_RADIUS 12   /* blocks around the coarse spawn searched for open ground */
+#define APP_SPAWN_SEARCH_RADIUS 12   /* fallback: blocks around the coarse spawn searched for natural ground */
+#define APP_SPAWN_PITCH_DEG -8.0f    /* a new world's first look: the view, a little down */
 #define APP_LOADING_FRAME_SECONDS (1.0 / 60.0) /* the loading screen's frames last at least this long */
 #define APP_LOADING_UPLOAD_MS 24.0f            /* upload time a loading frame may spend */
 /* dig_visible_within keeps watching this many frames past its limit, to report how late the dig showed. */

@@ -9,6 +9,11 @@
 #include "settings.h"
 #include "daytime.h"
 #include "hud.h"
+#include "hotbar.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "strata/fileio.h"
 
 static void test_camera(void)
 {
@@ -163,8 +168,67 @@ static void test_frame_probe(void)
     CHECK(!frame_probe_is_notable(0, 0));
 }
 
+/* The hotbar: selection by slot, wheel (wrapping) and pick; air never enters; hotbar.json round trip,
+ * an older world without the file, a bad file naming its field, an unknown block name. */
+static void test_hotbar(void)
+{
+    BlockRegistry *blocks = NULL;
+    CHECK_EQ_INT(block_registry_load("assets/blocks.json", &blocks), ST_OK);
+    if (!blocks) return;
+    Hotbar h;
+    hotbar_default(&h);
+    CHECK_EQ_INT(h.selected, 0);
+    CHECK_EQ_INT(hotbar_block(&h), BLOCK_DIRT);
+    hotbar_select(&h, 3);
+    CHECK_EQ_INT(h.selected, 3);
+    hotbar_select(&h, 9); /* out of range: ignored */
+    CHECK_EQ_INT(h.selected, 3);
+    hotbar_scroll(&h, 7);
+    CHECK_EQ_INT(h.selected, 1);
+    hotbar_scroll(&h, -3);
+    CHECK_EQ_INT(h.selected, 7);
+    hotbar_set(&h, 2, BLOCK_AIR);
+    CHECK_EQ_INT(h.slots[2], BLOCK_PLANKS);
+    hotbar_set(&h, 2, BLOCK_GRASS);
+    CHECK_EQ_INT(h.slots[2], BLOCK_GRASS);
+    hotbar_pick(&h, BLOCK_STONE); /* on the hotbar: its slot is selected */
+    CHECK_EQ_INT(h.selected, 1);
+    hotbar_pick(&h, BLOCK_GRAVEL); /* not on it: the selected slot takes it */
+    CHECK_EQ_INT(h.selected, 1);
+    CHECK_EQ_INT(h.slots[1], BLOCK_GRAVEL);
+    CHECK_EQ_INT(hotbar_find(&h, BLOCK_STONE), -1);
+
+    char dir[] = "/tmp/strata_test_hotbar_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    Hotbar loaded;
+    hotbar_default(&loaded);
+    CHECK_EQ_INT(hotbar_load(dir, blocks, &loaded), ST_ERR_NOT_FOUND); /* an older world: defaults stay */
+    CHECK_EQ_INT(loaded.slots[1], BLOCK_STONE);
+    CHECK_EQ_INT(hotbar_save(dir, blocks, &h), ST_OK);
+    CHECK_EQ_INT(hotbar_load(dir, blocks, &loaded), ST_OK);
+    CHECK(memcmp(&loaded, &h, sizeof h) == 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/hotbar.json", dir);
+    static const char bad[] = "{\"format_version\": 1, \"slots\": [\"dirt\"], \"selected\": 1}";
+    CHECK_EQ_INT(fileio_write_atomic(path, bad, sizeof bad - 1), ST_OK);
+    CHECK_EQ_INT(hotbar_load(dir, blocks, &loaded), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "slots");
+    static const char odd[] = "{\"format_version\": 1, \"slots\": [\"dirt\", \"no_such_block\", \"sand\", \"sand\", "
+                              "\"sand\", \"sand\", \"sand\", \"sand\", \"sand\"], \"selected\": 9}";
+    CHECK_EQ_INT(fileio_write_atomic(path, odd, sizeof odd - 1), ST_OK);
+    hotbar_default(&loaded);
+    CHECK_EQ_INT(hotbar_load(dir, blocks, &loaded), ST_OK);
+    CHECK_EQ_INT(loaded.slots[1], BLOCK_STONE); /* unknown name: the slot keeps its block */
+    CHECK_EQ_INT(loaded.slots[8], BLOCK_SAND);
+    CHECK_EQ_INT(loaded.selected, 8);
+    remove(path);
+    remove(dir);
+    block_registry_destroy(blocks);
+}
+
 int main(void)
 {
+    RUN(test_hotbar);
     RUN(test_settings);
     RUN(test_frame_probe);
     RUN(test_camera);

@@ -28,11 +28,6 @@
 
 _Static_assert(HUD_MAX_LINES <= RENDER_HUD_LINES, "the HUD composes more lines than the renderer draws");
 
-static const int HOTBAR_DEFAULT[APP_HOTBAR_SLOTS] = {
-    BLOCK_DIRT, BLOCK_STONE, BLOCK_PLANKS, BLOCK_GLASS, BLOCK_TORCH, BLOCK_BRICKS, BLOCK_COBBLESTONE, BLOCK_SAND,
-    BLOCK_OAK_LEAVES,
-};
-
 /* ---- start-up ---------------------------------------------------------------------------------------- */
 
 static void exchange_with_worker(App *app);
@@ -158,6 +153,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     app->script = *script;
     memset(script, 0, sizeof *script);
     app->show_hud = true;
+    app->pointer_scale = 1.0f;
 
     StResult rc;
     if ((rc = resolve_dirs(app)) != ST_OK) return rc;
@@ -188,8 +184,12 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     if (opener) SDL_WaitThread(opener, NULL);
     if (job.rc != ST_OK) return st_fail(job.rc, "%s", job.message); /* the world's error comes first */
     if (rc != ST_OK) return rc;
-    memcpy(app->hotbar, HOTBAR_DEFAULT, sizeof app->hotbar);
-    app_select_block(app, app->hotbar[0]);
+    hotbar_default(&app->hotbar);
+    if (app->world.serializer && app->world.resumed) {
+        StResult hrc = hotbar_load(app->world.dir, app->world.blocks, &app->hotbar);
+        if (hrc != ST_OK && hrc != ST_ERR_NOT_FOUND)
+            log_warn(APP_TAG, "%s; the default hotbar is used (the file is replaced at the next save)", st_error_message());
+    }
 
     input_init(&app->input);
     if (!opts->script_path && !opts->frames) input_set_captured(&app->input, true);
@@ -201,6 +201,12 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
 }
 
 /* ---- per-frame pieces -------------------------------------------------------------------------------- */
+
+/* The pause menu (and the settings screen) stop the clock and the player. */
+static bool app_paused(const App *app)
+{
+    return app->screen == APP_SCREEN_PAUSE || app->screen == APP_SCREEN_SETTINGS;
+}
 
 bool app_world_ready(App *app)
 {
@@ -268,6 +274,15 @@ static StResult probe_after_draw(App *app)
     p->differing = frame_probe_count_differing(p->reference, p->current, p->w * p->h, FRAME_PROBE_CHANNEL_DELTA);
     p->changed = frame_probe_is_notable(p->differing, p->w * p->h);
     return ST_OK;
+}
+
+StResult app_save_world(App *app)
+{
+    if (!app->world.serializer) return ST_OK;
+    app_sync_meta(app);
+    StResult rc = world_session_save_all(&app->world);
+    if (rc != ST_OK) return rc;
+    return hotbar_save(app->world.dir, app->world.blocks, &app->hotbar);
 }
 
 void app_sync_meta(App *app)
@@ -342,7 +357,7 @@ static void update_spawn(App *app)
              status == SPAWN_FOUND ? choice.view_blocks : 0);
 }
 
-static void apply_actions(App *app)
+static void apply_actions(App *app, double dt)
 {
     InputState *in = &app->input;
     if (in->resized) {
@@ -350,6 +365,17 @@ static void apply_actions(App *app)
         renderer_resize(app->renderer, app->drawable_w, app->drawable_h);
     }
     if (app->loading.active) return; /* the loading screen takes no input but quit and resize */
+    if (in->escape) app_set_screen(app, app->screen == APP_SCREEN_PLAY ? APP_SCREEN_PAUSE : APP_SCREEN_PLAY);
+    if (in->toggle_picker) {
+        if (app->screen == APP_SCREEN_PLAY) app_set_screen(app, APP_SCREEN_PICKER);
+        else if (app->screen == APP_SCREEN_PICKER) app_set_screen(app, APP_SCREEN_PLAY);
+    }
+    if (in->ui_click && app->screen != APP_SCREEN_PLAY) app_ui_click(app, in->mouse_x, in->mouse_y);
+    if (in->wheel != 0 && (app->screen == APP_SCREEN_PLAY || app->screen == APP_SCREEN_PICKER))
+        hotbar_scroll(&app->hotbar, in->wheel);
+    if (in->select_slot > 0 && (app->screen == APP_SCREEN_PLAY || app->screen == APP_SCREEN_PICKER))
+        app_select_slot(app, in->select_slot - 1);
+    if (app->screen != APP_SCREEN_PLAY) return; /* menus: no looking, digging or toggles behind them */
     if (in->mouse_captured && (in->look_dx != 0.0f || in->look_dy != 0.0f)) {
         app->player.yaw_deg = camera_wrap_yaw(app->player.yaw_deg + in->look_dx * INPUT_MOUSE_DEG_PER_PIXEL);
         app->player.pitch_deg = camera_clamp_pitch(app->player.pitch_deg - in->look_dy * INPUT_MOUSE_DEG_PER_PIXEL);
@@ -362,14 +388,20 @@ static void apply_actions(App *app)
     if (in->advance_time) app->time_of_day = daytime_wrap(app->time_of_day + DAYTIME_STEP);
     if (in->cycle_brightness) app_set_brightness(app, settings_brightness_next(app->brightness));
     if (in->cycle_season) app_set_season(app, settings_season_next(app->season));
-    if (in->select_slot > 0) app_select_block(app, app->hotbar[in->select_slot - 1]);
-    if (in->dig) app_dig(app);
-    if (in->place) app_place(app, app->selected_block);
+    if (in->pick) app_pick(app);
+    /* A click acts at once; held, the button acts again every APP_REPEAT_SECONDS. */
+    if (in->dig) { app_dig(app); app->dig_repeat = 0.0; }
+    else if (in->dig_held && (app->dig_repeat += dt) >= APP_REPEAT_SECONDS) { app_dig(app); app->dig_repeat = 0.0; }
+    if (in->place) { app_place(app, hotbar_block(&app->hotbar)); app->place_repeat = 0.0; }
+    else if (in->place_held && (app->place_repeat += dt) >= APP_REPEAT_SECONDS) {
+        app_place(app, hotbar_block(&app->hotbar));
+        app->place_repeat = 0.0;
+    }
 }
 
 static void step_physics(App *app, const PlayerInput *pin, double dt, bool lockstep)
 {
-    if (app->pending_spawn || app->loading.active) return;
+    if (app->pending_spawn || app->loading.active || app_paused(app)) return;
     if (lockstep) {
         player_step(&app->player, pin, app->world.terrain, app->world.blocks, PLAYER_STEP_SECONDS);
         return;
@@ -387,8 +419,9 @@ static void step_physics(App *app, const PlayerInput *pin, double dt, bool locks
 static void update_world(App *app, double dt)
 {
     WorldSession *w = &app->world;
-    if (!app->loading.active) w->meta.game_time += dt;
-    if (!app->time_frozen && !app->loading.active) app->time_of_day = daytime_advance(app->time_of_day, dt);
+    bool stopped = app->loading.active || app_paused(app);
+    if (!stopped) w->meta.game_time += dt;
+    if (!app->time_frozen && !stopped) app->time_of_day = daytime_advance(app->time_of_day, dt);
     int sky = daytime_sky_light(app->time_of_day);
     if (sky != app->sky_light) {
         app->sky_light = sky;
@@ -402,7 +435,9 @@ static void update_world(App *app, double dt)
             app->autosave_timer = 0.0;
             updater_request_autosave(w->updater);
             app_sync_meta(app);
-            if (world_session_save_meta(w) != ST_OK) log_error(APP_TAG, "autosave: %s", st_error_message());
+            if (world_session_save_meta(w) != ST_OK ||
+                hotbar_save(w->dir, w->blocks, &app->hotbar) != ST_OK)
+                log_error(APP_TAG, "autosave: %s", st_error_message());
         }
     }
 }
@@ -424,8 +459,9 @@ static void fill_hud(App *app, HudInfo *hud)
     hud->chunks_valid = us.valid;
     hud->chunks_drawn = rs.chunks_drawn;
     hud->triangles = rs.triangles_drawn;
-    hud->selected_block = block_is_defined(b, app->selected_block) ? b->defs[app->selected_block].name : NULL;
-    hud->selected_slot = app->selected_slot;
+    int selected = hotbar_block(&app->hotbar);
+    hud->selected_block = block_is_defined(b, selected) ? b->defs[selected].name : NULL;
+    hud->selected_slot = app->hotbar.selected + 1;
     hud->time_of_day = app->time_of_day;
     hud->sky_light = app->sky_light;
     hud->brightness = app->brightness;
@@ -467,6 +503,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
         frame.upload_ms = APP_LOADING_UPLOAD_MS;
         app_loading_draw(app, &cam, &frame);
     } else {
+        app_ui_queue(app);
         /* A screenshot shows every chunk that has geometry, not just those the upload budget reached. */
         if (app->screenshot_path[0] || (app->quit && app->opts.screenshot_path))
             renderer_flush_uploads(app->renderer, &cam);
@@ -514,8 +551,8 @@ int app_run(App *app)
             app->exit_code = 1;
             app->quit = true;
         }
-        input_add_player_input(&app->input, &pin);
-        apply_actions(app);
+        if (app->screen == APP_SCREEN_PLAY) input_add_player_input(&app->input, &pin);
+        apply_actions(app, dt);
         update_spawn(app);
         step_physics(app, &pin, dt, lockstep);
         update_world(app, dt);
@@ -553,8 +590,7 @@ int app_run(App *app)
         }
     }
     if (app->world.serializer) {
-        app_sync_meta(app);
-        if (world_session_save_all(&app->world) != ST_OK) {
+        if (app_save_world(app) != ST_OK) {
             log_error(APP_TAG, "THE WORLD WAS NOT SAVED (%s): %s; changes since the last successful save are lost",
                       app->world.dir, st_error_message());
             app->exit_code = 1;

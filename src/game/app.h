@@ -14,6 +14,7 @@
 #include <SDL.h>
 
 #include "cli.h"
+#include "hotbar.h"
 #include "hud.h"
 #include "input.h"
 #include "player.h"
@@ -23,7 +24,7 @@
 #include "strata/render.h"
 
 #define APP_PATH_MAX 1024
-#define APP_HOTBAR_SLOTS 9
+#define APP_REPEAT_SECONDS 0.25      /* a held mouse button digs or places this often */
 #define APP_READY_FRAME_CAP 20000L   /* wait_ready gives up after this many frames */
 #define APP_MAX_STEPS_PER_FRAME 15   /* physics catch-up cap (a quarter second) */
 #define APP_SPAWN_SEARCH_RADIUS 12   /* fallback: blocks around the coarse spawn searched for natural ground */
@@ -55,6 +56,8 @@ typedef struct FrameProbe {
     bool changed;                 /* the last compared box differed notably from the reference */
     int differing;                /* pixels that differed in the last comparison */
 } FrameProbe;
+
+typedef enum AppScreen { APP_SCREEN_PLAY = 0, APP_SCREEN_PAUSE, APP_SCREEN_PICKER, APP_SCREEN_SETTINGS } AppScreen;
 
 /* The loading screen (ui/loading.c). */
 typedef struct AppLoading {
@@ -89,9 +92,10 @@ typedef struct App {
     int season;                   /* MESHER_SEASON_* */
     FrameProbe probe;
     int sky_light;
-    int hotbar[APP_HOTBAR_SLOTS];
-    int selected_block;
-    int selected_slot;            /* 1-based, 0 when the block is not on the hotbar */
+    Hotbar hotbar;
+    AppScreen screen;             /* what is in front of the world: nothing, the pause menu, picker, settings */
+    double dig_repeat, place_repeat; /* seconds a held button has waited since its last dig / place */
+    float pointer_scale;          /* framebuffer pixels per window pixel (HiDPI), for clicks */
     bool show_hud;
 
     bool has_target;
@@ -134,6 +138,8 @@ void app_probe_reset(App *app);
  * with the block outline hidden until app_probe_reset. */
 void app_probe_request(App *app, FrameProbeRead read);
 
+/* With a world folder: every modified chunk, world.json and the hotbar (hotbar.json). ST_OK without one. */
+StResult app_save_world(App *app);
 /* Copies the player and the time into world.meta (before saving world.json). */
 void app_sync_meta(App *app);
 
@@ -142,7 +148,15 @@ void app_sync_meta(App *app);
 bool app_find_target(App *app, RaycastHit *hit);
 bool app_dig(App *app);
 bool app_place(App *app, int block);
+/* Hotbar: the block into the hotbar (the slot that has it is selected, else the selected slot takes it);
+ * set a slot (0..8); select a slot (0..8); pick the targeted block (middle click; false if none). */
 void app_select_block(App *app, int block);
+void app_set_hotbar(App *app, int slot, int block);
+void app_select_slot(App *app, int slot);
+bool app_pick(App *app);
+/* Opens a screen (the mouse is freed) or returns to play (APP_SCREEN_PLAY: the mouse is captured unless
+ * a script or --frames drives the game). Opening the pause menu stops the clock and physics. */
+void app_set_screen(App *app, AppScreen screen);
 /* Moves the player's feet to (x, y, z), stopped, and ends the spawn hover; a destination whose chunk is not
  * Valid yet (far away) brings up the loading screen. */
 void app_teleport(App *app, double x, double y, double z);
@@ -162,6 +176,11 @@ void app_request_quit(App *app);
 void app_loading_begin(App *app, const char *reason);
 void app_loading_update(App *app);
 void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *frame);
+
+/* ui/screens.c: the hotbar, picker, pause menu and settings screen. queue: add this frame's UI quads
+ * (before the draw); click: a left click at window pixel (x, y) on the open screen. */
+void app_ui_queue(App *app);
+void app_ui_click(App *app, int x, int y);
 
 /* script_run.c: runs the script's commands for this frame, adding movement to *input. Returns ST_OK, or
  * an error (wait_ready cap, a screenshot that could not be written) that ends the run with exit code 1. */

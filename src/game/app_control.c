@@ -38,12 +38,29 @@ bool app_place(App *app, int block)
     return interact_place(&world, &app->player, block);
 }
 
-void app_select_block(App *app, int block)
+void app_select_block(App *app, int block) { hotbar_pick(&app->hotbar, block); }
+
+void app_set_hotbar(App *app, int slot, int block) { hotbar_set(&app->hotbar, slot, block); }
+
+void app_select_slot(App *app, int slot) { hotbar_select(&app->hotbar, slot); }
+
+bool app_pick(App *app)
 {
-    app->selected_block = block;
-    app->selected_slot = 0;
-    for (int i = 0; i < APP_HOTBAR_SLOTS; i++)
-        if (app->hotbar[i] == block) { app->selected_slot = i + 1; break; }
+    RaycastHit hit;
+    if (!app_find_target(app, &hit)) return false;
+    hotbar_pick(&app->hotbar, cell_contents(hit.value));
+    return true;
+}
+
+void app_set_screen(App *app, AppScreen screen)
+{
+    if (app->screen == screen) return;
+    app->screen = screen;
+    app->input.ui_open = screen != APP_SCREEN_PLAY;
+    app->input.dig_held = app->input.place_held = false;
+    bool driven = app->opts.script_path || app->opts.frames > 0;
+    if (screen != APP_SCREEN_PLAY) input_set_captured(&app->input, false);
+    else if (!driven) input_set_captured(&app->input, true);
 }
 
 void app_teleport(App *app, double x, double y, double z)

@@ -1,6 +1,7 @@
 /* input.c — SDL events to InputState. Design: the rest of the game never sees an SDL_Event; it reads
  * booleans and deltas, which also lets the script player drive the same PlayerInput. Key repeats are
- * ignored so a held F toggles flying once. */
+ * ignored so a held F toggles flying once. Held buttons (dig_held, place_held) let the app repeat digging
+ * and placing at a steady rate. */
 #include "input.h"
 
 #include <string.h>
@@ -17,6 +18,9 @@ void input_begin_frame(InputState *input)
     input->advance_time = input->quit = input->resized = false;
     input->cycle_brightness = input->cycle_season = false;
     input->select_slot = 0;
+    input->wheel = 0;
+    input->pick = input->escape = input->toggle_picker = input->ui_click = false;
+    input->screenshot = input->toggle_fullscreen = false;
 }
 
 void input_set_captured(InputState *input, bool captured)
@@ -49,7 +53,10 @@ void input_handle_event(InputState *in, const SDL_Event *e)
         SDL_Scancode sc = e->key.keysym.scancode;
         set_key(in, sc, true);
         if (e->key.repeat) break;
-        if (sc == SDL_SCANCODE_ESCAPE) input_set_captured(in, false);
+        if (sc == SDL_SCANCODE_ESCAPE) in->escape = true;
+        else if (sc == SDL_SCANCODE_E || sc == SDL_SCANCODE_TAB) in->toggle_picker = true;
+        else if (sc == SDL_SCANCODE_F2) in->screenshot = true;
+        else if (sc == SDL_SCANCODE_F11) in->toggle_fullscreen = true;
         else if (sc == SDL_SCANCODE_F) in->toggle_fly = true;
         else if (sc == SDL_SCANCODE_F3) in->toggle_hud = true;
         else if (sc == SDL_SCANCODE_T) in->advance_time = true;
@@ -62,24 +69,44 @@ void input_handle_event(InputState *in, const SDL_Event *e)
         set_key(in, e->key.keysym.scancode, false);
         break;
     case SDL_MOUSEMOTION:
+        in->mouse_x = e->motion.x;
+        in->mouse_y = e->motion.y;
         if (in->mouse_captured) {
             in->look_dx += (float)e->motion.xrel;
             in->look_dy += (float)e->motion.yrel;
         }
         break;
     case SDL_MOUSEBUTTONDOWN:
+        in->mouse_x = e->button.x;
+        in->mouse_y = e->button.y;
+        if (in->ui_open) {
+            if (e->button.button == SDL_BUTTON_LEFT) in->ui_click = true;
+            break;
+        }
         if (!in->mouse_captured) {
             input_set_captured(in, true);
             break;
         }
-        if (e->button.button == SDL_BUTTON_LEFT) in->dig = true;
-        else if (e->button.button == SDL_BUTTON_RIGHT) in->place = true;
+        if (e->button.button == SDL_BUTTON_LEFT) in->dig = in->dig_held = true;
+        else if (e->button.button == SDL_BUTTON_RIGHT) in->place = in->place_held = true;
+        else if (e->button.button == SDL_BUTTON_MIDDLE) in->pick = true;
         break;
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button == SDL_BUTTON_LEFT) in->dig_held = false;
+        else if (e->button.button == SDL_BUTTON_RIGHT) in->place_held = false;
+        break;
+    case SDL_MOUSEWHEEL: {
+        int steps = e->wheel.y;
+        if (e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) steps = -steps;
+        in->wheel -= steps; /* wheel up (away from the player): the previous slot, as in Minecraft */
+        break;
+    }
     case SDL_WINDOWEVENT:
         if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) in->resized = true;
         else if (e->window.event == SDL_WINDOWEVENT_FOCUS_LOST) {
             input_set_captured(in, false);
             in->forward = in->back = in->left = in->right = in->up = in->down = false;
+            in->dig_held = in->place_held = false;
         }
         break;
     default:

@@ -22,16 +22,18 @@
 
 static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
-    "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud",
+    "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud", "menu", "hotbar",
+    "select_slot", "pick",
 };
 
 /* Argument count per op (-1: the rest of the line as one text argument). */
-static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1};
+static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1, 1, 2, 1, 0};
 
 static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
     "fly on|off", "dig", "place BLOCK", "select BLOCK", "screenshot PATH", "time T", "save", "quit",
     "brightness B", "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "hud on|off",
+    "menu open|close|picker|settings", "hotbar SLOT BLOCK", "select_slot N", "pick",
 };
 
 const char *script_op_name(ScriptOp op)
@@ -123,6 +125,28 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
         return ST_OK;
     case SCRIPT_DIG_VISIBLE_WITHIN:
         return parse_frames(lc, name, w[1], 1, &c->frames);
+    case SCRIPT_MENU: {
+        static const char *const menus[] = {"close", "open", "picker", "settings"};
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(w[1], menus[i])) { c->menu = i; return ST_OK; }
+        return st_fail(ST_ERR_ARG, "%s:%d: menu: expected open, close, picker or settings, got '%s'", lc->path,
+                       lc->line, w[1]);
+    }
+    case SCRIPT_HOTBAR:
+    case SCRIPT_SELECT_SLOT: {
+        double slot;
+        if ((rc = parse_number(lc, name, "SLOT", w[1], 1.0, 9.0, &slot)) != ST_OK) return rc;
+        if (slot != floor(slot))
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: expected SLOT (an integer in 1..9), got '%s'", lc->path, lc->line,
+                           name, w[1]);
+        c->slot = (int)slot;
+        if (c->op == SCRIPT_SELECT_SLOT) return ST_OK;
+        if (strlen(w[2]) >= BLOCK_NAME_MAX)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: block name '%s' is longer than %d characters", lc->path, lc->line,
+                           name, w[2], BLOCK_NAME_MAX - 1);
+        snprintf(c->text, sizeof c->text, "%s", w[2]);
+        return ST_OK;
+    }
     default:
         return ST_OK;
     }
@@ -244,7 +268,7 @@ StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks)
 {
     for (int i = 0; i < script->count; i++) {
         ScriptCommand *c = &script->commands[i];
-        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT) continue;
+        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT && c->op != SCRIPT_HOTBAR) continue;
         int id = block_registry_find(blocks, c->text);
         if (id < 0)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: unknown block '%s'", script->path, c->line, OP_NAMES[c->op], c->text);

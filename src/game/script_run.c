@@ -159,8 +159,7 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             app_set_time(app, c->args[0]);
             break;
         case SCRIPT_SAVE: {
-            app_sync_meta(app);
-            StResult rc = world_session_save_all(&app->world);
+            StResult rc = app_save_world(app);
             if (rc != ST_OK) return st_fail_context(rc, "%s:%d: save", app->script.path, c->line);
             log_info(SCRIPT_TAG, "%s:%d: saved world %s", app->script.path, c->line, app->world.dir);
             break;
@@ -182,6 +181,21 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             r->probe_phase = 0;
             break;
         }
+        case SCRIPT_MENU: {
+            static const AppScreen screens[] = {APP_SCREEN_PLAY, APP_SCREEN_PAUSE, APP_SCREEN_PICKER,
+                                                APP_SCREEN_SETTINGS};
+            app_set_screen(app, screens[c->menu]);
+            break;
+        }
+        case SCRIPT_HOTBAR:
+            app_set_hotbar(app, c->slot - 1, c->block);
+            break;
+        case SCRIPT_SELECT_SLOT:
+            app_select_slot(app, c->slot - 1);
+            break;
+        case SCRIPT_PICK:
+            if (!app_pick(app)) log_warn(SCRIPT_TAG, "%s:%d: pick: no block within reach", app->script.path, c->line);
+            break;
         case SCRIPT_QUIT:
             app_request_quit(app);
             r->active = false;

@@ -10,7 +10,8 @@ add_library(strata_game_logic STATIC
   src/game/daytime.c
   src/game/settings.c
   src/game/frame_probe.c
-  src/game/spawn.c)
+  src/game/spawn.c
+  src/game/hotbar.c)
 target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
 target_link_libraries(strata_game_logic PUBLIC strata_core m)
 
@@ -22,5 +23,6 @@ target_sources(strata PRIVATE
   src/game/interact.c
   src/game/script_run.c
   src/game/world_session.c
-  src/game/ui/loading.c)
+  src/game/ui/loading.c
+  src/game/ui/screens.c)
 target_link_libraries(strata PRIVATE strata_game_logic)

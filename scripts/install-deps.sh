@@ -3,7 +3,8 @@
 # Idempotent: installs only what is missing and says what it installs. Run as root (or via sudo).
 set -euo pipefail
 PKGS=(cmake make gcc pkg-config libsdl2-dev libcglm-dev zlib1g-dev libstb-dev libcjson-dev libopenexr-dev
-      python3-glad xvfb xauth libgl1-mesa-dri libegl-mesa0 libegl-dev mesa-utils)
+      python3-glad xvfb xauth libgl1-mesa-dri libegl-mesa0 libegl-dev mesa-utils
+      clang libclang-rt-14-dev)   # clang + libFuzzer: the fuzz tests in ctest (skipped without them)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

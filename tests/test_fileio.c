@@ -125,6 +125,26 @@ static void remove_tree(void)
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", root);
 }
 
+/* A symlink planted at "<path>.tmp" is never followed: the file it points to keeps its bytes. */
+static void test_tmp_symlink(void)
+{
+    char victim[400], target[400], tmp[420];
+    snprintf(victim, sizeof victim, "%s/victim.txt", root);
+    snprintf(target, sizeof target, "%s/world.json", root);
+    snprintf(tmp, sizeof tmp, "%s.tmp", target);
+    CHECK_EQ_INT(fileio_write_atomic(victim, "precious", 8), ST_OK);
+    CHECK_EQ_INT(symlink(victim, tmp), 0);
+    CHECK_EQ_INT(fileio_write_atomic(target, "{}", 2), ST_OK);
+    char *data = NULL;
+    size_t size = 0;
+    CHECK_EQ_INT(fileio_read_all(victim, &data, &size), ST_OK);
+    CHECK(data && size == 8 && memcmp(data, "precious", 8) == 0);
+    free(data);
+    CHECK_EQ_INT(fileio_read_all(target, &data, &size), ST_OK);
+    CHECK(data && size == 2);
+    free(data);
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "/tmp/strata_test_fileio_XXXXXX");
@@ -133,6 +153,7 @@ int main(void)
     RUN(test_atomic_overwrite);
     RUN(test_make_dirs);
     RUN(test_errors);
+    RUN(test_tmp_symlink);
     remove_tree();
     return check_report();
 }

@@ -5,15 +5,16 @@
  * directory commits (the failed copy's pages stay reserved, a later commit outranks it). */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "check.h"
-#include "region_cache.h"
+#include "test_util.h"
+#include "strata/region_cache.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
 #include "strata/region.h"
@@ -25,12 +26,6 @@ static uint32_t rng_next(void)
 {
     rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
     return (uint32_t)(rng_state >> 33);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    return remove(path);
 }
 
 static void make_dir(const char *name, char *out, size_t size)
@@ -68,16 +63,6 @@ static uint8_t *file_bytes(const char *path, size_t *size)
     char *data = NULL;
     if (fileio_read_all(path, &data, size) != ST_OK) return NULL;
     return (uint8_t *)data;
-}
-
-static void flip_byte(const char *path, long offset)
-{
-    FILE *f = fopen(path, "r+b");
-    fseek(f, offset, SEEK_SET);
-    int c = fgetc(f);
-    fseek(f, offset, SEEK_SET);
-    fputc(c ^ 0x5A, f);
-    fclose(f);
 }
 
 /* Live records never overlap, start on pages, and lie after the header. */
@@ -238,7 +223,7 @@ static void test_damaged_record(void)
     CHECK_EQ_INT(region_get_entry(r, region_slot_of(3, -17)).offset, REGION_DATA_START);
     region_close(r);
 
-    flip_byte(path, REGION_DATA_START + REGION_RECORD_HEADER + 1234);
+    test_flip_byte(path, REGION_DATA_START + REGION_RECORD_HEADER + 1234, 0x5A);
     size_t size_before, size_after;
     uint8_t *before = file_bytes(path, &size_before);
 
@@ -259,7 +244,7 @@ static void test_damaged_record(void)
     CHECK_EQ_INT(region_open(path, 0, -2, REGION_OPEN_WRITE, &r), ST_OK);
     RegionEntry second = region_get_entry(r, region_slot_of(4, -17));
     region_close(r);
-    flip_byte(path, second.offset + 5);   /* chunk x field */
+    test_flip_byte(path, second.offset + 5, 0x5A);   /* chunk x field */
     CHECK_EQ_INT(region_open(path, 0, -2, REGION_OPEN_WRITE, &r), ST_OK);
     CHECK_EQ_INT(region_read_chunk(r, 4, -17, &p, &n), ST_ERR_FORMAT);
     CHECK_STR_CONTAINS(st_error_message(), "chunk 4,-17 at offset");
@@ -292,15 +277,25 @@ static void test_torn_directory(void)
     int live = info.live_copy;
     region_close(r);
 
-    flip_byte(path, (long)live * REGION_PAGE + 100);   /* as if the last directory write was torn */
-    log_set_level(LOG_WARN);
-    CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_WRITE, &r), ST_OK);
-    log_set_level(LOG_INFO);
+    test_flip_byte(path, (long)live * REGION_PAGE + 100, 0x5A);   /* as if the last directory write was torn */
+    log_set_level(LOG_SILENT);
+    CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_READ, &r), ST_OK);
     if (!r) return;
     region_get_info(r, &info);
     CHECK_EQ_INT(info.live_copy, 1 - live);
     CHECK(!info.copy_valid[live]);
-    CHECK(payload_check(r, 112, 112, 1, 4000));   /* the previous version, intact */
+    /* The record of version 2 was durable before its directory: it is rolled forward, not lost. */
+    CHECK_EQ_INT(info.rolled_forward, 1);
+    CHECK_EQ_INT(region_get_slot_status(r, region_slot_of(112, 112), NULL), REGION_SLOT_ROLLED_FORWARD);
+    CHECK(payload_check(r, 112, 112, 2, 7000));
+    region_close(r);
+    /* A writable open commits the repaired directory at once. */
+    CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_WRITE, &r), ST_OK);
+    log_set_level(LOG_INFO);
+    if (!r) return;
+    region_get_info(r, &info);
+    CHECK(info.copy_valid[0] && info.copy_valid[1]);
+    CHECK(payload_check(r, 112, 112, 2, 7000));
     /* The next write repairs the torn copy. */
     payload_make(buffer, 112, 112, 3, 100);
     CHECK_EQ_INT(region_write_chunk(r, 112, 112, buffer, 100), ST_OK);
@@ -312,8 +307,8 @@ static void test_torn_directory(void)
     region_close(r);
 
     size_t size_before, size_after;
-    flip_byte(path, 100);
-    flip_byte(path, REGION_PAGE + 100);
+    test_flip_byte(path, 100, 0x5A);
+    test_flip_byte(path, REGION_PAGE + 100, 0x5A);
     uint8_t *before = file_bytes(path, &size_before);
     CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_WRITE, &r), ST_ERR_FORMAT);
     CHECK_STR_CONTAINS(st_error_message(), "no valid directory");
@@ -575,8 +570,8 @@ static void test_cache(void)
     /* A damaged region file: reported, remembered, then moved aside (bytes kept) when a chunk is saved. */
     char path[400], aside[420];
     region_file_path(path, sizeof path, dir, 3, -3);
-    flip_byte(path, 50);
-    flip_byte(path, REGION_PAGE + 50);
+    test_flip_byte(path, 50, 0x5A);
+    test_flip_byte(path, REGION_PAGE + 50, 0x5A);
     size_t size_before, size_after;
     uint8_t *before = file_bytes(path, &size_before);
     log_set_level(LOG_SILENT);
@@ -599,13 +594,213 @@ static void test_cache(void)
     region_cache_destroy(NULL);
 }
 
+/* ---- Step 12 regressions ---- */
+
+/* Rewrites the generation of directory copy `copy` and fixes its CRC (a CRC-valid but implausible copy). */
+static void set_copy_generation(const char *path, int copy, uint64_t generation)
+{
+    size_t size;
+    uint8_t *bytes = file_bytes(path, &size);
+    if (!bytes) return;
+    uint8_t *page = bytes + copy * REGION_PAGE;
+    for (int i = 0; i < 8; i++) page[16 + i] = (uint8_t)(generation >> (8 * i));
+    uint32_t crc = (uint32_t)crc32(0L, page, 24 + REGION_SLOTS * 12);
+    for (int i = 0; i < 4; i++) page[24 + REGION_SLOTS * 12 + i] = (uint8_t)(crc >> (8 * i));
+    FILE *f = fopen(path, "r+b");
+    fwrite(bytes, 1, REGION_PAGE * 2, f);
+    fclose(f);
+    free(bytes);
+}
+
+static void write_bytes_at(const char *path, long offset, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "r+b");
+    fseek(f, offset, SEEK_SET);
+    fwrite(data, 1, size, f);
+    fclose(f);
+}
+
+/* Defect 1: the newest directory copy damaged (page zeroed, or one bit flipped in its entries). The chunk
+ * written last must come back (rolled forward from its record), and the next save must not reuse its pages. */
+static void test_damaged_newest_copy(void)
+{
+    for (int variant = 0; variant < 2; variant++) {
+        char dir[300], path[400];
+        make_dir(variant ? "newest_flip" : "newest_zero", dir, sizeof dir);
+        region_file_path(path, sizeof path, dir, 0, 0);
+        RegionFile *r = NULL;
+        CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_CREATE, &r), ST_OK);
+        if (!r) return;
+        payload_make(buffer, 1, 1, 1, 3000);
+        CHECK_EQ_INT(region_write_chunk(r, 1, 1, buffer, 3000), ST_OK);
+        payload_make(buffer, 2, 2, 1, 3000);
+        CHECK_EQ_INT(region_write_chunk(r, 2, 2, buffer, 3000), ST_OK);
+        payload_make(buffer, 1, 1, 2, 5000);
+        CHECK_EQ_INT(region_write_chunk(r, 1, 1, buffer, 5000), ST_OK);
+        RegionInfo info;
+        region_get_info(r, &info);
+        CHECK_EQ_INT(info.live_copy, 0);
+        region_close(r);
+        if (variant == 0) {
+            static const uint8_t zero[REGION_PAGE];
+            write_bytes_at(path, 0, zero, sizeof zero);
+        } else {
+            test_flip_byte(path, 24 + region_slot_of(1, 1) * 12 + 5, 0x5A);   /* one byte of chunk 1,1's entry */
+        }
+        log_set_level(LOG_SILENT);
+        CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_WRITE, &r), ST_OK);
+        log_set_level(LOG_INFO);
+        if (!r) return;
+        CHECK(payload_check(r, 1, 1, 2, 5000));   /* the last committed version, not version 1 */
+        CHECK(payload_check(r, 2, 2, 1, 3000));
+        /* New saves never land on the rolled-forward record. */
+        for (int i = 0; i < 6; i++) {
+            payload_make(buffer, 3 + i, 0, 1, 4000);
+            CHECK_EQ_INT(region_write_chunk(r, 3 + i, 0, buffer, 4000), ST_OK);
+        }
+        CHECK(payload_check(r, 1, 1, 2, 5000));
+        region_close(r);
+        CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_READ, &r), ST_OK);
+        if (!r) return;
+        CHECK(payload_check(r, 1, 1, 2, 5000));
+        CHECK(payload_check(r, 2, 2, 1, 3000));
+        for (int i = 0; i < 6; i++) CHECK(payload_check(r, 3 + i, 0, 1, 4000));
+        region_close(r);
+    }
+}
+
+/* Defect 4: a CRC-valid live copy with generation 2^64-1 must not make the next commit wrap to 0. */
+static void test_generation_wrap(void)
+{
+    char dir[300], path[400];
+    make_dir("wrap", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 0, 0);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    payload_make(buffer, 5, 5, 1, 2000);
+    CHECK_EQ_INT(region_write_chunk(r, 5, 5, buffer, 2000), ST_OK);
+    RegionInfo info;
+    region_get_info(r, &info);
+    int live = info.live_copy;
+    region_close(r);
+    set_copy_generation(path, live, UINT64_MAX);
+    log_set_level(LOG_SILENT);
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_WRITE, &r), ST_OK);
+    log_set_level(LOG_INFO);
+    if (!r) return;
+    region_get_info(r, &info);
+    CHECK(info.generation < 1000);
+    payload_make(buffer, 5, 5, 2, 2500);
+    CHECK_EQ_INT(region_write_chunk(r, 5, 5, buffer, 2500), ST_OK);
+    region_close(r);
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_READ, &r), ST_OK);
+    if (!r) return;
+    CHECK(payload_check(r, 5, 5, 2, 2500));
+    region_get_info(r, &info);
+    CHECK(info.generation < 1000);
+    region_close(r);
+}
+
+/* Defect 5: one CRC-valid entry with an absurd size or an offset past the file: that chunk is reported
+ * damaged, every other chunk reads, and saves to the region keep working. */
+static void test_bad_entries(void)
+{
+    for (int variant = 0; variant < 3; variant++) {
+        char dir[300], path[400], name[32];
+        snprintf(name, sizeof name, "bad_entry%d", variant);
+        make_dir(name, dir, sizeof dir);
+        region_file_path(path, sizeof path, dir, 0, 0);
+        RegionFile *r = NULL;
+        CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_CREATE, &r), ST_OK);
+        if (!r) return;
+        for (int i = 0; i < 3; i++) {
+            payload_make(buffer, i, 0, 1, 3000);
+            CHECK_EQ_INT(region_write_chunk(r, i, 0, buffer, 3000), ST_OK);
+        }
+        RegionInfo info;
+        region_get_info(r, &info);
+        int live = info.live_copy;
+        RegionEntry e0 = region_get_entry(r, region_slot_of(0, 0));
+        region_close(r);
+        /* Patch chunk 1,0's entry in both copies (then both are CRC-valid, the damage is the entry itself). */
+        for (int copy = 0; copy < 2; copy++) {
+            long at = (long)copy * REGION_PAGE + 24 + region_slot_of(1, 0) * 12;
+            uint8_t e[8];
+            uint32_t offset = variant == 1 ? 0x7FFFF000u : e0.offset + (variant == 2 ? 0u : 0u);
+            uint32_t size = variant == 0 ? 0xFFFFFFFFu : variant == 1 ? 4000u : e0.size;
+            for (int i = 0; i < 4; i++) e[i] = (uint8_t)(offset >> (8 * i)), e[4 + i] = (uint8_t)(size >> (8 * i));
+            write_bytes_at(path, at, e, sizeof e);
+            size_t fsz;
+            uint8_t *bytes = file_bytes(path, &fsz);
+            uint64_t g = 0;
+            for (int i = 0; i < 8; i++) g |= (uint64_t)bytes[copy * REGION_PAGE + 16 + i] << (8 * i);
+            free(bytes);
+            set_copy_generation(path, copy, g);   /* fixes the CRC */
+        }
+        (void)live;
+        log_set_level(LOG_SILENT);
+        CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_WRITE, &r), ST_OK);
+        if (!r) {
+            log_set_level(LOG_INFO);
+            continue;
+        }
+        const uint8_t *p;
+        size_t n;
+        CHECK_EQ_INT(region_read_chunk(r, 1, 0, &p, &n), ST_ERR_FORMAT);
+        CHECK_STR_CONTAINS(st_error_message(), "chunk 1,0");
+        CHECK(payload_check(r, 0, 0, 1, 3000));
+        CHECK(payload_check(r, 2, 0, 1, 3000));
+        for (int i = 0; i < 4; i++) {
+            payload_make(buffer, 4 + i, 4, 1, 6000);
+            StResult rc = region_write_chunk(r, 4 + i, 4, buffer, 6000);
+            CHECK_EQ_INT(rc, ST_OK);
+            if (rc != ST_OK) fprintf(stderr, "  %s\n", st_error_message());
+        }
+        /* The damaged chunk itself can be saved again (the player edited it). */
+        payload_make(buffer, 1, 0, 5, 3000);
+        CHECK_EQ_INT(region_write_chunk(r, 1, 0, buffer, 3000), ST_OK);
+        CHECK(payload_check(r, 1, 0, 5, 3000));
+        CHECK(payload_check(r, 0, 0, 1, 3000));
+        CHECK(payload_check(r, 2, 0, 1, 3000));
+        for (int i = 0; i < 4; i++) CHECK(payload_check(r, 4 + i, 4, 1, 6000));
+        log_set_level(LOG_INFO);
+        region_close(r);
+    }
+}
+
+/* Defect 3: compaction's "<path>.tmp" and the region file itself never follow a planted symlink. */
+static void test_symlinks(void)
+{
+    char dir[300], path[400], tmp[420], victim[420], link[420];
+    make_dir("symlinks", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 0, 0);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    CHECK_EQ_INT(fileio_write_atomic(victim, "precious", 8), ST_OK);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    for (int i = 0; i < 4; i++) {
+        payload_make(buffer, i, 0, 1, 3000);
+        CHECK_EQ_INT(region_write_chunk(r, i, 0, buffer, 3000), ST_OK);
+    }
+    CHECK_EQ_INT(symlink(victim, tmp), 0);
+    CHECK_EQ_INT(region_compact(r), ST_OK);
+    region_close(r);
+    size_t size;
+    uint8_t *bytes = file_bytes(victim, &size);
+    CHECK(bytes && size == 8 && memcmp(bytes, "precious", 8) == 0);
+    free(bytes);
+    /* A region file that is a symlink is not opened through the link. */
+    region_file_path(link, sizeof link, dir, 1, 0);
+    CHECK_EQ_INT(symlink(path, link), 0);
+    CHECK(region_open(link, 1, 0, REGION_OPEN_WRITE, &r) != ST_OK);
+}
+
 int main(void)
 {
-    snprintf(root, sizeof root, "%s/strata-region-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(root)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_temp_dir("region", root, sizeof root)) return 1;
     RUN(test_names);
     RUN(test_all_slots);
     RUN(test_not_found_and_limits);
@@ -614,6 +809,10 @@ int main(void)
     RUN(test_compaction);
     RUN(test_failed_commit);
     RUN(test_cache);
-    nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    RUN(test_damaged_newest_copy);
+    RUN(test_generation_wrap);
+    RUN(test_bad_entries);
+    RUN(test_symlinks);
+    test_remove_tree(root);
     return check_report();
 }

@@ -27,7 +27,7 @@ static void test_storage_release_and_reload(void)
     CHECK_EQ_INT(fx.storage.total_saves, 1);
     FakeEntry *e = fake_find(&fx.storage, 1, 1);
     CHECK(e != NULL && e->saves == 1);
-    if (e) CHECK_EQ_INT(cell_contents(e->cells[CHUNK_INDEX(3, 100, 3)]), BLOCK_STONE);
+    if (e) CHECK_EQ_INT(cell_contents(fake_saved_cell(e, 3, 100, 3)), BLOCK_STONE);
 
     set_loc(0, 0, 0, 2, 4);
     run_until_idle();
@@ -108,8 +108,8 @@ static void test_storage_autosave_and_save_all(void)
     run_until_idle();
     CHECK_EQ_INT(fx.storage.total_saves, 1);
     FakeEntry *e = fake_find(&fx.storage, 0, 0);
-    CHECK(e && cell_contents(e->cells[CHUNK_INDEX(1, 90, 1)]) == BLOCK_STONE &&
-          cell_contents(e->cells[CHUNK_INDEX(2, 90, 1)]) == BLOCK_STONE);
+    CHECK(e && cell_contents(fake_saved_cell(e, 1, 90, 1)) == BLOCK_STONE &&
+          cell_contents(fake_saved_cell(e, 2, 90, 1)) == BLOCK_STONE);
     UpdaterStats st;
     updater_get_stats(fx.u, &st);
     CHECK_EQ_INT(st.chunks_saved, 1);
@@ -437,8 +437,43 @@ static void test_storage_release_failing_threaded(void)
     fx.u = NULL;
     FakeEntry *e = fake_find(&fx.storage, 1, 1);
     CHECK(e && e->saves == 2); /* once before the failures, once after */
-    CHECK(e && cell_contents(e->cells[CHUNK_INDEX(4, 100, 3)]) == BLOCK_STONE);
+    CHECK(e && cell_contents(fake_saved_cell(e, 4, 100, 3)) == BLOCK_STONE);
     CHECK_EQ_INT(fx.storage.failed_saves, 2);
+    CHECK_EQ_INT(fx.storage.bad_saves, 0);
+    log_set_level(LOG_INFO);
+    fixture_free();
+}
+
+/* Defect 2: an I/O error while loading is not damage. The chunk stays NotLoaded (never generated over, never
+ * flagged damaged, so never saved over its record) and is retried at the next change; once the storage reads
+ * again it loads normally. */
+static void test_storage_io_error(void)
+{
+    fixture_init(false, true);
+    fx.storage.io_error_loads = 1000;
+    fx.storage.io_cx = 2;
+    fx.storage.io_cz = 0;
+    log_set_level(LOG_SILENT);
+    set_loc(0, 0, 0, 2, 4);
+    run_until_idle();
+    TerrainChunk *c = terrain_get_chunk(fx.terrain, 2, 0);
+    CHECK(c != NULL);
+    if (!c) return;
+    CHECK(fx.storage.io_failed_loads >= 1);
+    CHECK(fx.storage.io_failed_loads < 50);   /* retried at changes, not in a loop */
+    CHECK_EQ_INT(c->state, CHUNK_STATE_NOT_LOADED);
+    CHECK(!(c->flags & CHUNK_FLAG_DAMAGED_ON_DISK));
+    CHECK(!(c->flags & CHUNK_FLAG_LOADED));
+    /* Not editable while unread. */
+    CHECK(!edit_change_cell(fx.terrain, fx.u, 34, 90, 2, stone()));
+    updater_save_all(fx.u);
+    CHECK_EQ_INT(fx.storage.total_saves, 0);
+
+    fx.storage.io_error_loads = 0;   /* the disk reads again */
+    updater_request_autosave(fx.u);
+    run_until_idle();
+    CHECK_EQ_INT(c->state, CHUNK_STATE_VALID);
+    CHECK(!(c->flags & CHUNK_FLAG_DAMAGED_ON_DISK));
     CHECK_EQ_INT(fx.storage.bad_saves, 0);
     log_set_level(LOG_INFO);
     fixture_free();
@@ -448,6 +483,7 @@ int main(void)
 {
     RUN(test_storage_release_and_reload);
     RUN(test_storage_damaged);
+    RUN(test_storage_io_error);
     RUN(test_storage_autosave_and_save_all);
     RUN(test_storage_release_failing);
     RUN(test_storage_return_and_save_all_failing);

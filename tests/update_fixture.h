@@ -24,8 +24,14 @@ typedef struct FakeEntry {
     int cx, cz;
     int saves;
     int32_t shafts[CHUNK_SHAFTS];
-    int32_t *cells;
+    int32_t *saved_cells;              /* CHUNK_CELLS, CHUNK_INDEX order */
 } FakeEntry;
+
+/* The saved cell (x, y, z) of an entry. */
+static inline int32_t fake_saved_cell(const FakeEntry *e, int x, int y, int z)
+{
+    return e->saved_cells[CHUNK_INDEX(x, y, z)];
+}
 
 typedef struct FakeStorage {
     FakeEntry entries[FAKE_MAX_ENTRIES];
@@ -33,6 +39,8 @@ typedef struct FakeStorage {
     bool has_damaged;
     int damaged_cx, damaged_cz;
     int fail_saves;          /* the next N saves fail with ST_ERR_IO */
+    int io_error_loads;      /* while > 0, loads of chunk io_cx,io_cz fail with ST_ERR_IO (counting down) */
+    int io_cx, io_cz, io_failed_loads;
     int total_saves, failed_saves, loads, bad_saves;
 } FakeStorage;
 
@@ -47,13 +55,18 @@ static inline StResult fake_load(void *user, TerrainChunk *chunk)
 {
     FakeStorage *s = user;
     s->loads++;
+    if (s->io_error_loads > 0 && chunk->coord_x == s->io_cx && chunk->coord_z == s->io_cz) {
+        s->io_error_loads--;
+        s->io_failed_loads++;
+        return st_fail(ST_ERR_IO, "fake region: read: Input/output error");
+    }
     if (s->has_damaged && chunk->coord_x == s->damaged_cx && chunk->coord_z == s->damaged_cz) {
-        chunk->cells[CHUNK_INDEX(1, 200, 1)] = cell_make(BLOCK_GLASS, 0); /* a half-decoded blob */
+        chunk_set_cell(chunk, 1, 200, 1, cell_make(BLOCK_GLASS, 0)); /* a half-decoded blob */
         return st_fail(ST_ERR_FORMAT, "fake region: chunk %d,%d: CRC mismatch", chunk->coord_x, chunk->coord_z);
     }
     FakeEntry *e = fake_find(s, chunk->coord_x, chunk->coord_z);
     if (!e) return ST_ERR_NOT_FOUND;
-    memcpy(chunk->cells, e->cells, sizeof chunk->cells);
+    chunk_copy_cells_in(chunk, e->saved_cells);
     memcpy(chunk->shafts, e->shafts, sizeof chunk->shafts);
     return ST_OK;
 }
@@ -73,9 +86,9 @@ static inline StResult fake_save(void *user, const TerrainChunk *chunk)
         e = &s->entries[s->count++];
         e->cx = chunk->coord_x;
         e->cz = chunk->coord_z;
-        e->cells = malloc(sizeof chunk->cells);
+        e->saved_cells = malloc(CHUNK_CELLS * sizeof *e->saved_cells);
     }
-    memcpy(e->cells, chunk->cells, sizeof chunk->cells);
+    chunk_copy_cells_out(chunk, e->saved_cells);
     memcpy(e->shafts, chunk->shafts, sizeof chunk->shafts);
     e->saves++;
     s->total_saves++;
@@ -85,7 +98,7 @@ static inline StResult fake_save(void *user, const TerrainChunk *chunk)
 
 static inline void fake_storage_free(FakeStorage *s)
 {
-    for (int i = 0; i < s->count; i++) free(s->entries[i].cells);
+    for (int i = 0; i < s->count; i++) free(s->entries[i].saved_cells);
     memset(s, 0, sizeof *s);
 }
 

@@ -4,11 +4,14 @@
  *   strata-world verify DIR [--assets A] every stored chunk checked (directory, record CRC32, decode with the
  *                                        block registry); lists each damaged chunk with file, chunk and
  *                                        offset. Exit 0 when all sound, 1 when anything is damaged.
- * Exit 2 on a usage error or an unreadable world folder. Files are opened read-only; nothing is written.
+ *   strata-world recover DIR            scans damaged region files (no valid directory, or set aside as
+ *                                        .damaged) for intact records and restores the newest of each chunk
+ * Exit 2 on a usage error or an unreadable world folder. info and verify open files read-only and write nothing.
  * Design: both commands walk Regions/ with the same region and codec code the game uses, so "verify says
  * sound" means "the game will load it". A world open in a running game is reported (its session lock is
  * held): a chunk written at that instant could read as damaged, so the result is marked uncertain. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -171,7 +174,7 @@ static int command_verify(const char *dir, const char *assets)
     bool busy = world_in_use(dir);
     if (busy) printf("note: the world is open in a running game; a chunk being saved right now may show as damaged\n");
 
-    int damaged = 0;
+    int damaged = 0, rolled = 0;
     WorldMeta meta;
     if (world_meta_load(dir, &meta) != ST_OK) {
         printf("DAMAGED %s\n", st_error_message());
@@ -203,12 +206,25 @@ static int command_verify(const char *dir, const char *assets)
         RegionInfo info;
         region_get_info(r, &info);
         if (!info.copy_valid[0] || !info.copy_valid[1])
-            printf("note: %s: directory copy %d is invalid (an interrupted update; nothing lost, the next save repairs it)\n",
-                   path, info.copy_valid[0] ? 1 : 0);
+            printf("note: %s: directory copy %d is invalid (torn or damaged; the data pages were checked for newer "
+                   "records: %d rolled forward, %d uncertain)\n", path, info.copy_valid[0] ? 1 : 0, info.rolled_forward,
+                   info.uncertain);
         for (int slot = 0; slot < REGION_SLOTS; slot++) {
             RegionEntry entry = region_get_entry(r, slot);
-            if (!entry.offset) continue;
             int cx = regions[i].x * REGION_CHUNKS + (slot & 15), cz = regions[i].z * REGION_CHUNKS + (slot >> 4);
+            uint64_t generation = 0;
+            RegionSlotStatus status = region_get_slot_status(r, slot, &generation);
+            if (status == REGION_SLOT_ROLLED_FORWARD) {
+                printf("ROLLED FORWARD %s: chunk %d,%d: its newest record (generation %llu, offset %u) is named by no "
+                       "valid directory copy; it is the version read (the game commits it when it opens the file)\n",
+                       path, cx, cz, (unsigned long long)generation, entry.offset);
+                rolled++;
+            } else if (status == REGION_SLOT_UNCERTAIN) {
+                printf("UNCERTAIN %s: chunk %d,%d: another intact record of it exists whose age cannot be told; the "
+                       "directory's version is read, the other is kept (strata-world recover can restore it)\n", path, cx, cz);
+                damaged++;
+            }
+            if (!entry.offset) continue;
             const uint8_t *payload;
             size_t size;
             checked++;
@@ -228,12 +244,19 @@ static int command_verify(const char *dir, const char *assets)
         region_close(r);
     }
     for (int i = 0; i < other_count; i++) {
-        if (strstr(others[i].name, ".damaged"))
-            printf("note: %s/%s is a damaged region file set aside earlier (kept for recovery)\n", regions_dir, others[i].name);
+        const char *tail = strstr(others[i].name, ".damaged");
+        if (tail && !strstr(tail, ".recovered")) {
+            printf("DAMAGED %s/%s: a damaged region file set aside earlier; its records were not recovered yet "
+                   "(run strata-world recover)\n", regions_dir, others[i].name);
+            damaged++;
+        } else if (!strncmp(others[i].name, "Region ", 7) && !strstr(others[i].name, ".recovered")) {
+            printf("note: %s/%s: not a region file name; skipped\n", regions_dir, others[i].name);
+        }
     }
     if (!codec) fprintf(stderr, "strata-world: out of memory for the chunk codec\n");
     printf("%ld chunks in %d region files checked: %s", checked, count, damaged ? "" : "all sound");
     if (damaged) printf("%d damaged", damaged);
+    if (rolled) printf(" (%d chunks rolled forward past a damaged directory copy)", rolled);
     printf("%s\n", busy ? " (world in use: re-run after the game quits to be sure)" : "");
     chunk_codec_destroy(codec);
     block_registry_destroy(blocks);
@@ -243,14 +266,164 @@ static int command_verify(const char *dir, const char *assets)
     return damaged ? 1 : 0;
 }
 
+/* ---- recover ---- */
+
+typedef struct RecoverScan {
+    bool found[REGION_SLOTS];
+    RegionRecordInfo best[REGION_SLOTS];
+    uint8_t *payload[REGION_SLOTS];
+    size_t size[REGION_SLOTS];
+} RecoverScan;
+
+static void recover_record(void *user, const RegionRecordInfo *record, const uint8_t *payload, size_t size)
+{
+    RecoverScan *scan = user;
+    int slot = region_slot_of(record->cx, record->cz);
+    const RegionRecordInfo *b = &scan->best[slot];
+    /* Newest: the highest generation; version 1 records (no generation) lose to any CHK3, later offset wins. */
+    if (scan->found[slot] && (b->generation > record->generation ||
+                              (b->generation == record->generation && b->offset > record->offset)))
+        return;
+    uint8_t *copy = malloc(size ? size : 1);
+    if (!copy) return;
+    memcpy(copy, payload, size);
+    free(scan->payload[slot]);
+    scan->payload[slot] = copy;
+    scan->size[slot] = size;
+    scan->best[slot] = *record;
+    scan->found[slot] = true;
+}
+
+/* Parses "Region X,Z.dat" followed by anything (".damaged", ".damaged.3"). */
+static bool recover_parse_name(const char *name, int *rx, int *rz)
+{
+    const char *dat = strstr(name, ".dat");
+    if (!dat) return false;
+    char base[256];
+    snprintf(base, sizeof base, "%.*s", (int)(dat + 4 - name), name);
+    return region_parse_file_name(base, rx, rz);
+}
+
+/* Restores the newest intact record of each chunk found in `source` into the region file `target`, never
+ * replacing a chunk the target already holds (it is newer: the target was made after the source failed). */
+static int recover_file(const char *source, const char *target, int rx, int rz, int *restored, int *kept)
+{
+    RecoverScan *scan = calloc(1, sizeof *scan);
+    if (!scan) return -1;
+    int failures = 0;
+    if (region_scan_file(source, rx, rz, recover_record, scan) != ST_OK) {
+        printf("FAILED %s: %s\n", source, st_error_message());
+        failures++;
+    }
+    RegionFile *r = NULL;
+    if (!failures && region_open(target, rx, rz, REGION_OPEN_CREATE, &r) != ST_OK) {
+        printf("FAILED %s: %s\n", target, st_error_message());
+        failures++;
+    }
+    for (int slot = 0; r && slot < REGION_SLOTS; slot++) {
+        if (!scan->found[slot]) continue;
+        const RegionRecordInfo *rec = &scan->best[slot];
+        if (region_has_chunk(r, rec->cx, rec->cz)) {
+            printf("kept %s: chunk %d,%d (the region file holds a newer copy)\n", target, rec->cx, rec->cz);
+            (*kept)++;
+            continue;
+        }
+        if (region_write_chunk(r, rec->cx, rec->cz, scan->payload[slot], scan->size[slot]) != ST_OK) {
+            printf("FAILED %s: chunk %d,%d: %s\n", target, rec->cx, rec->cz, st_error_message());
+            failures++;
+            continue;
+        }
+        printf("restored %s: chunk %d,%d from %s (offset %u, generation %llu)\n", target, rec->cx, rec->cz, source,
+               rec->offset, (unsigned long long)rec->generation);
+        (*restored)++;
+    }
+    region_close(r);
+    for (int slot = 0; slot < REGION_SLOTS; slot++) free(scan->payload[slot]);
+    free(scan);
+    return failures;
+}
+
+static int command_recover(const char *dir)
+{
+    if (world_in_use(dir)) {
+        fprintf(stderr, "strata-world: %s is open in a running game; quit it first\n", dir);
+        return 2;
+    }
+    char regions_dir[PATH_MAX];
+    snprintf(regions_dir, sizeof regions_dir, "%s/Regions", dir);
+    DIR *d = opendir(regions_dir);
+    if (!d) {
+        fprintf(stderr, "strata-world: %s: cannot list\n", regions_dir);
+        return 2;
+    }
+    char (*names)[256] = NULL;
+    int count = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || strncmp(e->d_name, "Region ", 7) != 0) continue;
+        if (count == cap) {
+            cap = cap ? cap * 2 : 32;
+            void *grown = realloc(names, sizeof *names * (size_t)cap);
+            if (!grown) break;
+            names = grown;
+        }
+        snprintf(names[count++], sizeof names[0], "%s", e->d_name);
+    }
+    closedir(d);
+    int failures = 0, restored = 0, kept = 0, sources = 0;
+    for (int i = 0; i < count; i++) {
+        int rx, rz;
+        if (!recover_parse_name(names[i], &rx, &rz) || strstr(names[i], ".recovered") || strstr(names[i], ".tmp"))
+            continue;
+        char path[PATH_MAX + 256], target[PATH_MAX + 256], source[PATH_MAX + 300];
+        snprintf(path, sizeof path, "%s/%s", regions_dir, names[i]);
+        region_file_path(target, sizeof target, regions_dir, rx, rz);
+        bool aside = strstr(names[i], ".damaged") != NULL;
+        if (!aside) {
+            RegionFile *r = NULL;
+            StResult rc = region_open(path, rx, rz, REGION_OPEN_READ, &r);
+            region_close(r);
+            if (rc != ST_ERR_FORMAT) continue;   /* readable: nothing to recover */
+            /* Set the damaged file aside, then rebuild a fresh region from its records. */
+            for (int n = 0; n < 1000; n++) {
+                if (n == 0) snprintf(source, sizeof source, "%s.damaged", path);
+                else snprintf(source, sizeof source, "%s.damaged.%d", path, n);
+                if (access(source, F_OK) != 0) break;
+            }
+            if (rename(path, source) != 0) {
+                printf("FAILED rename %s: %s\n", path, strerror(errno));
+                failures++;
+                continue;
+            }
+            printf("moved %s (no valid directory) to %s\n", path, source);
+        } else {
+            snprintf(source, sizeof source, "%s", path);
+        }
+        sources++;
+        int f = recover_file(source, target, rx, rz, &restored, &kept);
+        failures += f;
+        if (f == 0) {
+            char done[PATH_MAX + 320];
+            snprintf(done, sizeof done, "%s.recovered", source);
+            if (rename(source, done) != 0) failures++;
+        }
+    }
+    free(names);
+    printf("recover: %d damaged region files scanned, %d chunks restored, %d kept (newer copy present), %d failures\n",
+           sources, restored, kept, failures);
+    return failures ? 1 : 0;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: strata-world info DIR\n"
             "       strata-world verify DIR [--assets DIR]\n"
+            "       strata-world recover DIR\n"
             "  info    the world's settings, player and time; region files, chunk counts and sizes\n"
             "  verify  check every stored chunk (directory, CRC32, contents); lists damaged chunks with file,\n"
             "          chunk coordinates and offset. Exit 0: all sound, 1: something is damaged, 2: usage or I/O.\n"
+            "  recover restore the newest intact record of each chunk from damaged or set-aside (.damaged) region\n"
+            "          files into fresh region files, never over a newer copy; the sources are renamed .recovered\n"
             "  --assets DIR  folder holding blocks.json (default %s)\n",
             STRATA_ASSET_DIR);
 }
@@ -278,6 +451,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(command, "info")) return command_info(dir);
     if (!strcmp(command, "verify")) return command_verify(dir, assets);
+    if (!strcmp(command, "recover")) return command_recover(dir);
     fprintf(stderr, "strata-world: unknown command '%s'\n", command);
     usage(stderr);
     return 2;

@@ -12,6 +12,9 @@
 
 /* Reads the whole file into a NUL-terminated malloc'd buffer (*size excludes the NUL). Caller frees. */
 StResult fileio_read_all(const char *path, char **data, size_t *size);
+/* Creates `path` for writing (0644) with O_CREAT|O_EXCL|O_NOFOLLOW: a file or symlink already there is
+ * unlinked (never followed) and the create retried once. *fd gets the descriptor (caller closes). ST_ERR_IO. */
+StResult fileio_create_exclusive(const char *path, int *fd);
 StResult fileio_write_atomic(const char *path, const void *data, size_t size);
 /* Creates the folder and its parents (like mkdir -p). Existing folders are fine. */
 StResult fileio_make_dirs(const char *path);

@@ -4,7 +4,8 @@
  * into the message next to the path. fileio_write_atomic writes "<path>.tmp" in the same folder (a
  * rename is only atomic within one file system), fsyncs the data, renames it over the target and then
  * fsyncs the folder so the rename itself is durable: after a crash the reader sees the old file or the
- * new one, never a mix. A failed write removes its tmp file and leaves the target untouched.
+ * new one, never a mix. A failed write removes its tmp file and leaves the target untouched. The tmp file is
+ * created with O_EXCL|O_NOFOLLOW (a leftover or a planted symlink is unlinked first, never followed).
  * read_all does not trust st_size alone (pipes and /proc report 0): it reads until EOF, growing the
  * buffer. All functions are reentrant; EINTR is retried. */
 #define _GNU_SOURCE
@@ -109,6 +110,22 @@ static void folder_of(const char *path, char *out, size_t size)
     }
 }
 
+StResult fileio_create_exclusive(const char *path, int *fd_out)
+{
+    *fd_out = -1;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int fd;
+        do fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644); while (fd < 0 && errno == EINTR);
+        if (fd >= 0) {
+            *fd_out = fd;
+            return ST_OK;
+        }
+        /* A leftover (or a planted symlink): unlink removes the name itself, never what a link points to. */
+        if (errno != EEXIST || attempt > 0 || unlink(path) != 0) break;
+    }
+    return st_fail(ST_ERR_IO, "create %s: %s", path, strerror(errno));
+}
+
 StResult fileio_write_atomic(const char *path, const void *data, size_t size)
 {
     if (!path || (!data && size > 0)) return st_fail(ST_ERR_ARG, "fileio_write_atomic: NULL path or data");
@@ -117,8 +134,8 @@ StResult fileio_write_atomic(const char *path, const void *data, size_t size)
         return st_fail(ST_ERR_ARG, "write %s: path too long", path);
 
     int fd;
-    do fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644); while (fd < 0 && errno == EINTR);
-    if (fd < 0) return st_fail(ST_ERR_IO, "open %s: %s", tmp, strerror(errno));
+    StResult created = fileio_create_exclusive(tmp, &fd);
+    if (created != ST_OK) return created;
 
     StResult rc = write_fully(fd, tmp, data, size);
     if (rc == ST_OK && fsync(fd) != 0) rc = st_fail(ST_ERR_IO, "fsync %s: %s", tmp, strerror(errno));

@@ -24,63 +24,20 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "strata/fileio.h"
 #include "strata/log.h"
+#include "region_format.h"
 
-#define REGION_DIRECTORY_BYTES (24 + REGION_SLOTS * 12)   /* before the directory CRC */
 
-typedef struct RegionExtent { uint64_t start, end; } RegionExtent;   /* whole pages, [start, end) */
 
-struct RegionFile {
-    char path[PATH_MAX];
-    int fd;
-    int region_x, region_z;
-    RegionOpenMode mode;
-    RegionEntry entries[REGION_SLOTS];
-    uint64_t generation;       /* of the live copy */
-    uint64_t last_generation;  /* highest generation either copy may hold on disk (failed writes included) */
-    int live_copy;
-    bool copy_valid[2];
-    uint64_t file_size;
-    uint64_t compact_min_bytes;
-    bool damage_seen;          /* a record failed its checks: never compact this file */
-    long compactions;
-    uint8_t *buffer;           /* record scratch for reads and writes */
-    size_t buffer_capacity;
-    RegionExtent *reserved;    /* pages named by failed directory writes only; kept until a commit succeeds */
-    int reserved_count, reserved_capacity;
-    int test_commit_failures;  /* region_test_fail_directory_commits */
-    bool test_failure_writes;
-};
+/* ---- little-endian helpers (region_format.h) ---- */
 
-/* ---- little-endian helpers ---- */
-
-static void put_u32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-static uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static void put_u64(uint8_t *p, uint64_t v) { put_u32(p, (uint32_t)v); put_u32(p + 4, (uint32_t)(v >> 32)); }
-static uint64_t get_u64(const uint8_t *p) { return (uint64_t)get_u32(p) | ((uint64_t)get_u32(p + 4) << 32); }
-
-static uint32_t region_crc32(const uint8_t *data, size_t size)
-{
-    uLong crc = crc32(0L, Z_NULL, 0);
-    while (size > 0) {
-        uInt n = size > (1u << 30) ? (1u << 30) : (uInt)size;
-        crc = crc32(crc, data, n);
-        data += n;
-        size -= n;
-    }
-    return (uint32_t)crc;
-}
-
-static uint64_t round_to_page(uint64_t n) { return (n + REGION_PAGE - 1) & ~(uint64_t)(REGION_PAGE - 1); }
+#define put_u32 region_put_u32
+#define get_u32 region_get_u32
+#define put_u64 region_put_u64
+#define get_u64 region_get_u64
+#define round_to_page region_round_to_page
 
 /* ---- names ---- */
 
@@ -206,8 +163,8 @@ static bool region_decode_directory(const uint8_t *page, int rx, int rz, uint64_
         return false;
     }
     uint32_t version = get_u32(page + 4);
-    if (version != REGION_FORMAT_VERSION) {
-        snprintf(why, why_size, "format version %u (this build reads %d)", version, REGION_FORMAT_VERSION);
+    if (version != 1 && version != REGION_FORMAT_VERSION) {
+        snprintf(why, why_size, "format version %u (this build reads 1..%d)", version, REGION_FORMAT_VERSION);
         return false;
     }
     int file_rx = (int)get_u32(page + 8), file_rz = (int)get_u32(page + 12);
@@ -216,6 +173,10 @@ static bool region_decode_directory(const uint8_t *page, int rx, int rz, uint64_
         return false;
     }
     *generation = get_u64(page + 16);
+    if (*generation > REGION_MAX_GENERATION) {
+        snprintf(why, why_size, "implausible generation %llu", (unsigned long long)*generation);
+        return false;
+    }
     for (int i = 0; i < REGION_SLOTS; i++) {
         const uint8_t *e = page + 24 + i * 12;
         entries[i].offset = get_u32(e);
@@ -244,7 +205,7 @@ StResult region_open(const char *path, int rx, int rz, RegionOpenMode mode, Regi
 {
     *out = NULL;
     if (strlen(path) >= PATH_MAX - 8) return st_fail(ST_ERR_ARG, "region path too long: %s", path);
-    int flags = (mode == REGION_OPEN_READ ? O_RDONLY : O_RDWR) | O_CLOEXEC;
+    int flags = (mode == REGION_OPEN_READ ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NOFOLLOW;   /* no symlinks */
     int fd = open(path, flags);
     if (fd < 0 && errno == ENOENT && mode == REGION_OPEN_CREATE) {
         StResult rc = region_create_file(path, rx, rz);
@@ -300,14 +261,36 @@ StResult region_open(const char *path, int rx, int rz, RegionOpenMode mode, Regi
     region->last_generation = region->generation;
     memcpy(region->entries, copies[live], sizeof region->entries);
     if (!region->copy_valid[1 - live])
-        log_info("store", "%s: directory copy %d is invalid (%s), an interrupted update; using copy %d", path, 1 - live,
-                 why[1 - live], live);
+        log_info("store", "%s: directory copy %d is invalid (%s); using copy %d and checking the data pages for newer "
+                 "records", path, 1 - live, why[1 - live], live);
+    region_check_entries(region);
+    /* Pages named by either readable copy stay reserved until a newer directory commits. */
+    for (int c = 0; c < 2; c++) {
+        if (!region->copy_valid[c]) continue;
+        for (int slot = 0; slot < REGION_SLOTS && rc == ST_OK; slot++) {
+            RegionExtent x;
+            if (c != live && region_entry_pages(region, &copies[c][slot], &x))
+                rc = region_extent_push(&region->reserved, &region->reserved_count, &region->reserved_capacity, x, path);
+        }
+    }
+    if (rc == ST_OK && !region->copy_valid[1 - live]) rc = region_roll_forward(region);
+    if (rc != ST_OK) goto fail;
+    RegionInfo info;
+    region_get_info(region, &info);
+    if (info.rolled_forward > 0 && mode != REGION_OPEN_READ) {
+        RegionEntry repaired[REGION_SLOTS];
+        memcpy(repaired, region->entries, sizeof repaired);
+        if (region_commit_directory(region, repaired) != ST_OK)
+            log_warn("store", "%s: the repaired directory could not be written yet: %s", path, st_error_message());
+    }
     free(header);
     *out = region;
     return ST_OK;
 
 fail:
     free(header);
+    free(region->reserved);
+    free(region->held);
     free(region);
     close(fd);
     return rc;
@@ -319,6 +302,7 @@ void region_close(RegionFile *region)
     if (region->fd >= 0) close(region->fd);
     free(region->buffer);
     free(region->reserved);
+    free(region->held);
     free(region);
 }
 
@@ -353,11 +337,22 @@ void region_get_info(const RegionFile *region, RegionInfo *info)
     info->used_bytes = REGION_DATA_START;
     info->compactions = region->compactions;
     for (int i = 0; i < REGION_SLOTS; i++) {
+        info->rolled_forward += region->slot_status[i] == REGION_SLOT_ROLLED_FORWARD;
+        info->bad_entries += region->slot_status[i] == REGION_SLOT_BAD_ENTRY;
+        info->uncertain += region->slot_status[i] == REGION_SLOT_UNCERTAIN;
         if (!region->entries[i].offset) continue;
         info->chunk_count++;
+        if (region->slot_status[i] == REGION_SLOT_BAD_ENTRY) continue;
         info->record_bytes += region->entries[i].size;
         info->used_bytes += round_to_page(region->entries[i].size);
     }
+}
+
+RegionSlotStatus region_get_slot_status(const RegionFile *region, int slot, uint64_t *generation)
+{
+    if (slot < 0 || slot >= REGION_SLOTS) return REGION_SLOT_NORMAL;
+    if (generation) *generation = region->slot_generation[slot];
+    return (RegionSlotStatus)region->slot_status[slot];
 }
 
 void region_set_compact_min_bytes(RegionFile *region, uint64_t bytes) { region->compact_min_bytes = bytes; }
@@ -384,19 +379,15 @@ static StResult region_damaged(RegionFile *region, int cx, int cz, uint32_t offs
     return st_fail(ST_ERR_FORMAT, "%s: chunk %d,%d at offset %u: %s", region->path, cx, cz, offset, what);
 }
 
-StResult region_read_chunk(RegionFile *region, int cx, int cz, const uint8_t **payload, size_t *size)
+/* Reads and checks the record an entry names (bounds, magic, coordinates, length, codec, CRC32). */
+StResult region_check_record(RegionFile *region, int cx, int cz, RegionEntry entry, const uint8_t **payload,
+                                    size_t *size)
 {
-    if (!region_owns_chunk(region, cx, cz))
-        return st_fail(ST_ERR_ARG, "%s: chunk %d,%d is not in region %d,%d", region->path, cx, cz, region->region_x,
-                       region->region_z);
-    if (region->fd < 0) return st_fail(ST_ERR_STATE, "%s: file is closed after a failed compaction", region->path);
-    RegionEntry entry = region->entries[region_slot_of(cx, cz)];
-    if (entry.offset == 0) return st_fail(ST_ERR_NOT_FOUND, "%s: chunk %d,%d is not stored", region->path, cx, cz);
     if (entry.offset < REGION_DATA_START)
         return region_damaged(region, cx, cz, entry.offset, "directory points into the header");
-    if (entry.size < REGION_RECORD_HEADER || entry.size > REGION_MAX_RECORD)
+    if (entry.size < REGION_RECORD_HEADER_V1 || entry.size > REGION_MAX_RECORD)
         return region_damaged(region, cx, cz, entry.offset, "directory gives a record size of %u bytes (expected %d..%u)",
-                              entry.size, REGION_RECORD_HEADER, REGION_MAX_RECORD);
+                              entry.size, REGION_RECORD_HEADER_V1, REGION_MAX_RECORD);
     if ((uint64_t)entry.offset + entry.size > region->file_size)
         return region_damaged(region, cx, cz, entry.offset, "%u-byte record extends past the end of the file (%llu bytes)",
                               entry.size, (unsigned long long)region->file_size);
@@ -409,24 +400,38 @@ StResult region_read_chunk(RegionFile *region, int cx, int cz, const uint8_t **p
         return region_damaged(region, cx, cz, entry.offset, "record truncated (%zu of %u bytes)", got, entry.size);
 
     const uint8_t *h = region->buffer;
-    if (memcmp(h, "CHK2", 4) != 0) return region_damaged(region, cx, cz, entry.offset, "no CHK2 record magic");
-    int rec_x = (int)get_u32(h + 4), rec_z = (int)get_u32(h + 8);
-    if (rec_x != cx || rec_z != cz)
-        return region_damaged(region, cx, cz, entry.offset, "record holds chunk %d,%d", rec_x, rec_z);
-    uint32_t length = get_u32(h + 12), crc = get_u32(h + 16), codec = get_u32(h + 20);
-    if (length != entry.size - REGION_RECORD_HEADER)
-        return region_damaged(region, cx, cz, entry.offset, "record length %u disagrees with the directory (%u)", length,
-                              entry.size - REGION_RECORD_HEADER);
-    if (codec != REGION_CODEC_RLE_DEFLATE)
-        return region_damaged(region, cx, cz, entry.offset, "unknown codec %u", codec);
-    if (crc != entry.crc)
-        return region_damaged(region, cx, cz, entry.offset, "record CRC %08x disagrees with the directory (%08x)", crc,
-                              entry.crc);
-    if (region_crc32(h + REGION_RECORD_HEADER, length) != crc)
+    RegionRecordHeader head;
+    if (!region_record_parse(h, got, &head)) return region_damaged(region, cx, cz, entry.offset, "no record magic");
+    if (head.cx != cx || head.cz != cz)
+        return region_damaged(region, cx, cz, entry.offset, "record holds chunk %d,%d", head.cx, head.cz);
+    if (head.length != entry.size - head.header_size)
+        return region_damaged(region, cx, cz, entry.offset, "record length %u disagrees with the directory (%u)",
+                              head.length, entry.size - head.header_size);
+    if (head.codec != REGION_CODEC_RLE_DEFLATE)
+        return region_damaged(region, cx, cz, entry.offset, "unknown codec %u", head.codec);
+    if (head.crc != entry.crc)
+        return region_damaged(region, cx, cz, entry.offset, "record CRC %08x disagrees with the directory (%08x)",
+                              head.crc, entry.crc);
+    if (region_crc32(h + head.header_size, head.length) != head.crc)
         return region_damaged(region, cx, cz, entry.offset, "CRC mismatch");
-    *payload = h + REGION_RECORD_HEADER;
-    *size = length;
+    *payload = h + head.header_size;
+    *size = head.length;
     return ST_OK;
+}
+
+StResult region_read_chunk(RegionFile *region, int cx, int cz, const uint8_t **payload, size_t *size)
+{
+    if (!region_owns_chunk(region, cx, cz))
+        return st_fail(ST_ERR_ARG, "%s: chunk %d,%d is not in region %d,%d", region->path, cx, cz, region->region_x,
+                       region->region_z);
+    if (region->fd < 0) return st_fail(ST_ERR_STATE, "%s: file is closed after a failed compaction", region->path);
+    int slot = region_slot_of(cx, cz);
+    RegionEntry entry = region->entries[slot];
+    if (entry.offset == 0) return st_fail(ST_ERR_NOT_FOUND, "%s: chunk %d,%d is not stored", region->path, cx, cz);
+    StResult rc = region_check_record(region, cx, cz, entry, payload, size);
+    if (rc == ST_OK && region->slot_status[slot] == REGION_SLOT_BAD_ENTRY)   /* overlapping, settled otherwise */
+        return region_damaged(region, cx, cz, entry.offset, "directory entry overlaps another record");
+    return rc;
 }
 
 /* ---- writing ---- */
@@ -438,7 +443,7 @@ static int region_extent_compare(const void *a, const void *b)
 }
 
 /* The whole pages an entry touches (a damaged unaligned entry: all of them too). */
-static RegionExtent region_entry_extent(const RegionEntry *e)
+RegionExtent region_entry_extent(const RegionEntry *e)
 {
     RegionExtent x = {e->offset & ~(uint64_t)(REGION_PAGE - 1),
                       round_to_page((uint64_t)e->offset + (e->size ? e->size : 1))};
@@ -453,14 +458,15 @@ static StResult region_allocate(const RegionFile *region, uint64_t bytes, uint64
 {
     RegionExtent local[REGION_SLOTS];
     RegionExtent *extents = local;
-    if (region->reserved_count > 0) {
-        extents = malloc(sizeof *extents * (size_t)(REGION_SLOTS + region->reserved_count));
+    if (region->reserved_count + region->held_count > 0) {
+        extents = malloc(sizeof *extents * (size_t)(REGION_SLOTS + region->reserved_count + region->held_count));
         if (!extents) return st_fail(ST_ERR_NOMEM, "%s: out of memory for the free-space map", region->path);
     }
     int n = 0;
     for (int i = 0; i < REGION_SLOTS; i++)
-        if (region->entries[i].offset) extents[n++] = region_entry_extent(&region->entries[i]);
+        if (region_entry_pages(region, &region->entries[i], &extents[n])) n++;
     for (int i = 0; i < region->reserved_count; i++) extents[n++] = region->reserved[i];
+    for (int i = 0; i < region->held_count; i++) extents[n++] = region->held[i];
     qsort(extents, (size_t)n, sizeof extents[0], region_extent_compare);
     uint64_t cursor = REGION_DATA_START;
     for (int i = 0; i < n; i++) {
@@ -483,7 +489,7 @@ static bool region_entry_is_new(const RegionFile *region, const RegionEntry entr
  * every earlier attempt's. When the write or sync fails the copy may still reach the disk and win at the
  * next open, so the pages it newly names stay reserved (region_allocate skips them) until a commit
  * succeeds; that commit rewrites the same copy, so every failed attempt is then gone. */
-static StResult region_commit_directory(RegionFile *region, const RegionEntry entries[REGION_SLOTS])
+StResult region_commit_directory(RegionFile *region, const RegionEntry entries[REGION_SLOTS])
 {
     /* Room to remember this attempt's pages, claimed before anything is written. */
     int added = 0;
@@ -498,6 +504,9 @@ static StResult region_commit_directory(RegionFile *region, const RegionEntry en
 
     uint8_t page[REGION_PAGE];
     int target = 1 - region->live_copy;
+    if (region->last_generation >= REGION_MAX_GENERATION)
+        return st_fail(ST_ERR_FORMAT, "%s: directory generation %llu is at its limit", region->path,
+                       (unsigned long long)region->last_generation);
     uint64_t generation = region->last_generation + 1;
     region_encode_directory(page, region->region_x, region->region_z, generation, entries);
     StResult rc;
@@ -524,6 +533,8 @@ static StResult region_commit_directory(RegionFile *region, const RegionEntry en
         }
         return rc;
     }
+    for (int i = 0; i < REGION_SLOTS; i++)
+        if (memcmp(&entries[i], &region->entries[i], sizeof entries[i]) != 0) region->slot_status[i] = REGION_SLOT_NORMAL;
     memcpy(region->entries, entries, sizeof region->entries);
     region->generation = region->last_generation = generation;
     region->live_copy = target;
@@ -538,7 +549,7 @@ static void region_maybe_compact(RegionFile *region)
     region_get_info(region, &info);
     uint64_t dead = info.file_size > info.used_bytes ? info.file_size - info.used_bytes : 0;
     if (info.file_size < region->compact_min_bytes || dead * 2 <= info.file_size - REGION_DATA_START) return;
-    if (region->damage_seen) return;
+    if (region->damage_seen || region->held_count > 0) return;
     if (region_compact(region) != ST_OK)
         log_warn("store", "compaction skipped: %s", st_error_message());
 }
@@ -562,14 +573,18 @@ StResult region_write_chunk(RegionFile *region, int cx, int cz, const uint8_t *p
     rc = region_reserve_buffer(region, record_size);
     if (rc != ST_OK) return rc;
 
+    if (region->last_generation >= REGION_MAX_GENERATION)
+        return st_fail(ST_ERR_FORMAT, "%s: directory generation %llu is at its limit", region->path,
+                       (unsigned long long)region->last_generation);
     uint32_t crc = region_crc32(payload, size);
     uint8_t *h = region->buffer;
-    memcpy(h, "CHK2", 4);
+    memcpy(h, "CHK3", 4);
     put_u32(h + 4, (uint32_t)cx);
     put_u32(h + 8, (uint32_t)cz);
     put_u32(h + 12, (uint32_t)size);
     put_u32(h + 16, crc);
     put_u32(h + 20, REGION_CODEC_RLE_DEFLATE);
+    put_u64(h + 24, region->last_generation + 1);   /* the commit that will name it */
     memcpy(h + REGION_RECORD_HEADER, payload, size);
     rc = region_pwrite_all(region->fd, region->path, h, record_size, offset);
     if (rc == ST_OK) rc = region_sync(region->fd, region->path);
@@ -607,6 +622,8 @@ StResult region_compact(RegionFile *region)
     if (region->mode == REGION_OPEN_READ) return st_fail(ST_ERR_STATE, "%s: opened read-only", region->path);
     if (region->fd < 0) return st_fail(ST_ERR_STATE, "%s: file is closed after a failed compaction", region->path);
 
+    if (region->held_count > 0)
+        return st_fail(ST_ERR_STATE, "%s: holds records of uncertain age; not compacted", region->path);
     /* Check every record first: a damaged file is left exactly as it is. */
     for (int slot = 0; slot < REGION_SLOTS; slot++) {
         if (!region->entries[slot].offset) continue;
@@ -619,8 +636,9 @@ StResult region_compact(RegionFile *region)
 
     char tmp_path[PATH_MAX + 8];
     snprintf(tmp_path, sizeof tmp_path, "%s.tmp", region->path);
-    int fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return st_fail(ST_ERR_IO, "%s: create: %s", tmp_path, strerror(errno));
+    int fd = -1;
+    StResult created = fileio_create_exclusive(tmp_path, &fd);
+    if (created != ST_OK) return created;
 
     RegionEntry entries[REGION_SLOTS];
     memset(entries, 0, sizeof entries);
@@ -654,7 +672,7 @@ StResult region_compact(RegionFile *region)
     region->reserved_count = 0;
     region->generation = region->last_generation = base + 2;
     close(region->fd);
-    region->fd = open(region->path, O_RDWR | O_CLOEXEC);
+    region->fd = open(region->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
     StResult sync_rc = region_sync_parent(region->path);
     if (region->fd < 0) return st_fail(ST_ERR_IO, "%s: reopen after compaction: %s", region->path, strerror(errno));
     memcpy(region->entries, entries, sizeof entries);

@@ -6,7 +6,8 @@
  * cache's in-memory table, without a system call. A decode failure is reported with the same
  * "<file>: chunk X,Z at offset N: ..." prefix as a region-level failure, so the player can find the damage.
  * Saves skip a chunk marked CHUNK_FLAG_DAMAGED_ON_DISK that was never edited: its damaged copy stays on
- * disk for the player (or strata-world) to inspect. A process-wide advisory lock (flock on session.lock)
+ * disk for the player (or strata-world) to inspect. A load that could not read (ST_ERR_IO, ST_ERR_NOMEM: not
+ * damage) remembers the chunk, and every save of it is refused until a load reads it. A process-wide advisory lock (flock on session.lock)
  * keeps two processes from writing one world. */
 #include "strata/serializer.h"
 
@@ -14,18 +15,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <threads.h>
 #include <unistd.h>
 
 #include "strata/chunk_codec.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
 #include "strata/region.h"
-#include "region_cache.h"
+#include "strata/region_cache.h"
 
 struct Serializer {
     char dir[PATH_MAX];
@@ -35,10 +36,41 @@ struct Serializer {
     RegionCache *regions;
     ChunkCodec *codec;
     ChunkStorage storage;
-    mtx_t mutex;
+    pthread_mutex_t mutex;
     bool mutex_ready;
     SerializerStats stats;
+    int (*unread)[2];          /* chunks whose load could not read their record: no save may replace it */
+    int unread_count, unread_capacity;
 };
+
+/* ---- records that could not be read ---- */
+
+static int serializer_unread_find(const Serializer *s, int cx, int cz)
+{
+    for (int i = 0; i < s->unread_count; i++)
+        if (s->unread[i][0] == cx && s->unread[i][1] == cz) return i;
+    return -1;
+}
+
+static void serializer_unread_mark(Serializer *s, int cx, int cz, bool unread)
+{
+    int i = serializer_unread_find(s, cx, cz);
+    if (!unread) {
+        if (i >= 0) memcpy(s->unread[i], s->unread[--s->unread_count], sizeof s->unread[i]);
+        return;
+    }
+    if (i >= 0) return;
+    if (s->unread_count == s->unread_capacity) {
+        int capacity = s->unread_capacity ? s->unread_capacity * 2 : 16;
+        int (*grown)[2] = realloc(s->unread, sizeof *grown * (size_t)capacity);
+        if (!grown) return;   /* the worker keeps such a chunk NotLoaded anyway */
+        s->unread = grown;
+        s->unread_capacity = capacity;
+    }
+    s->unread[s->unread_count][0] = cx;
+    s->unread[s->unread_count][1] = cz;
+    s->unread_count++;
+}
 
 /* ---- chunk storage ---- */
 
@@ -68,11 +100,12 @@ static StResult serializer_load_locked(Serializer *s, TerrainChunk *chunk)
 static StResult serializer_load(void *user, TerrainChunk *chunk)
 {
     Serializer *s = user;
-    mtx_lock(&s->mutex);
+    pthread_mutex_lock(&s->mutex);
     StResult rc = serializer_load_locked(s, chunk);
+    serializer_unread_mark(s, chunk->coord_x, chunk->coord_z, rc == ST_ERR_IO || rc == ST_ERR_NOMEM);
     if (rc == ST_OK) s->stats.chunks_loaded++;
     else if (rc != ST_ERR_NOT_FOUND) s->stats.load_errors++;
-    mtx_unlock(&s->mutex);
+    pthread_mutex_unlock(&s->mutex);
     return rc;
 }
 
@@ -84,6 +117,9 @@ static StResult serializer_save_locked(Serializer *s, const TerrainChunk *chunk)
         log_info("store", "chunk %d,%d: not saved, its stored copy is damaged and it was not edited", cx, cz);
         return ST_OK;
     }
+    if (serializer_unread_find(s, cx, cz) >= 0)
+        return st_fail(ST_ERR_STATE, "chunk %d,%d: its stored copy could not be read; not saving over it until it "
+                       "loads", cx, cz);
     const uint8_t *bytes = NULL;
     size_t size = 0;
     StResult rc = chunk_codec_encode(s->codec, chunk, &bytes, &size);
@@ -101,10 +137,10 @@ static StResult serializer_save_locked(Serializer *s, const TerrainChunk *chunk)
 static StResult serializer_save(void *user, const TerrainChunk *chunk)
 {
     Serializer *s = user;
-    mtx_lock(&s->mutex);
+    pthread_mutex_lock(&s->mutex);
     StResult rc = serializer_save_locked(s, chunk);
     if (rc != ST_OK) s->stats.save_errors++;
-    mtx_unlock(&s->mutex);
+    pthread_mutex_unlock(&s->mutex);
     return rc;
 }
 
@@ -112,11 +148,11 @@ const ChunkStorage *serializer_chunk_storage(Serializer *serializer) { return &s
 
 void serializer_get_stats(Serializer *serializer, SerializerStats *stats)
 {
-    mtx_lock(&serializer->mutex);
+    pthread_mutex_lock(&serializer->mutex);
     *stats = serializer->stats;
     stats->regions_open = region_cache_open_count(serializer->regions);
     stats->region_files = region_cache_file_count(serializer->regions);
-    mtx_unlock(&serializer->mutex);
+    pthread_mutex_unlock(&serializer->mutex);
 }
 
 /* ---- open / close ---- */
@@ -125,7 +161,7 @@ static StResult serializer_lock_world(Serializer *s)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/session.lock", s->dir);
-    s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (s->lock_fd < 0) return st_fail(ST_ERR_IO, "%s: %s", path, strerror(errno));
     if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
@@ -179,7 +215,7 @@ StResult serializer_open(const char *dir, bool create, WorldMeta *meta, const Bl
     snprintf(world_json, sizeof world_json, "%s/world.json", dir);
     if (n1 < 0 || n2 < 0 || (size_t)n2 >= sizeof s->regions_dir) rc = st_fail(ST_ERR_ARG, "world folder path too long: %s", dir);
 
-    if (rc == ST_OK && mtx_init(&s->mutex, mtx_plain) != thrd_success) rc = st_fail(ST_ERR_NOMEM, "serializer: mutex init failed");
+    if (rc == ST_OK && pthread_mutex_init(&s->mutex, NULL) != 0) rc = st_fail(ST_ERR_NOMEM, "serializer: mutex init failed");
     else s->mutex_ready = rc == ST_OK;
 
     if (rc == ST_OK && create) {
@@ -224,7 +260,8 @@ void serializer_close(Serializer *serializer)
     region_cache_destroy(serializer->regions);
     chunk_codec_destroy(serializer->codec);
     if (serializer->lock_fd >= 0) close(serializer->lock_fd);   /* releases the flock */
-    if (serializer->mutex_ready) mtx_destroy(&serializer->mutex);
+    if (serializer->mutex_ready) pthread_mutex_destroy(&serializer->mutex);
+    free(serializer->unread);
     free(serializer);
 }
 

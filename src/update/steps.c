@@ -5,7 +5,8 @@
  * itself and returns the current state when they are not ready, so a wrong schedule can never make a
  * chunk skip work. Load results are written to worker_flags (worker-owned); the exchange moves them into
  * the main thread's flags. A damaged stored copy never stops the game: it is logged with its reason and
- * the chunk is generated in memory, flagged so that it is not written back until the player edits it.
+ * the chunk is generated in memory, flagged so that it is not written back until the player edits it. A
+ * read that failed (ST_ERR_IO, ST_ERR_NOMEM) is not damage: the chunk stays NotLoaded and is retried.
  * A chunk whose contents were just generated or loaded, and whose state the main thread has not yet seen
  * reach InvalidLight, cannot be edited by anyone (UPDATE_WORKER_FLAG_PRIVATE): its sunlight is written
  * with plain stores, several times cheaper than the compare-and-swaps a live chunk needs. */
@@ -59,13 +60,21 @@ ChunkState updater_step_not_loaded(TerrainChunk *chunk, StepContext *ctx)
         return CHUNK_STATE_INVALID_CONTENTS1;
     }
     StResult rc = storage->load(storage->user, chunk);
+    if (rc == ST_ERR_IO || rc == ST_ERR_NOMEM) {
+        /* Could not read: not damage. Generating it would let an edit be saved over an intact record, so the
+         * chunk stays NotLoaded (its neighbours wait) and is retried at the next exchange that changes
+         * something (an autosave request at the latest). */
+        log_warn("update", "chunk %d,%d: stored copy could not be read (%s: %s); not loaded, retrying later",
+                 chunk->coord_x, chunk->coord_z, st_result_name(rc), st_error_message());
+        return CHUNK_STATE_NOT_LOADED;
+    }
     if (rc == ST_OK) {
         step_set_load_result(chunk, CHUNK_FLAG_LOADED);
         chunk->worker_flags |= UPDATE_WORKER_FLAG_PRIVATE;
         return CHUNK_STATE_INVALID_LIGHT;
     }
     /* A failed or absent load may have written part of the chunk: start the generator from a clean one. */
-    memset(chunk->cells, 0, sizeof chunk->cells);
+    chunk_clear_cells(chunk);
     memset(chunk->shafts, 0, sizeof chunk->shafts);
     if (rc == ST_ERR_NOT_FOUND) {
         step_set_load_result(chunk, 0);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "strata/config.h"
 #include "strata/fileio.h"
 

@@ -13,3 +13,6 @@ target_link_libraries(strata-bench PRIVATE strata_core)
 if(TARGET strata)
   add_dependencies(strata-bench strata) # game_ready_ms_* runs the game beside strata-bench
 endif()
+# strata-font: bakes assets/fonts/ui_font.png + .json from DejaVu Sans Bold (fonts-dejavu-core)
+add_executable(strata-font tools/strata-font.c)
+target_link_libraries(strata-font PRIVATE PkgConfig::STB m)

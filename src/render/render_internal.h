@@ -134,18 +134,26 @@ void render_overlay_draw(RenderOverlay *overlay, mat4 view_proj,
 
 /* ---- ui_draw.c ---- */
 
+#define RENDER_FONT_FIRST 32
+#define RENDER_FONT_GLYPHS 95
+
 typedef struct RenderUi {
     GLuint program, vao, vbo;
     GLint u_mvp;
     bool vao_ready;                /* attributes set up (on the first flush, when the index buffer exists) */
-    GLuint font_texture;           /* single-channel coverage; 0 = none (text is drawn as flat quads) */
+    GLuint font_texture;           /* single-channel coverage; 0 = none (text is drawn with stb_easy_font) */
+    int font_width, font_height;   /* the font bitmap, pixels */
+    float font_pixel_height, font_ascent;
+    float glyphs[RENDER_FONT_GLYPHS][7]; /* ASCII 32..126: x0 y0 x1 y1 xoff yoff xadvance (ui_font.json) */
     struct UiVertex *vertices;     /* this frame's queue */
     int count, capacity;           /* vertices */
     int vbo_bytes;
     const BlockRegistry *blocks;   /* for block icons (borrowed) */
 } RenderUi;
 
-StResult render_ui_create(RenderUi *ui, const char *shader_dir, const BlockRegistry *blocks);
+/* Builds the program; loads asset_dir/fonts/ui_font.png and .json (missing or bad: a warning, and text falls
+ * back to stb_easy_font). */
+StResult render_ui_create(RenderUi *ui, const char *shader_dir, const char *asset_dir, const BlockRegistry *blocks);
 void render_ui_destroy(RenderUi *ui);
 /* Draws and empties the queue (pixels, top-left origin); leaves depth test on and blending off. */
 void render_ui_flush(RenderUi *ui, RenderQuadIndices *indices, GLuint atlas_texture, int width, int height);

@@ -74,7 +74,7 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         (rc = renderer_load_terrain_program(config->shader_dir, "terrain_cutout.frag", &r->cutout)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
-        (rc = render_ui_create(&r->ui, config->shader_dir, config->blocks)) != ST_OK ||
+        (rc = render_ui_create(&r->ui, config->shader_dir, config->asset_dir, config->blocks)) != ST_OK ||
         (rc = render_atlas_load(config->asset_dir, &r->atlas)) != ST_OK) {
         renderer_destroy(r);
         return rc;

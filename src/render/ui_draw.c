@@ -19,7 +19,10 @@
 #pragma GCC diagnostic ignored "-Wmissing-braces"
 #include <stb_easy_font.h>
 #pragma GCC diagnostic pop
+#include <stb/stb_image.h>
+
 #include "render_internal.h"
+#include "strata/config.h"
 #include "strata/log.h"
 
 typedef struct UiVertex {
@@ -30,13 +33,66 @@ typedef struct UiVertex {
 
 enum { UI_KIND_FLAT = 0, UI_KIND_FONT = 1, UI_KIND_ATLAS = 2 };
 
-#define UI_EASY_FONT_LINE 12.0f   /* stb_easy_font's line height in font pixels */
 #define UI_EASY_FONT_CHARS 256    /* longest text drawn at once */
+#define UI_TEXT_LINE 10.0f        /* a line of text is this many UI pixels high (the font's pixel height) */
 
-StResult render_ui_create(RenderUi *ui, const char *shader_dir, const BlockRegistry *blocks)
+/* Loads the baked font (tools/strata-font.c). */
+static StResult ui_load_font(RenderUi *ui, const char *asset_dir)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/fonts/ui_font.json", asset_dir);
+    ConfigDoc doc;
+    StResult rc = config_load(path, &doc);
+    if (rc != ST_OK) return rc;
+    long width = 0, height = 0, first = 0, count = 0;
+    double pixel_height = 0.0, ascent = 0.0;
+    static double table[RENDER_FONT_GLYPHS * 7];
+    int n = 0;
+    if ((rc = config_get_int(&doc, doc.root, "", "width", 1, 4096, &width)) == ST_OK &&
+        (rc = config_get_int(&doc, doc.root, "", "height", 1, 4096, &height)) == ST_OK &&
+        (rc = config_get_int(&doc, doc.root, "", "first", RENDER_FONT_FIRST, RENDER_FONT_FIRST, &first)) == ST_OK &&
+        (rc = config_get_int(&doc, doc.root, "", "count", RENDER_FONT_GLYPHS, RENDER_FONT_GLYPHS, &count)) == ST_OK &&
+        (rc = config_get_number(&doc, doc.root, "", "pixel_height", 1.0, 512.0, &pixel_height)) == ST_OK &&
+        (rc = config_get_number(&doc, doc.root, "", "ascent", 0.0, 512.0, &ascent)) == ST_OK)
+        rc = config_get_number_array(&doc, doc.root, "", "glyphs", RENDER_FONT_GLYPHS * 7, RENDER_FONT_GLYPHS * 7,
+                                     -4096.0, 4096.0, table, &n);
+    config_free(&doc);
+    if (rc != ST_OK) return rc;
+    snprintf(path, sizeof path, "%s/fonts/ui_font.png", asset_dir);
+    int w = 0, h = 0, channels = 0;
+    unsigned char *pixels = stbi_load(path, &w, &h, &channels, 1);
+    if (!pixels) return st_fail(ST_ERR_IO, "%s: cannot read the font bitmap (%s)", path, stbi_failure_reason());
+    if (w != width || h != height) {
+        stbi_image_free(pixels);
+        return st_fail(ST_ERR_FORMAT, "%s: %dx%d, but ui_font.json says %ldx%ld", path, w, h, width, height);
+    }
+    for (int i = 0; i < RENDER_FONT_GLYPHS; i++)
+        for (int k = 0; k < 7; k++) ui->glyphs[i][k] = (float)table[i * 7 + k];
+    ui->font_width = w;
+    ui->font_height = h;
+    ui->font_pixel_height = (float)pixel_height;
+    ui->font_ascent = (float)ascent;
+    glGenTextures(1, &ui->font_texture);
+    glBindTexture(GL_TEXTURE_2D, ui->font_texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, w, h, 0, GL_RED, GL_UNSIGNED_BYTE, pixels);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    stbi_image_free(pixels);
+    return ST_OK;
+}
+
+StResult render_ui_create(RenderUi *ui, const char *shader_dir, const char *asset_dir, const BlockRegistry *blocks)
 {
     memset(ui, 0, sizeof *ui);
     ui->blocks = blocks;
+    if (ui_load_font(ui, asset_dir) != ST_OK)
+        log_warn(RENDER_TAG, "%s; UI text falls back to the built-in pixel font", st_error_message());
     StResult rc = render_shader_load(shader_dir, "ui.vert", "ui.frag", &ui->program);
     if (rc != ST_OK)
         return rc;
@@ -58,6 +114,8 @@ void render_ui_destroy(RenderUi *ui)
         glDeleteBuffers(1, &ui->vbo);
     if (ui->program)
         glDeleteProgram(ui->program);
+    if (ui->font_texture)
+        glDeleteTextures(1, &ui->font_texture);
     free(ui->vertices);
     memset(ui, 0, sizeof *ui);
 }
@@ -130,11 +188,35 @@ typedef struct EasyFontVertex {
     uint8_t color[4];
 } EasyFontVertex;
 
+/* Font pixels to framebuffer pixels at a UI scale: a line is UI_TEXT_LINE UI pixels. */
+static float ui_font_factor(const RenderUi *ui, float scale)
+{
+    return scale * UI_TEXT_LINE / ui->font_pixel_height;
+}
+
 void renderer_ui_text(Renderer *renderer, float x, float y, float scale, uint32_t rgba, const char *text)
 {
     RenderUi *ui = &renderer->ui;
     char clean[UI_EASY_FONT_CHARS + 1];
     ui_clean_text(clean, text);
+    if (ui->font_texture) {
+        float f = ui_font_factor(ui, scale), pen = x, baseline = y + ui->font_ascent * f;
+        uint8_t c[4];
+        ui_color(c, rgba);
+        float iw = 1.0f / (float)ui->font_width, ih = 1.0f / (float)ui->font_height;
+        for (const char *p = clean; *p; p++) {
+            const float *g = ui->glyphs[*p - RENDER_FONT_FIRST];
+            if (g[2] > g[0] && g[3] > g[1]) {
+                float x0 = pen + g[4] * f, y0 = baseline + g[5] * f;
+                float x1 = x0 + (g[2] - g[0]) * f, y1 = y0 + (g[3] - g[1]) * f;
+                const float xy[8] = { x0, y0, x1, y0, x1, y1, x0, y1 };
+                const float uv[8] = { g[0] * iw, g[1] * ih, g[2] * iw, g[1] * ih, g[2] * iw, g[3] * ih, g[0] * iw, g[3] * ih };
+                ui_quad(ui, xy, uv, c, UI_KIND_FONT);
+            }
+            pen += g[6] * f;
+        }
+        return;
+    }
     static EasyFontVertex scratch[UI_EASY_FONT_CHARS * 72];
     uint8_t c[4];
     ui_color(c, rgba);
@@ -153,16 +235,20 @@ void renderer_ui_text(Renderer *renderer, float x, float y, float scale, uint32_
 
 float renderer_ui_text_width(const Renderer *renderer, float scale, const char *text)
 {
-    (void)renderer;
+    const RenderUi *ui = &renderer->ui;
     char clean[UI_EASY_FONT_CHARS + 1];
     ui_clean_text(clean, text);
-    return (float)stb_easy_font_width(clean) * scale;
+    if (!ui->font_texture)
+        return (float)stb_easy_font_width(clean) * scale;
+    float w = 0.0f;
+    for (const char *p = clean; *p; p++)
+        w += ui->glyphs[*p - RENDER_FONT_FIRST][6];
+    return w * ui_font_factor(ui, scale);
 }
 
 float renderer_ui_text_height(const Renderer *renderer, float scale)
 {
-    (void)renderer;
-    return 8.0f * scale; /* cap height plus descender of stb_easy_font's glyphs */
+    return renderer->ui.font_texture ? UI_TEXT_LINE * scale : 8.0f * scale;
 }
 
 /* ---- block icons ---- */

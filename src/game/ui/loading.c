@@ -94,8 +94,8 @@ void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *fram
     float s = fmaxf(1.0f, floorf(h / 360.0f));   /* one UI pixel in framebuffer pixels */
     float cx = w * 0.5f, y = h * 0.30f;
 
-    text_centered(r, cx, y, s * 4.0f, 0xF0F0F0FF, "STRATA");
-    y += renderer_ui_text_height(r, s * 4.0f) + s * 14.0f;
+    text_centered(r, cx, y, s * 3.0f, 0xF0F0F0FF, "STRATA");
+    y += renderer_ui_text_height(r, s * 3.0f) + s * 12.0f;
 
     char line[320];
     const char *name = app->world.serializer ? strrchr(app->world.dir, '/') : NULL;

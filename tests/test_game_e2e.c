@@ -541,6 +541,34 @@ static void test_ui_run(void)
     read_text(hotbar_path, json, sizeof json);
     CHECK_STR_CONTAINS(json, "\"selected\":\t7");
     CHECK_STR_CONTAINS(json, "\"glass\"");
+
+    /* Settings survive a relaunch (XDG_CONFIG_HOME is this test's folder); a bad file is reported, kept as
+     * .bad and replaced by the defaults. */
+    char settings[400], settings_bad[420];
+    snprintf(settings, sizeof settings, "%s/strata/settings.json", getenv("XDG_CONFIG_HOME"));
+    snprintf(settings_bad, sizeof settings_bad, "%s.bad", settings);
+    write_file(script, "setting fov 90\nquit\n");
+    const char *const quick[] = {"--flat", "--view-distance", "2", "--width", "160", "--height", "100", "--script",
+                                 script, NULL};
+    CHECK_EQ_INT(run_strata(NULL, quick), 0);
+    write_file(script, "setting gui_scale 2\nquit\n");
+    CHECK_EQ_INT(run_strata(NULL, quick), 0);
+    read_text(settings, json, sizeof json);
+    CHECK_STR_CONTAINS(json, "\"fov\":\t90");
+    CHECK_STR_CONTAINS(json, "\"gui_scale\":\t2");
+    write_file(settings, "{\"fov\": \"wide\"}");
+    write_file(script, "quit\n");
+    CHECK_EQ_INT(run_strata(NULL, quick), 0);
+    CHECK_STR_CONTAINS(out_text, "field 'fov'");
+    read_text(settings_bad, json, sizeof json);
+    CHECK_STR_CONTAINS(json, "wide");
+    read_text(settings, json, sizeof json);
+    CHECK_STR_CONTAINS(json, "\"fov\":\t75");
+    /* A numeric seed too big for 64 bits is an error, printed last after a short usage hint. */
+    CHECK_EQ_INT(run_strata(NULL, (const char *[]){"--seed", "123456789012345678901234567890", NULL}), 2);
+    const char *last = strstr(out_text, "strata: --seed:");
+    CHECK(last != NULL && strchr(last, '\n') == out_text + strlen(out_text) - 1);
+    CHECK(strstr(out_text, "--help") != NULL && strstr(out_text, "--help") < last);
 }
 
 int main(int argc, char **argv)
@@ -561,6 +589,9 @@ int main(int argc, char **argv)
     char data_home[300];
     snprintf(data_home, sizeof data_home, "%s/data", tmp);
     setenv("XDG_DATA_HOME", data_home, 1);
+    char config_home[300]; /* and the settings file too */
+    snprintf(config_home, sizeof config_home, "%s/config", tmp);
+    setenv("XDG_CONFIG_HOME", config_home, 1);
     if (latency_only) {
         fprintf(stderr, "-- test_dig_latency\n");
         if (test_dig_latency() == 77) return 77;

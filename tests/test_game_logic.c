@@ -10,6 +10,7 @@
 #include "daytime.h"
 #include "hud.h"
 #include "hotbar.h"
+#include "user_settings.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,8 +227,59 @@ static void test_hotbar(void)
     block_registry_destroy(blocks);
 }
 
+/* Settings: the table's defaults, clamping and steps, the screen's text, settings.json round trip, a missing
+ * file (defaults), a bad one (reported, kept as .bad, replaced by the defaults). */
+static void test_user_settings(void)
+{
+    UserSettings s;
+    user_settings_default(&s);
+    CHECK_NEAR(s.values[USER_SETTING_VIEW_DISTANCE], 8, 0);
+    CHECK_NEAR(s.values[USER_SETTING_VSYNC], 1, 0);
+    CHECK_EQ_INT(user_setting_find("fov"), USER_SETTING_FOV);
+    CHECK_EQ_INT(user_setting_find("nope"), -1);
+    user_settings_set(&s, USER_SETTING_VIEW_DISTANCE, 99);
+    CHECK_NEAR(s.values[USER_SETTING_VIEW_DISTANCE], 32, 0);
+    user_settings_step(&s, USER_SETTING_VIEW_DISTANCE, -3);
+    CHECK_NEAR(s.values[USER_SETTING_VIEW_DISTANCE], 29, 0);
+    user_settings_step(&s, USER_SETTING_INVERT_MOUSE, 1);
+    CHECK_NEAR(s.values[USER_SETTING_INVERT_MOUSE], 1, 0);
+    user_settings_step(&s, USER_SETTING_VOLUME, -3);
+    CHECK_NEAR(s.values[USER_SETTING_VOLUME], 0.5, 1e-9);
+    char text[32];
+    user_settings_format(&s, USER_SETTING_VOLUME, text, sizeof text);
+    CHECK(!strcmp(text, "50%"));
+    user_settings_format(&s, USER_SETTING_GUI_SCALE, text, sizeof text);
+    CHECK(!strcmp(text, "Auto"));
+    user_settings_format(&s, USER_SETTING_INVERT_MOUSE, text, sizeof text);
+    CHECK(!strcmp(text, "On"));
+
+    char dir[] = "/tmp/strata_test_settings_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[128], bad[140];
+    snprintf(path, sizeof path, "%s/strata/settings.json", dir);
+    snprintf(bad, sizeof bad, "%s.bad", path);
+    UserSettings loaded;
+    CHECK_EQ_INT(user_settings_load(path, &loaded), ST_OK); /* missing: defaults, nothing written */
+    CHECK(!fileio_exists(path));
+    CHECK_EQ_INT(user_settings_save(path, &s), ST_OK);
+    CHECK_EQ_INT(user_settings_load(path, &loaded), ST_OK);
+    CHECK(memcmp(&loaded, &s, sizeof s) == 0);
+    static const char broken[] = "{\"fov\": 500, \"volume\": 0.5}";
+    CHECK_EQ_INT(fileio_write_atomic(path, broken, sizeof broken - 1), ST_OK);
+    CHECK_EQ_INT(user_settings_load(path, &loaded), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "fov");
+    CHECK_STR_CONTAINS(st_error_message(), ".bad");
+    CHECK_NEAR(loaded.values[USER_SETTING_FOV], 75, 0);
+    CHECK(fileio_exists(bad));
+    CHECK_EQ_INT(user_settings_load(path, &loaded), ST_OK); /* the defaults were written in its place */
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
+    RUN(test_user_settings);
     RUN(test_hotbar);
     RUN(test_settings);
     RUN(test_frame_probe);

@@ -164,6 +164,29 @@ static void test_hotbar_and_menus(void)
     CHECK(in.ui_click && !in.dig && !in.dig_held);
     CHECK_EQ_INT(in.mouse_x, 120);
     CHECK_EQ_INT(in.mouse_y, 45);
+    /* Sprint: Ctrl held, or W tapped twice within INPUT_DOUBLE_TAP_MS (until W is released). */
+    PlayerInput pin = {0};
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_W, 0);
+    e.key.timestamp = 1000;
+    input_handle_event(&in, &e);
+    input_add_player_input(&in, &pin);
+    CHECK(!pin.sprint);
+    e = key(SDL_KEYUP, SDL_SCANCODE_W, 0);
+    input_handle_event(&in, &e);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_W, 0);
+    e.key.timestamp = 1200;
+    input_handle_event(&in, &e);
+    input_add_player_input(&in, &pin);
+    CHECK(pin.sprint);
+    e = key(SDL_KEYUP, SDL_SCANCODE_W, 0);
+    input_handle_event(&in, &e);
+    PlayerInput walk = {0};
+    input_add_player_input(&in, &walk);
+    CHECK(!walk.sprint);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_LCTRL, 0);
+    input_handle_event(&in, &e);
+    input_add_player_input(&in, &walk);
+    CHECK(walk.sprint);
 }
 
 int main(int argc, char **argv)

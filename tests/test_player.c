@@ -241,6 +241,21 @@ static void test_spawn_choose(void)
     terrain_destroy(t);
 }
 
+/* Sprinting forward is PLAYER_SPRINT_FACTOR times as fast; sprinting backwards is not. */
+static void test_sprint(void)
+{
+    Terrain *t = make_world(2);
+    Player walk, run_p;
+    player_init(&walk, 0.5, FLOOR_TOP + 1, 0.5);
+    player_init(&run_p, 0.5, FLOOR_TOP + 1, 0.5);
+    PlayerInput in = {.forward = 1.0f}, fast = {.forward = 1.0f, .sprint = true};
+    run(&walk, &in, t, 60);
+    run(&run_p, &fast, t, 60);
+    double dw = fabs(walk.position[2] - 0.5), dr = fabs(run_p.position[2] - 0.5);
+    CHECK(dr > dw * 1.2 && dr < dw * 1.4);
+    terrain_destroy(t);
+}
+
 static void test_spawn_column(void)
 {
     Terrain *t = make_world(1);
@@ -301,6 +316,7 @@ int main(void)
     RUN(test_overlap_and_ground);
     RUN(test_spawn_column);
     RUN(test_spawn_choose);
+    RUN(test_sprint);
     RUN(test_water);
     block_registry_destroy(blocks);
     return check_report();

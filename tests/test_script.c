@@ -95,9 +95,14 @@ static void test_ui_commands(void)
 {
     Script s;
     CHECK_EQ_INT(script_parse_text("u.script", "menu open\nmenu close\nmenu picker\nmenu settings\nhotbar 3 glass\n"
-                                               "select_slot 9\npick\n", &s), ST_OK);
-    CHECK_EQ_INT(s.count, 7);
-    if (s.count == 7) {
+                                               "select_slot 9\npick\nsetting fov 90\nsetting vsync off\n", &s), ST_OK);
+    CHECK_EQ_INT(s.count, 9);
+    if (s.count == 9) {
+        CHECK_EQ_INT(s.commands[7].op, SCRIPT_SETTING);
+        CHECK_NEAR(s.commands[7].args[0], 90, 0);
+        CHECK_NEAR(s.commands[8].args[0], 0, 0);
+    }
+    if (s.count >= 7) {
         CHECK_EQ_INT(s.commands[0].op, SCRIPT_MENU);
         CHECK_EQ_INT(s.commands[0].menu, SCRIPT_MENU_OPEN);
         CHECK_EQ_INT(s.commands[1].menu, SCRIPT_MENU_CLOSE);
@@ -170,6 +175,8 @@ static void test_errors(void)
     expect_error("hotbar 3\n", "bad.script:1:", "hotbar SLOT BLOCK");
     expect_error("select_slot 10\n", "bad.script:1:", "SLOT");
     expect_error("pick 1\n", "bad.script:1:", "pick takes no arguments");
+    expect_error("setting colour 3\n", "bad.script:1:", "unknown setting 'colour'");
+    expect_error("setting fov 200\n", "bad.script:1:", "fov");
     expect_error("dig now\n", "bad.script:1:", "dig takes no arguments");
     expect_error("place\n", "bad.script:1:", "place BLOCK");
     expect_error("select a b\n", "bad.script:1:", "expected 1 argument");

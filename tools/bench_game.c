@@ -51,6 +51,7 @@ static void bench_game_run(const char *binary, const char *script, unsigned long
         dup2(fd, 2);
         close(fd);
         setenv("SDL_VIDEODRIVER", "offscreen", 1);
+        setenv("XDG_CONFIG_HOME", "/nonexistent/strata-bench", 1); /* default settings, never the user's */
         execl(binary, binary, "--no-save", "--seed", seed_text, "--view-distance", vd_text, "--width", "1280",
               "--height", "720", "--script", script, (char *)NULL);
         _exit(127);

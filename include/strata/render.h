@@ -62,6 +62,8 @@ typedef struct Renderer Renderer;
 StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, Renderer **out);
 void renderer_destroy(Renderer *renderer);
 void renderer_resize(Renderer *renderer, int width, int height);
+/* The fog range follows a new view distance (chunks, 2..32) from the next draw. */
+void renderer_set_view_distance(Renderer *renderer, int view_distance_chunks);
 
 /* Takes ownership of `mesh` (replaces the chunk's previous geometry). */
 void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, ChunkMesh *mesh);

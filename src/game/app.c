@@ -90,17 +90,47 @@ static StResult create_window(App *app)
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    /* Scripted and --frames runs keep their window size: the settings' fullscreen is for playing. */
+    bool driven = app->opts.frames > 0 || app->opts.script_path;
+    bool fullscreen = app->opts.fullscreen || (!driven && !app->opts.windowed &&
+                                               app->settings.values[USER_SETTING_FULLSCREEN] != 0.0);
+    Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    if (fullscreen) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
     app->window = SDL_CreateWindow("Strata", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, app->opts.width,
-                                   app->opts.height, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+                                   app->opts.height, flags);
     if (!app->window) return st_fail(ST_ERR_GL, "cannot create the window: %s", SDL_GetError());
     app->gl = SDL_GL_CreateContext(app->window);
     if (!app->gl) return st_fail(ST_ERR_GL, "cannot create an OpenGL 3.3 core context: %s", SDL_GetError());
     bool fast = app->opts.frames > 0 || app->opts.script_path;
-    if (SDL_GL_SetSwapInterval(fast ? 0 : 1) != 0)
-        log_info(APP_TAG, "swap interval %d unavailable (%s): frames are not synced to the display", fast ? 0 : 1,
+    int interval = fast ? 0 : app->settings.values[USER_SETTING_VSYNC] != 0.0;
+    if (SDL_GL_SetSwapInterval(interval) != 0)
+        log_info(APP_TAG, "swap interval %d unavailable (%s): frames are not synced to the display", interval,
                  SDL_GetError());
     SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
     return ST_OK;
+}
+
+/* The settings file, then this run's flags on top (they are not written back). */
+static void load_settings(App *app)
+{
+    CliOptions *o = &app->opts;
+    if (user_settings_path(app->settings_path, sizeof app->settings_path) != ST_OK) {
+        log_info(APP_TAG, "%s; settings are not saved", st_error_message());
+        app->settings_path[0] = 0;
+        user_settings_default(&app->settings_file);
+    } else if (user_settings_load(app->settings_path, &app->settings_file) != ST_OK) {
+        log_warn(APP_TAG, "settings: %s", st_error_message());
+    }
+    UserSettings *s = &app->settings;
+    *s = app->settings_file;
+    if (o->view_distance_given) user_settings_set(s, USER_SETTING_VIEW_DISTANCE, o->view_distance);
+    else o->view_distance = (int)s->values[USER_SETTING_VIEW_DISTANCE];
+    if (o->brightness_given) user_settings_set(s, USER_SETTING_BRIGHTNESS, o->brightness);
+    else o->brightness = (float)s->values[USER_SETTING_BRIGHTNESS];
+    if (o->fov > 0) user_settings_set(s, USER_SETTING_FOV, o->fov);
+    if (o->gui_scale >= 0) user_settings_set(s, USER_SETTING_GUI_SCALE, o->gui_scale);
+    if (o->volume >= 0.0f) user_settings_set(s, USER_SETTING_VOLUME, o->volume);
+    if (o->fullscreen || o->windowed) user_settings_set(s, USER_SETTING_FULLSCREEN, o->fullscreen ? 1.0 : 0.0);
 }
 
 /* The world half of start-up: open the world, place the player, start the update worker and hand it the
@@ -157,6 +187,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
 
     StResult rc;
     if ((rc = resolve_dirs(app)) != ST_OK) return rc;
+    load_settings(app);
     if ((rc = world_session_load_blocks(&app->world, app->asset_dir)) != ST_OK) return rc;
     if ((rc = script_resolve_blocks(&app->script, app->world.blocks)) != ST_OK) return rc;
     const ScriptCommand *save = script_find_op(&app->script, SCRIPT_SAVE);
@@ -364,7 +395,10 @@ static void apply_actions(App *app, double dt)
         SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
         renderer_resize(app->renderer, app->drawable_w, app->drawable_h);
     }
-    if (app->loading.active) return; /* the loading screen takes no input but quit and resize */
+    if (in->toggle_fullscreen)
+        app_change_setting(app, USER_SETTING_FULLSCREEN, app->settings.values[USER_SETTING_FULLSCREEN] != 0.0 ? 0 : 1);
+    if (in->screenshot) app_screenshot_timestamped(app);
+    if (app->loading.active) return; /* the loading screen takes no input but quit, resize, F2 and F11 */
     if (in->escape) app_set_screen(app, app->screen == APP_SCREEN_PLAY ? APP_SCREEN_PAUSE : APP_SCREEN_PLAY);
     if (in->toggle_picker) {
         if (app->screen == APP_SCREEN_PLAY) app_set_screen(app, APP_SCREEN_PICKER);
@@ -377,8 +411,10 @@ static void apply_actions(App *app, double dt)
         app_select_slot(app, in->select_slot - 1);
     if (app->screen != APP_SCREEN_PLAY) return; /* menus: no looking, digging or toggles behind them */
     if (in->mouse_captured && (in->look_dx != 0.0f || in->look_dy != 0.0f)) {
-        app->player.yaw_deg = camera_wrap_yaw(app->player.yaw_deg + in->look_dx * INPUT_MOUSE_DEG_PER_PIXEL);
-        app->player.pitch_deg = camera_clamp_pitch(app->player.pitch_deg - in->look_dy * INPUT_MOUSE_DEG_PER_PIXEL);
+        float deg = INPUT_MOUSE_DEG_PER_PIXEL * (float)app->settings.values[USER_SETTING_MOUSE_SENSITIVITY];
+        float invert = app->settings.values[USER_SETTING_INVERT_MOUSE] != 0.0 ? -1.0f : 1.0f;
+        app->player.yaw_deg = camera_wrap_yaw(app->player.yaw_deg + in->look_dx * deg);
+        app->player.pitch_deg = camera_clamp_pitch(app->player.pitch_deg - in->look_dy * deg * invert);
     }
     if (in->toggle_fly) {
         app->player.flying = !app->player.flying;
@@ -487,7 +523,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     player_eye(&app->player, cam.position);
     cam.yaw_deg = app->player.yaw_deg;
     cam.pitch_deg = app->player.pitch_deg;
-    cam.fov_y_deg = CAMERA_FOV_Y_DEG;
+    cam.fov_y_deg = (float)app->settings.values[USER_SETTING_FOV];
     RenderFrame frame;
     memset(&frame, 0, sizeof frame);
     frame.time_of_day = app->time_of_day;
@@ -496,7 +532,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     frame.highlight_cell[0] = app->target.x;
     frame.highlight_cell[1] = app->target.y;
     frame.highlight_cell[2] = app->target.z;
-    frame.show_hud = app->show_hud;
+    frame.show_hud = app->show_hud && app->screen == APP_SCREEN_PLAY;
     for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
     frame.frame_seconds = (float)dt;
     if (app->loading.active) {

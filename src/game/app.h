@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "hotbar.h"
 #include "hud.h"
+#include "user_settings.h"
 #include "input.h"
 #include "player.h"
 #include "script.h"
@@ -96,6 +97,11 @@ typedef struct App {
     AppScreen screen;             /* what is in front of the world: nothing, the pause menu, picker, settings */
     double dig_repeat, place_repeat; /* seconds a held button has waited since its last dig / place */
     float pointer_scale;          /* framebuffer pixels per window pixel (HiDPI), for clicks */
+    UserSettings settings;        /* in effect: the file's, with this run's flags on top */
+    UserSettings settings_file;   /* as in settings.json: what the settings screen changes and saves */
+    char settings_path[APP_PATH_MAX]; /* "" when there is no settings folder */
+    double w_tap_time;            /* sprint: when W was last pressed (double tap) */
+    bool sprinting;
     bool show_hud;
 
     bool has_target;
@@ -176,6 +182,11 @@ void app_request_quit(App *app);
 void app_loading_begin(App *app, const char *reason);
 void app_loading_update(App *app);
 void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *frame);
+
+/* Changes a setting as the settings screen does: in effect and in the file (saved now), applied at once. */
+void app_change_setting(App *app, UserSettingId id, double value);
+/* F2: the next frame goes to the screenshots folder (beside the worlds folder) with a timestamped name. */
+void app_screenshot_timestamped(App *app);
 
 /* ui/screens.c: the hotbar, picker, pause menu and settings screen. queue: add this frame's UI quads
  * (before the draw); click: a left click at window pixel (x, y) on the open screen. */

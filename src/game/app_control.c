@@ -9,10 +9,15 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "camera.h"
 #include "daytime.h"
 #include "interact.h"
+#include "strata/fileio.h"
+#include "strata/log.h"
+#include "strata/serializer.h"
 
 static Interaction app_interaction(App *app)
 {
@@ -101,4 +106,56 @@ void app_probe_request(App *app, FrameProbeRead read)
 {
     app->probe.hide_highlight = true;
     app->probe.read = read;
+}
+
+/* ---- settings ---- */
+
+void app_change_setting(App *app, UserSettingId id, double value)
+{
+    user_settings_set(&app->settings_file, id, value);
+    user_settings_set(&app->settings, id, value);
+    double v = app->settings.values[id];
+    switch (id) {
+    case USER_SETTING_VIEW_DISTANCE:
+        app->opts.view_distance = (int)v;
+        renderer_set_view_distance(app->renderer, (int)v);
+        break;
+    case USER_SETTING_BRIGHTNESS: app_set_brightness(app, (float)v); break;
+    case USER_SETTING_FULLSCREEN:
+        SDL_SetWindowFullscreen(app->window, v != 0.0 ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+        break;
+    case USER_SETTING_VSYNC:
+        if (!app->opts.script_path && app->opts.frames == 0) SDL_GL_SetSwapInterval(v != 0.0 ? 1 : 0);
+        break;
+    default: break; /* read where they are used: fov, mouse, GUI scale, volume */
+    }
+    if (app->settings_path[0] && user_settings_save(app->settings_path, &app->settings_file) != ST_OK)
+        log_warn("game", "%s", st_error_message());
+}
+
+void app_screenshot_timestamped(App *app)
+{
+    char worlds[APP_PATH_MAX];
+    if (serializer_default_worlds_dir(worlds, sizeof worlds) != ST_OK) {
+        log_warn("game", "screenshot: %s", st_error_message());
+        return;
+    }
+    char *slash = strrchr(worlds, '/');
+    if (slash) *slash = 0;
+    char dir[APP_PATH_MAX + 16];
+    snprintf(dir, sizeof dir, "%s/screenshots", worlds);
+    if (fileio_make_dirs(dir) != ST_OK) {
+        log_warn("game", "screenshot: %s", st_error_message());
+        return;
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y-%m-%d_%H.%M.%S", &tm);
+    char path[SCRIPT_TEXT_MAX];
+    snprintf(path, sizeof path, "%.400s/strata_%s.png", dir, stamp);
+    for (int n = 2; fileio_exists(path) && n < 100; n++)
+        snprintf(path, sizeof path, "%.400s/strata_%s_%d.png", dir, stamp, n);
+    app_request_screenshot(app, path);
 }

@@ -47,6 +47,13 @@ typedef struct CliOptions {
     bool autosave_given;
     float brightness;             /* 0..1 (SETTINGS_BRIGHTNESS_DEFAULT) */
     int season;                   /* MESHER_SEASON_* (SETTINGS_SEASON_DEFAULT) */
+    /* Given on the command line: these override the settings file for this run only. */
+    bool view_distance_given, brightness_given;
+    int fov;                      /* degrees; 0 = not given */
+    int gui_scale;                /* 0 = auto; -1 = not given */
+    float volume;                 /* 0..1; -1 = not given */
+    bool mute;                    /* --mute: no sound this run */
+    bool fullscreen, windowed;    /* --fullscreen / --windowed */
 } CliOptions;
 
 void cli_options_default(CliOptions *opts);
@@ -59,6 +66,8 @@ CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts);
 int cli_exit_code(CliStatus status);
 
 void cli_print_usage(FILE *out, const char *program);
+/* After a bad flag: two lines pointing at --help (the error itself is printed last, by main). */
+void cli_print_usage_hint(FILE *out, const char *program);
 void cli_print_version(FILE *out);
 
 #endif

@@ -33,7 +33,11 @@ void input_set_captured(InputState *input, bool captured)
 static void set_key(InputState *in, SDL_Scancode sc, bool down)
 {
     switch (sc) {
-    case SDL_SCANCODE_W: case SDL_SCANCODE_UP: in->forward = down; break;
+    case SDL_SCANCODE_W: case SDL_SCANCODE_UP:
+        in->forward = down;
+        if (!down) in->sprint_tap = false;
+        break;
+    case SDL_SCANCODE_LCTRL: case SDL_SCANCODE_RCTRL: in->sprint_key = down; break;
     case SDL_SCANCODE_S: case SDL_SCANCODE_DOWN: in->back = down; break;
     case SDL_SCANCODE_A: case SDL_SCANCODE_LEFT: in->left = down; break;
     case SDL_SCANCODE_D: case SDL_SCANCODE_RIGHT: in->right = down; break;
@@ -53,6 +57,11 @@ void input_handle_event(InputState *in, const SDL_Event *e)
         SDL_Scancode sc = e->key.keysym.scancode;
         set_key(in, sc, true);
         if (e->key.repeat) break;
+        if (sc == SDL_SCANCODE_W) {
+            Uint32 now = e->key.timestamp;
+            if (in->w_pressed_ms && now - in->w_pressed_ms <= INPUT_DOUBLE_TAP_MS) in->sprint_tap = true;
+            in->w_pressed_ms = now;
+        }
         if (sc == SDL_SCANCODE_ESCAPE) in->escape = true;
         else if (sc == SDL_SCANCODE_E || sc == SDL_SCANCODE_TAB) in->toggle_picker = true;
         else if (sc == SDL_SCANCODE_F2) in->screenshot = true;
@@ -107,6 +116,7 @@ void input_handle_event(InputState *in, const SDL_Event *e)
             input_set_captured(in, false);
             in->forward = in->back = in->left = in->right = in->up = in->down = false;
             in->dig_held = in->place_held = false;
+            in->sprint_key = in->sprint_tap = false;
         }
         break;
     default:
@@ -125,4 +135,5 @@ void input_add_player_input(const InputState *in, PlayerInput *out)
     out->right = clamp1(out->right + (in->right ? 1.0f : 0.0f) - (in->left ? 1.0f : 0.0f));
     out->up = clamp1(out->up + (in->up ? 1.0f : 0.0f) - (in->down ? 1.0f : 0.0f));
     if (in->up) out->jump = true;
+    if (in->sprint_key || in->sprint_tap) out->sprint = true;
 }

@@ -14,11 +14,15 @@
 #include "player.h"
 
 #define INPUT_MOUSE_DEG_PER_PIXEL 0.15f
+#define INPUT_DOUBLE_TAP_MS 300      /* W twice within this: sprint */
 
 typedef struct InputState {
     /* held */
     bool forward, back, left, right, up, down;
     bool mouse_captured;
+    bool sprint_key;             /* Ctrl held */
+    bool sprint_tap;             /* W was double-tapped and is still held */
+    Uint32 w_pressed_ms;         /* when W was last pressed (SDL ticks) */
     bool dig_held, place_held;   /* left / right button down while playing (repeat digging and placing) */
     bool ui_open;                /* set by the app: a menu or the picker is up, clicks go to it */
     int mouse_x, mouse_y;        /* pointer position in window pixels (while free) */

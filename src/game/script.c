@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "settings.h"
+#include "user_settings.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
 
@@ -23,17 +24,17 @@
 static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
     "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud", "menu", "hotbar",
-    "select_slot", "pick",
+    "select_slot", "pick", "setting",
 };
 
 /* Argument count per op (-1: the rest of the line as one text argument). */
-static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1, 1, 2, 1, 0};
+static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1, 1, 2, 1, 0, 2};
 
 static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
     "fly on|off", "dig", "place BLOCK", "select BLOCK", "screenshot PATH", "time T", "save", "quit",
     "brightness B", "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "hud on|off",
-    "menu open|close|picker|settings", "hotbar SLOT BLOCK", "select_slot N", "pick",
+    "menu open|close|picker|settings", "hotbar SLOT BLOCK", "select_slot N", "pick", "setting NAME VALUE",
 };
 
 const char *script_op_name(ScriptOp op)
@@ -131,6 +132,17 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
             if (!strcmp(w[1], menus[i])) { c->menu = i; return ST_OK; }
         return st_fail(ST_ERR_ARG, "%s:%d: menu: expected open, close, picker or settings, got '%s'", lc->path,
                        lc->line, w[1]);
+    }
+    case SCRIPT_SETTING: {
+        int id = user_setting_find(w[1]);
+        if (id < 0) return st_fail(ST_ERR_ARG, "%s:%d: setting: unknown setting '%s'", lc->path, lc->line, w[1]);
+        c->slot = id;
+        const UserSettingSpec *spec = user_setting_spec((UserSettingId)id);
+        if (spec->kind == USER_SETTING_BOOL && (!strcmp(w[2], "on") || !strcmp(w[2], "off"))) {
+            c->args[0] = !strcmp(w[2], "on");
+            return ST_OK;
+        }
+        return parse_number(lc, name, w[1], w[2], spec->min, spec->max, &c->args[0]);
     }
     case SCRIPT_HOTBAR:
     case SCRIPT_SELECT_SLOT: {

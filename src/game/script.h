@@ -12,6 +12,8 @@
  *   menu open|close|picker|settings   the pause menu (open), the block picker, the settings screen; close
  *   hotbar SLOT BLOCK          put BLOCK in hotbar slot SLOT (1..9) | select_slot N (1..9)
  *   pick                       the targeted block into the hotbar (middle click)
+ *   setting NAME VALUE         change a setting as the settings screen does (saved): NAME from
+ *                              user_settings.h ("fov"), VALUE a number or on|off
  * Errors are ST_ERR_ARG with "FILE:LINE: what" (e.g. "a.script:2: unknown command 'fly_to_the_moon'").
  * Block names are checked against the registry in a second step (script_resolve_blocks), also before
  * any window exists. Pure: no SDL, no GL. Ownership: script_free releases what a parse allocated. */
@@ -50,6 +52,7 @@ typedef enum ScriptOp {
     SCRIPT_HOTBAR,
     SCRIPT_SELECT_SLOT,
     SCRIPT_PICK,
+    SCRIPT_SETTING,
     SCRIPT_OP_COUNT
 } ScriptOp;
 
@@ -60,7 +63,7 @@ typedef struct ScriptCommand {
     long frames;                /* wait, move, dig_visible_within */
     int season;                 /* season: MESHER_SEASON_* */
     int menu;                   /* menu: SCRIPT_MENU_* */
-    int slot;                   /* hotbar, select_slot: 1..9 */
+    int slot;                   /* hotbar, select_slot: 1..9; setting: the UserSettingId */
     bool on;                    /* fly, hud */
     int block;                  /* place, select: block id after script_resolve_blocks (-1 before) */
     char text[SCRIPT_TEXT_MAX]; /* place/select/hotbar: block name; screenshot: path */

@@ -196,6 +196,9 @@ StResult script_runner_frame(App *app, PlayerInput *input)
         case SCRIPT_PICK:
             if (!app_pick(app)) log_warn(SCRIPT_TAG, "%s:%d: pick: no block within reach", app->script.path, c->line);
             break;
+        case SCRIPT_SETTING:
+            app_change_setting(app, (UserSettingId)c->slot, c->args[0]);
+            break;
         case SCRIPT_QUIT:
             app_request_quit(app);
             r->active = false;

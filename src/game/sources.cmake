@@ -11,7 +11,8 @@ add_library(strata_game_logic STATIC
   src/game/settings.c
   src/game/frame_probe.c
   src/game/spawn.c
-  src/game/hotbar.c)
+  src/game/hotbar.c
+  src/game/user_settings.c)
 target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
 target_link_libraries(strata_game_logic PUBLIC strata_core m)
 

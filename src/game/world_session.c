@@ -132,15 +132,25 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     if (!ws->terrain) return st_fail(ST_ERR_NOMEM, "cannot allocate the Terrain");
 
     if (!ws->resumed) init_new_meta(ws, &settings);
+    /* A text seed is echoed with the number it hashes to, so the player can share either. */
+    char seed_note[300] = "";
+    if (opts->seed_given && opts->seed_text && !ws->resumed) {
+        char digits[32];
+        snprintf(digits, sizeof digits, "%lld", (long long)settings.seed);
+        char udigits[32];
+        snprintf(udigits, sizeof udigits, "%llu", (unsigned long long)settings.seed);
+        if (strcmp(opts->seed_text, digits) != 0 && strcmp(opts->seed_text, udigits) != 0)
+            snprintf(seed_note, sizeof seed_note, " from the text seed \"%.200s\"", opts->seed_text);
+    }
     if (create) {
         rc = serializer_open(ws->dir, true, &ws->meta, ws->blocks, &ws->serializer);
         if (rc != ST_OK) return st_fail_context(rc, "cannot create world %s", ws->dir);
-        log_info(WS_TAG, "created world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
+        log_info(WS_TAG, "created world %s (seed %llu%s)", ws->dir, (unsigned long long)settings.seed, seed_note);
     } else if (ws->resumed) {
         log_info(WS_TAG, "opened world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
     } else {
-        log_info(WS_TAG, "seed %llu (%s); this world is not saved (--no-save)",
-                 (unsigned long long)settings.seed, terrain_mode_name(settings.mode));
+        log_info(WS_TAG, "seed %llu%s (%s); this world is not saved (--no-save)",
+                 (unsigned long long)settings.seed, seed_note, terrain_mode_name(settings.mode));
     }
     return ST_OK;
 }

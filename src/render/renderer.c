@@ -119,6 +119,12 @@ void renderer_resize(Renderer *renderer, int width, int height)
     renderer->height = height;
 }
 
+void renderer_set_view_distance(Renderer *renderer, int view_distance_chunks)
+{
+    if (view_distance_chunks >= 1)
+        renderer->view_distance_chunks = view_distance_chunks;
+}
+
 void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, ChunkMesh *mesh)
 {
     if (!mesh)

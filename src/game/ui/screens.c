@@ -33,6 +33,8 @@ static bool ui_hit(UiRect r, float x, float y)
 
 static float ui_scale(const App *app)
 {
+    double chosen = app->settings.values[USER_SETTING_GUI_SCALE];
+    if (chosen >= 1.0) return (float)chosen;
     float s = floorf((float)app->drawable_h / 320.0f);
     return s < 1.0f ? 1.0f : s;
 }
@@ -181,14 +183,53 @@ static void ui_draw_pause(App *app)
     for (int i = 0; i < UI_PAUSE_BUTTONS; i++) ui_draw_button(app, ui_button(app, i, UI_PAUSE_BUTTONS), PAUSE_LABELS[i]);
 }
 
+/* The settings screen: one row per setting (label, value, < and >), Done at the bottom. */
+#define UI_ROW_W 300.0f
+#define UI_ROW_H 20.0f
+#define UI_ROW_GAP 3.0f
+
+static UiRect ui_settings_row(const App *app, int row)
+{
+    float s = ui_scale(app), w = UI_ROW_W * s, h = UI_ROW_H * s;
+    float total = (USER_SETTING_COUNT + 1) * (h + UI_ROW_GAP * s) + 24.0f * s;
+    float top = floorf(((float)app->drawable_h - total) * 0.5f) + 24.0f * s;
+    UiRect r = {floorf(((float)app->drawable_w - w) * 0.5f), top + (float)row * (h + UI_ROW_GAP * s), w, h};
+    return r;
+}
+
+static UiRect ui_settings_arrow(const App *app, int row, int side)
+{
+    UiRect q = ui_settings_row(app, row);
+    float s = ui_scale(app), b = UI_ROW_H * s;
+    UiRect r = {side < 0 ? q.x + q.w * 0.55f : q.x + q.w - b, q.y, b, b};
+    return r;
+}
+
 static void ui_draw_settings(App *app)
 {
     Renderer *r = app->renderer;
     float s = ui_scale(app);
     renderer_ui_rect(r, 0, 0, (float)app->drawable_w, (float)app->drawable_h, 0x000000B8);
-    UiRect title = {0, 30.0f * s, (float)app->drawable_w, 16.0f * s};
+    UiRect first = ui_settings_row(app, 0);
+    UiRect title = {0, first.y - 24.0f * s, (float)app->drawable_w, 16.0f * s};
     ui_text_centered(r, title, s * 2.0f, 0xFFFFFFFF, "Settings");
-    ui_draw_button(app, ui_button(app, 0, 1), "Back");
+    for (int i = 0; i < USER_SETTING_COUNT; i++) {
+        UiRect q = ui_settings_row(app, i);
+        renderer_ui_rect(r, q.x, q.y, q.w, q.h, 0x262B35E0);
+        float th = renderer_ui_text_height(r, s * 1.3f);
+        renderer_ui_text(r, q.x + 6.0f * s, floorf(q.y + (q.h - th) * 0.5f), s * 1.3f, 0xE8E8E8FF,
+                         user_setting_spec((UserSettingId)i)->label);
+        UiRect left = ui_settings_arrow(app, i, -1), right = ui_settings_arrow(app, i, 1);
+        ui_draw_button(app, left, "<");
+        ui_draw_button(app, right, ">");
+        char value[48];
+        user_settings_format(&app->settings, (UserSettingId)i, value, sizeof value);
+        UiRect mid = {left.x + left.w, q.y, right.x - left.x - left.w, q.h};
+        ui_text_centered(r, mid, s * 1.3f, 0xFFFFFFFF, value);
+    }
+    UiRect done = ui_settings_row(app, USER_SETTING_COUNT);
+    done.y += 6.0f * s;
+    ui_draw_button(app, done, "Done");
 }
 
 void app_ui_queue(App *app)
@@ -234,9 +275,23 @@ void app_ui_click(App *app, int x, int y)
             return;
         }
         return;
-    case APP_SCREEN_SETTINGS:
-        if (ui_hit(ui_button(app, 0, 1), mx, my)) app_set_screen(app, APP_SCREEN_PAUSE);
+    case APP_SCREEN_SETTINGS: {
+        UiRect done = ui_settings_row(app, USER_SETTING_COUNT);
+        done.y += 6.0f * ui_scale(app);
+        if (ui_hit(done, mx, my)) {
+            app_set_screen(app, APP_SCREEN_PAUSE);
+            return;
+        }
+        for (int i = 0; i < USER_SETTING_COUNT; i++)
+            for (int side = -1; side <= 1; side += 2) {
+                if (!ui_hit(ui_settings_arrow(app, i, side), mx, my)) continue;
+                UserSettings next = app->settings;
+                user_settings_step(&next, (UserSettingId)i, side);
+                app_change_setting(app, (UserSettingId)i, next.values[i]);
+                return;
+            }
         return;
+    }
     default:
         return;
     }

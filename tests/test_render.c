@@ -671,6 +671,39 @@ static void test_loading_and_ui(void)
     renderer_destroy(r);
 }
 
+/* The sky dome: the sun's circle over the day, and a dome frame that shows the sun where it should be and
+ * keeps the fog colour at the horizon. */
+static void test_sky_dome(void)
+{
+    float sun[3];
+    renderer_sun_direction(0.5f, sun);
+    CHECK(sun[1] > 0.9f);
+    renderer_sun_direction(0.25f, sun);
+    CHECK(sun[0] > 0.9f && fabsf(sun[1]) < 1e-3f);
+    renderer_sun_direction(0.75f, sun);
+    CHECK(sun[0] < -0.9f);
+    renderer_sun_direction(0.0f, sun);
+    CHECK(sun[1] < -0.9f);
+    Renderer *r = test_create();
+    if (!r)
+        return;
+    RenderFrame frame = test_frame(0.016f);
+    frame.sky_detail = true;
+    RenderCamera cam = test_camera();
+    cam.position[1] = 300.0; /* above the clouds */
+    renderer_sun_direction(0.5f, sun);
+    cam.yaw_deg = 180.0f;    /* the sun leans south (+Z) */
+    cam.pitch_deg = (float)(asin(sun[1]) * 180.0 / M_PI);
+    renderer_draw(r, &cam, &frame);
+    TestImage image;
+    if (test_capture(r, "sky_sun.png", &image)) {
+        const uint8_t *centre = test_pixel(&image, TEST_WIDTH / 2 + 3, TEST_HEIGHT / 2 + 3); /* off the crosshair */
+        CHECK(centre[0] > 240 && centre[1] > 230 && centre[2] > 200); /* the sun's disc */
+        stbi_image_free(image.pixels);
+    }
+    renderer_destroy(r);
+}
+
 /* A chunk the player edited: its new mesh is uploaded in the next draw even behind a full budget. */
 static void test_edited_upload(void)
 {
@@ -731,7 +764,7 @@ static bool test_copy_file(const char *from, const char *to)
 static void test_errors(void)
 {
     static const char *shaders[] = { "terrain.vert", "terrain.frag", "terrain_cutout.frag", "overlay.vert", "overlay.frag",
-                                     "ui.vert", "ui.frag" };
+                                     "ui.vert", "ui.frag", "sky.vert", "sky.frag" };
     char dir[300], from[1024], to[1024];
     snprintf(dir, sizeof dir, "%s/shaders", test_tmp);
     CHECK_EQ_INT(fileio_make_dirs(dir), ST_OK);
@@ -837,6 +870,7 @@ int main(void)
     RUN(test_read_pixels);
     RUN(test_edited_upload);
     RUN(test_loading_and_ui);
+    RUN(test_sky_dome);
     RUN(test_errors);
 
     block_registry_destroy(test_blocks);

@@ -41,6 +41,8 @@ typedef struct RenderFrame {
     bool show_hud;
     const char *hud_lines[RENDER_HUD_LINES]; /* NULL-terminated early if fewer */
     float frame_seconds;          /* elapsed since the previous frame (fade-in) */
+    bool sky_detail;              /* draw the sky dome: gradient, sun, moon, stars, clouds (else a flat clear) */
+    double game_seconds;          /* clouds drift with it */
     float upload_ms;              /* time this frame may spend uploading queued meshes (nearest first); 0 means
                                    * RENDER_UPLOAD_MS_DEFAULT. At least one mesh goes up per frame. */
 } RenderFrame;
@@ -112,6 +114,9 @@ void renderer_ui_block_icon(Renderer *renderer, int block, float x, float y, flo
 /* Uploads every queued mesh now, ignoring the per-frame budget, and ends every fade-in, so the next
  * renderer_draw shows all chunks that have geometry in full (before a screenshot). */
 void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera);
+/* Unit vector towards the sun at a time of day (rises in +X at 0.25, highest at 0.5, sets in -X at 0.75; the
+ * moon is opposite). Pure; any thread. */
+void renderer_sun_direction(float time_of_day, float out[3]);
 /* The sky (clear and fog) colour, linear 0..1 RGB, for a time of day and sky brightness. Pure; any thread. */
 void renderer_sky_color(float time_of_day, float sky_brightness, float rgb[3]);
 

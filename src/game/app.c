@@ -535,6 +535,8 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     frame.show_hud = app->show_hud && app->screen == APP_SCREEN_PLAY;
     for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
     frame.frame_seconds = (float)dt;
+    frame.sky_detail = true;
+    frame.game_seconds = app->world.meta.game_time;
     if (app->loading.active) {
         frame.upload_ms = APP_LOADING_UPLOAD_MS;
         app_loading_draw(app, &cam, &frame);

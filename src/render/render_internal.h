@@ -59,6 +59,17 @@ void render_fog_range(int view_distance_chunks, float *fog_start, float *fog_end
 /* Fog band of a chunk that is still fading in: end = its haze distance, same band width as the global fog. */
 void render_chunk_fog_range(float fog_start, float fog_end, float haze_end, float *chunk_start, float *chunk_end);
 
+typedef struct RenderSky {
+    GLuint program, vao;
+    GLint u_inv_view_proj, u_horizon, u_sun, u_daylight, u_camera, u_cloud_shift, u_fog;
+} RenderSky;
+
+StResult render_sky_create(RenderSky *sky, const char *shader_dir);
+void render_sky_destroy(RenderSky *sky);
+/* Draws the dome over the whole framebuffer (depth test and writes off), before the terrain. */
+void render_sky_draw(const RenderSky *sky, mat4 view_proj, const RenderCamera *camera, const RenderFrame *frame,
+                     const float horizon[3], float fog_start, float fog_end);
+
 /* ---- chunk_buffers.c ---- */
 
 /* The shared element buffer with the quad pattern (0,1,2, 0,2,3 per 4 vertices), GL_UNSIGNED_INT. */
@@ -184,6 +195,7 @@ struct Renderer {
     ChunkBufferTable chunks;
     RenderOverlay overlay;
     RenderUi ui;
+    RenderSky sky;
     RenderStats stats;
     VisibleChunk *visible;
     int visible_capacity;

@@ -74,6 +74,7 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         (rc = renderer_load_terrain_program(config->shader_dir, "terrain_cutout.frag", &r->cutout)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
+        (rc = render_sky_create(&r->sky, config->shader_dir)) != ST_OK ||
         (rc = render_ui_create(&r->ui, config->shader_dir, config->asset_dir, config->blocks)) != ST_OK ||
         (rc = render_atlas_load(config->asset_dir, &r->atlas)) != ST_OK) {
         renderer_destroy(r);
@@ -104,6 +105,7 @@ void renderer_destroy(Renderer *renderer)
     chunk_buffers_free(&renderer->chunks);
     render_overlay_destroy(&renderer->overlay);
     render_ui_destroy(&renderer->ui);
+    render_sky_destroy(&renderer->sky);
     render_atlas_free(&renderer->atlas);
     if (renderer->terrain.program)
         glDeleteProgram(renderer->terrain.program);
@@ -391,6 +393,8 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 
     mat4 view_proj;
     renderer_build_matrices(r, camera, view_proj);
+    if (frame->sky_detail)
+        render_sky_draw(&r->sky, view_proj, camera, frame, sky, fog_start, fog_end);
     int visible = renderer_collect_visible(r, camera->position, view_proj, fog_start, fog_end);
     long triangles = 0;
     int drawn = 0;

@@ -701,6 +701,26 @@ static void test_sky_dome(void)
         CHECK(centre[0] > 240 && centre[1] > 230 && centre[2] > 200); /* the sun's disc */
         stbi_image_free(image.pixels);
     }
+    /* Inside a solid block no chunk is drawn (no x-ray); inside water the fog closes in to the water colour. */
+    RenderCamera below = test_camera();
+    renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z), test_platform_mesh(TEST_CHUNK_X, TEST_CHUNK_Z));
+    renderer_flush_uploads(r, &below);
+    RenderFrame inside = test_frame(0.016f);
+    inside.eye_medium = RENDER_MEDIUM_SOLID;
+    renderer_draw(r, &below, &inside);
+    RenderStats stats;
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.chunks_drawn, 0);
+    inside.eye_medium = RENDER_MEDIUM_WATER;
+    renderer_draw(r, &below, &inside);
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.chunks_drawn, 1);
+    if (test_capture(r, "underwater.png", &image)) {
+        const uint8_t *top = test_pixel(&image, TEST_WIDTH / 2, 2);
+        CHECK(top[2] > top[0] + 40 && top[2] < 140); /* dark water blue, not the sky */
+        stbi_image_free(image.pixels);
+    }
+    renderer_release_chunk(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z));
     renderer_destroy(r);
 }
 

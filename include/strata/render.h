@@ -41,6 +41,7 @@ typedef struct RenderFrame {
     bool show_hud;
     const char *hud_lines[RENDER_HUD_LINES]; /* NULL-terminated early if fewer */
     float frame_seconds;          /* elapsed since the previous frame (fade-in) */
+    int eye_medium;               /* RENDER_MEDIUM_*: what the camera is inside (fog and backdrop follow it) */
     bool sky_detail;              /* draw the sky dome: gradient, sun, moon, stars, clouds (else a flat clear) */
     double game_seconds;          /* clouds drift with it */
     float upload_ms;              /* time this frame may spend uploading queued meshes (nearest first); 0 means
@@ -48,6 +49,13 @@ typedef struct RenderFrame {
 } RenderFrame;
 
 #define RENDER_UPLOAD_MS_DEFAULT 4.0f
+
+/* The camera inside water: a blue fog ending RENDER_WATER_FOG_END blocks away (no sky); inside lava an orange
+ * one at RENDER_LAVA_FOG_END; inside a solid block nothing of the world is drawn (no x-ray). The game adds
+ * the tinted overlay. */
+enum { RENDER_MEDIUM_AIR = 0, RENDER_MEDIUM_WATER, RENDER_MEDIUM_LAVA, RENDER_MEDIUM_SOLID };
+#define RENDER_WATER_FOG_END 20.0f
+#define RENDER_LAVA_FOG_END 3.0f
 
 typedef struct RenderStats {
     int chunks_resident;          /* chunks with GPU buffers */

@@ -512,6 +512,18 @@ static void fill_hud(App *app, HudInfo *hud)
     }
 }
 
+/* What the eye is inside: water, lava (a glowing fluid), an opaque block, or air. */
+static int eye_medium(const App *app, const double eye[3])
+{
+    int x = (int)floor(eye[0]), y = (int)floor(eye[1]), z = (int)floor(eye[2]);
+    if (y < 0 || y >= CHUNK_SIZE_Y) return RENDER_MEDIUM_AIR;
+    int id = cell_contents(terrain_get_cell_value(app->world.terrain, x, y, z));
+    const BlockRegistry *b = app->world.blocks;
+    if (b->shape[id] == BLOCK_SHAPE_FLUID) return b->emission[id] > 0 ? RENDER_MEDIUM_LAVA : RENDER_MEDIUM_WATER;
+    if (b->opaque_cube[id]) return RENDER_MEDIUM_SOLID;
+    return RENDER_MEDIUM_AIR;
+}
+
 static StResult draw_frame(App *app, double dt, HudInfo *hud)
 {
     app->has_target = !app->loading.active && app_find_target(app, &app->target);
@@ -536,11 +548,16 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
     frame.frame_seconds = (float)dt;
     frame.sky_detail = true;
+    frame.eye_medium = eye_medium(app, cam.position);
     frame.game_seconds = app->world.meta.game_time;
     if (app->loading.active) {
         frame.upload_ms = APP_LOADING_UPLOAD_MS;
         app_loading_draw(app, &cam, &frame);
     } else {
+        /* Inside a fluid the view is tinted (the renderer closes the fog in); inside a block it is dark. */
+        static const uint32_t tints[] = {0, 0x2050A060, 0xE0601890, 0x000000FF};
+        if (frame.eye_medium != RENDER_MEDIUM_AIR)
+            renderer_ui_rect(app->renderer, 0, 0, (float)app->drawable_w, (float)app->drawable_h, tints[frame.eye_medium]);
         app_ui_queue(app);
         /* A screenshot shows every chunk that has geometry, not just those the upload budget reached. */
         if (app->screenshot_path[0] || (app->quit && app->opts.screenshot_path))

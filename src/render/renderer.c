@@ -386,6 +386,22 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 
     float sky[3];
     renderer_sky_color(frame->time_of_day, frame->sky_brightness, sky);
+    /* Inside a fluid the fog closes in and takes the fluid's colour; inside a solid block the world is
+     * not drawn at all (the fog ends at the camera), so nothing shows through walls. */
+    bool dome = frame->sky_detail;
+    if (frame->eye_medium != RENDER_MEDIUM_AIR) {
+        static const float water[3] = { 0.05f, 0.20f, 0.42f }, lava[3] = { 0.75f, 0.25f, 0.04f },
+                           solid[3] = { 0.02f, 0.02f, 0.02f };
+        const float *tint = frame->eye_medium == RENDER_MEDIUM_WATER ? water
+                          : frame->eye_medium == RENDER_MEDIUM_LAVA ? lava : solid;
+        float dim = frame->eye_medium == RENDER_MEDIUM_WATER ? 0.35f + 0.65f * frame->sky_brightness : 1.0f;
+        for (int c = 0; c < 3; c++)
+            sky[c] = tint[c] * dim;
+        fog_end = frame->eye_medium == RENDER_MEDIUM_WATER ? RENDER_WATER_FOG_END
+                : frame->eye_medium == RENDER_MEDIUM_LAVA ? RENDER_LAVA_FOG_END : 0.0f;
+        fog_start = frame->eye_medium == RENDER_MEDIUM_WATER ? 2.0f : 0.0f;
+        dome = false;
+    }
     glViewport(0, 0, r->width, r->height);
     glDepthMask(GL_TRUE);
     glClearColor(sky[0], sky[1], sky[2], 1.0f);
@@ -393,7 +409,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 
     mat4 view_proj;
     renderer_build_matrices(r, camera, view_proj);
-    if (frame->sky_detail)
+    if (dome)
         render_sky_draw(&r->sky, view_proj, camera, frame, sky, fog_start, fog_end);
     int visible = renderer_collect_visible(r, camera->position, view_proj, fog_start, fog_end);
     long triangles = 0;

@@ -10,6 +10,7 @@
 #include "daytime.h"
 #include "hud.h"
 #include "hotbar.h"
+#include "audio_mix.h"
 #include "user_settings.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,8 +278,62 @@ static void test_user_settings(void)
     CHECK(system(cmd) == 0);
 }
 
+/* The mixer without a device: a scripted dig of stone renders the hard dig sample into a buffer: not silent,
+ * sample for sample what the WAV holds (gain 1, volume 1), scaled by the volume, then silence when it ends;
+ * a loop keeps playing and glides to its gain. */
+static void test_audio_mixer(void)
+{
+    BlockRegistry *blocks = NULL;
+    CHECK_EQ_INT(block_registry_load("assets/blocks.json", &blocks), ST_OK);
+    AudioMixer mixer;
+    CHECK_EQ_INT(audio_mixer_init(&mixer, "assets/sounds"), ST_OK);
+    if (!blocks) return;
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_STONE]), AUDIO_MATERIAL_HARD);
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_PLANKS]), AUDIO_MATERIAL_WOOD);
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_SAND]), AUDIO_MATERIAL_SAND);
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_GLASS]), AUDIO_MATERIAL_GLASS);
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_GRASS]), AUDIO_MATERIAL_SOFT);
+    AudioSound dig = audio_dig_sound(audio_material_of(&blocks->defs[BLOCK_STONE]));
+    CHECK_EQ_INT(dig, AUDIO_DIG_HARD);
+    const AudioSample *sample = &mixer.samples[dig];
+    CHECK(sample->count > AUDIO_RATE / 10);
+    int n = sample->count + 100;
+    int16_t *out = calloc((size_t)(n > AUDIO_RATE * 4 ? n : AUDIO_RATE * 4), sizeof *out);
+    audio_mixer_play(&mixer, dig, 1.0f);
+    audio_mixer_render(&mixer, out, n);
+    long energy = 0;
+    int same = 0;
+    for (int i = 0; i < sample->count; i++) {
+        energy += labs((long)out[i]);
+        same += out[i] == sample->pcm[i];
+    }
+    CHECK(energy / sample->count > 500);          /* not silent */
+    CHECK_EQ_INT(same, sample->count);            /* exactly the sample */
+    for (int i = sample->count; i < n; i++) CHECK_EQ_INT(out[i], 0);
+    mixer.volume = 0.5f;
+    audio_mixer_play(&mixer, dig, 1.0f);
+    audio_mixer_render(&mixer, out, 1000);
+    int max_in = 0, max_out = 0;
+    for (int i = 0; i < 1000; i++) {
+        max_in = abs(sample->pcm[i]) > max_in ? abs(sample->pcm[i]) : max_in;
+        max_out = abs(out[i]) > max_out ? abs(out[i]) : max_out;
+    }
+    CHECK(abs(max_out - max_in / 2) <= 1);
+    mixer.volume = 1.0f;
+    audio_mixer_render(&mixer, out, n); /* let the dig finish */
+    audio_mixer_set_loop(&mixer, AUDIO_WIND, 0.5f);
+    audio_mixer_render(&mixer, out, AUDIO_RATE * 4); /* longer than the loop: it wraps */
+    long tail = 0;
+    for (int i = AUDIO_RATE * 3; i < AUDIO_RATE * 4; i++) tail += labs((long)out[i]);
+    CHECK(tail > 0);
+    free(out);
+    audio_mixer_free(&mixer);
+    block_registry_destroy(blocks);
+}
+
 int main(void)
 {
+    RUN(test_audio_mixer);
     RUN(test_user_settings);
     RUN(test_hotbar);
     RUN(test_settings);

@@ -17,3 +17,9 @@ add_test(NAME font_up_to_date
                  $<TARGET_FILE:strata-font> ${CMAKE_BINARY_DIR}/font_check
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(font_up_to_date PROPERTIES LABELS world SKIP_RETURN_CODE 77)
+# The committed sound samples are what tools/strata-sounds makes.
+add_test(NAME sounds_up_to_date
+         COMMAND sh -c "mkdir -p \"$2\" && \"$1\" --out \"$2\" && for f in \"$2\"/*.wav; do cmp \"$f\" assets/sounds/$(basename \"$f\") || exit 1; done" sh
+                 $<TARGET_FILE:strata-sounds> ${CMAKE_BINARY_DIR}/sounds_check
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(sounds_up_to_date PROPERTIES LABELS world)

@@ -224,6 +224,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
 
     input_init(&app->input);
     if (!opts->script_path && !opts->frames) input_set_captured(&app->input, true);
+    game_audio_start(&app->audio, app->asset_dir, opts->mute);
     app->startup_seconds =
         (double)(SDL_GetPerformanceCounter() - app->launch_counter) / (double)SDL_GetPerformanceFrequency();
     app_loading_begin(app, "launch");
@@ -452,6 +453,38 @@ static void step_physics(App *app, const PlayerInput *pin, double dt, bool locks
     if (steps == APP_MAX_STEPS_PER_FRAME) app->physics_accumulator = 0.0; /* a long hitch: drop the backlog */
 }
 
+/* Footsteps by the surface walked on, a splash on entering water, and the ambience: wind in the open above
+ * ground, a drone under rock. */
+static void update_sounds(App *app, double dt)
+{
+    const Player *p = &app->player;
+    const BlockRegistry *b = app->world.blocks;
+    GameAudio *audio = &app->audio;
+    if (!audio->device || app->loading.active) return;
+    double speed = hypot(p->velocity[0], p->velocity[2]);
+    if (p->on_ground && !p->flying && !p->in_fluid && speed > 0.5) {
+        audio->step_distance += speed * dt;
+        if (audio->step_distance >= 2.0) {
+            audio->step_distance = 0.0;
+            int id = cell_contents(terrain_get_cell_value(app->world.terrain, (int)floor(p->position[0]),
+                                                          (int)floor(p->position[1] - 0.5), (int)floor(p->position[2])));
+            if (block_is_defined(b, id)) game_audio_play(audio, audio_step_sound(audio_material_of(&b->defs[id])), 0.35f);
+        }
+    }
+    if (p->in_fluid && !audio->was_in_fluid && fabs(p->velocity[1]) > 1.0) game_audio_play(audio, AUDIO_SPLASH, 0.7f);
+    audio->was_in_fluid = p->in_fluid;
+    double eye[3];
+    player_eye(p, eye);
+    int x = (int)floor(eye[0]), y = (int)floor(eye[1]), z = (int)floor(eye[2]);
+    int roof = 0;
+    for (int up = 1; up <= 24 && y + up < CHUNK_SIZE_Y; up++)
+        roof += b->opaque_cube[cell_contents(terrain_get_cell_value(app->world.terrain, x, y + up, z))];
+    bool cave = roof >= 2 && y < 62;
+    float wind = cave ? 0.0f : (float)fmin(0.5, fmax(0.08, (eye[1] - 60.0) / 60.0));
+    float paused = app_paused(app) ? 0.3f : 1.0f;
+    game_audio_frame(audio, (float)app->settings.values[USER_SETTING_VOLUME], wind * paused, cave ? 0.45f * paused : 0.0f);
+}
+
 static void update_world(App *app, double dt)
 {
     WorldSession *w = &app->world;
@@ -612,6 +645,7 @@ int app_run(App *app)
         step_physics(app, &pin, dt, lockstep);
         update_world(app, dt);
         app_loading_update(app);
+        update_sounds(app, dt);
 
         /* Lockstep slows game time, not the renderer's fade-in: it gets real time (at least a step). */
         double render_dt = lockstep ? fmax(PLAYER_STEP_SECONDS, fmin(real_dt, 0.25)) : dt;
@@ -660,6 +694,7 @@ void app_destroy(App *app)
 {
     if (!app) return;
     if (app->input.mouse_captured) input_set_captured(&app->input, false);
+    game_audio_stop(&app->audio);
     app_probe_reset(app);
     if (app->renderer) renderer_destroy(app->renderer);
     world_session_close(&app->world);

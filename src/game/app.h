@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <SDL.h>
 
+#include "audio.h"
 #include "cli.h"
 #include "hotbar.h"
 #include "hud.h"
@@ -100,8 +101,7 @@ typedef struct App {
     UserSettings settings;        /* in effect: the file's, with this run's flags on top */
     UserSettings settings_file;   /* as in settings.json: what the settings screen changes and saves */
     char settings_path[APP_PATH_MAX]; /* "" when there is no settings folder */
-    double w_tap_time;            /* sprint: when W was last pressed (double tap) */
-    bool sprinting;
+    GameAudio audio;
     bool show_hud;
 
     bool has_target;

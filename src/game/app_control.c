@@ -34,13 +34,20 @@ bool app_find_target(App *app, RaycastHit *hit)
 bool app_dig(App *app)
 {
     Interaction world = app_interaction(app);
-    return interact_dig(&world, &app->player);
+    RaycastHit hit;
+    int id = app_find_target(app, &hit) ? cell_contents(hit.value) : BLOCK_AIR;
+    if (!interact_dig(&world, &app->player)) return false;
+    if (block_is_defined(app->world.blocks, id))
+        game_audio_play(&app->audio, audio_dig_sound(audio_material_of(&app->world.blocks->defs[id])), 0.8f);
+    return true;
 }
 
 bool app_place(App *app, int block)
 {
     Interaction world = app_interaction(app);
-    return interact_place(&world, &app->player, block);
+    if (!interact_place(&world, &app->player, block)) return false;
+    game_audio_play(&app->audio, AUDIO_PLACE, 0.7f);
+    return true;
 }
 
 void app_select_block(App *app, int block) { hotbar_pick(&app->hotbar, block); }

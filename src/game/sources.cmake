@@ -12,7 +12,8 @@ add_library(strata_game_logic STATIC
   src/game/frame_probe.c
   src/game/spawn.c
   src/game/hotbar.c
-  src/game/user_settings.c)
+  src/game/user_settings.c
+  src/game/audio_mix.c)
 target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
 target_link_libraries(strata_game_logic PUBLIC strata_core m)
 
@@ -25,5 +26,6 @@ target_sources(strata PRIVATE
   src/game/script_run.c
   src/game/world_session.c
   src/game/ui/loading.c
-  src/game/ui/screens.c)
+  src/game/ui/screens.c
+  src/game/audio.c)
 target_link_libraries(strata PRIVATE strata_game_logic)

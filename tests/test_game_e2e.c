@@ -564,6 +564,14 @@ static void test_ui_run(void)
     CHECK_STR_CONTAINS(json, "wide");
     read_text(settings, json, sizeof json);
     CHECK_STR_CONTAINS(json, "\"fov\":\t75");
+    /* --world on a folder that holds something else is refused, the folder untouched. */
+    char foreign[400], note[420];
+    snprintf(foreign, sizeof foreign, "%s/not_a_world", tmp);
+    snprintf(note, sizeof note, "%s/notes.txt", foreign);
+    mkdir(foreign, 0755);
+    write_file(note, "mine\n");
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", foreign, "--frames", "1", NULL}), 1);
+    CHECK_STR_CONTAINS(out_text, "not a Strata world");
     /* No audio device is not an error: the game runs silent and says so. */
     setenv("SDL_AUDIODRIVER", "no_such_audio_driver", 1);
     write_file(script, "quit\n");

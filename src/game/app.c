@@ -12,6 +12,8 @@
 #include "app.h"
 
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +31,16 @@
 _Static_assert(HUD_MAX_LINES <= RENDER_HUD_LINES, "the HUD composes more lines than the renderer draws");
 
 /* ---- start-up ---------------------------------------------------------------------------------------- */
+
+/* SIGHUP (the terminal closed) ends the game like SIGTERM and SIGINT, which SDL turns into a quit event: the
+ * loop ends and the world is saved. A signal handler can only set a lock-free atomic: the one global here. */
+static atomic_int app_hangup;
+
+static void app_on_hangup(int signal_number)
+{
+    (void)signal_number;
+    atomic_store(&app_hangup, 1);
+}
 
 static void exchange_with_worker(App *app);
 
@@ -179,6 +191,11 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     if (!app) return st_fail(ST_ERR_NOMEM, "cannot allocate the App");
     *out = app;
     app->launch_counter = SDL_GetPerformanceCounter();
+    struct sigaction hangup;
+    memset(&hangup, 0, sizeof hangup);
+    hangup.sa_handler = app_on_hangup;
+    sigemptyset(&hangup.sa_mask);
+    sigaction(SIGHUP, &hangup, NULL);
     app->opts = *opts;
     app->script = *script;
     memset(script, 0, sizeof *script);
@@ -629,6 +646,10 @@ int app_run(App *app)
         SDL_Event e;
         while (SDL_PollEvent(&e)) input_handle_event(&app->input, &e);
         if (app->input.quit) app->quit = true;
+        if (atomic_load(&app_hangup)) {
+            log_info(APP_TAG, "hangup: saving and quitting");
+            app->quit = true;
+        }
         if (app->opts.frames > 0 && app->frame_index + 1 >= app->opts.frames) app->quit = true;
 
         PlayerInput pin = {0};

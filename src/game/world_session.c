@@ -8,6 +8,8 @@
  * ground once the chunk there is Valid). */
 #include "world_session.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +58,25 @@ static StResult resolve_world_dir(const char *arg, char *out, size_t size)
     return ST_OK;
 }
 
+/* A folder that exists, is not empty and has no world.json is someone else's: never write a world into it. */
+static StResult refuse_foreign_folder(const char *dir)
+{
+    if (!fileio_is_dir(dir)) return ST_OK;
+    char meta[WORLD_SESSION_PATH_MAX + 16];
+    snprintf(meta, sizeof meta, "%s/world.json", dir);
+    if (fileio_exists(meta)) return ST_OK;
+    DIR *d = opendir(dir);
+    if (!d) return st_fail(ST_ERR_IO, "--world %s: cannot read the folder: %s", dir, strerror(errno));
+    bool empty = true;
+    struct dirent *e;
+    while (empty && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) empty = false;
+    closedir(d);
+    if (empty) return ST_OK;
+    return st_fail(ST_ERR_EXISTS, "--world %s: the folder is not empty and is not a Strata world (no world.json); "
+                   "refusing to write a world into it", dir);
+}
+
 static void init_new_meta(WorldSession *ws, const WorldSettings *settings)
 {
     WorldMeta *m = &ws->meta;
@@ -94,6 +115,7 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     }
     if (world_name) {
         if ((rc = resolve_world_dir(world_name, ws->dir, sizeof ws->dir)) != ST_OK) return rc;
+        if ((rc = refuse_foreign_folder(ws->dir)) != ST_OK) return rc;
         if (!opts->new_world) {
             rc = serializer_open(ws->dir, false, &ws->meta, ws->blocks, &ws->serializer);
             if (rc == ST_OK) {

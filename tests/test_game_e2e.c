@@ -542,6 +542,20 @@ static void test_ui_run(void)
     CHECK_STR_CONTAINS(json, "\"selected\":\t7");
     CHECK_STR_CONTAINS(json, "\"glass\"");
 
+    /* --no-save --world opens the world read-only: it plays, nothing in the folder changes. */
+    char before[4096];
+    read_text(hotbar_path, before, sizeof before);
+    write_file(script, "wait_ready\nhotbar 2 glass\nlook 0 -60\ndig\nquit\n");
+    CHECK_EQ_INT(run_strata(NULL, (const char *[]){"--world", world, "--no-save", "--view-distance", "2", "--width",
+                                                   "160", "--height", "100", "--script", script, NULL}), 0);
+    CHECK_STR_CONTAINS(out_text, "read-only");
+    read_text(hotbar_path, json, sizeof json);
+    CHECK(!strcmp(before, json));
+    char missing[400];
+    snprintf(missing, sizeof missing, "%s/no_world_here", tmp);
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", missing, "--no-save", NULL}), 1);
+    CHECK_STR_CONTAINS(out_text, "no world there");
+
     /* Settings survive a relaunch (XDG_CONFIG_HOME is this test's folder); a bad file is reported, kept as
      * .bad and replaced by the defaults. */
     char settings[400], settings_bad[420];

@@ -327,7 +327,7 @@ static StResult probe_after_draw(App *app)
 
 StResult app_save_world(App *app)
 {
-    if (!app->world.serializer) return ST_OK;
+    if (!app->world.serializer || app->world.read_only) return ST_OK;
     app_sync_meta(app);
     StResult rc = world_session_save_all(&app->world);
     if (rc != ST_OK) return rc;
@@ -515,7 +515,7 @@ static void update_world(App *app, double dt)
     }
     exchange_with_worker(app);
 
-    if (w->serializer && app->opts.autosave_seconds > 0) {
+    if (w->serializer && !w->read_only && app->opts.autosave_seconds > 0) {
         app->autosave_timer += dt;
         if (app->autosave_timer >= app->opts.autosave_seconds) {
             app->autosave_timer = 0.0;
@@ -699,7 +699,7 @@ int app_run(App *app)
             SDL_SetWindowTitle(app->window, title);
         }
     }
-    if (app->world.serializer) {
+    if (app->world.serializer && !app->world.read_only) {
         if (app_save_world(app) != ST_OK) {
             log_error(APP_TAG, "THE WORLD WAS NOT SAVED (%s): %s; changes since the last successful save are lost",
                       app->world.dir, st_error_message());

@@ -2,9 +2,9 @@
  *
  * Design: a table of flags (flags.h: switch, integer with a range, number, text), parsed by the shared
  * table-driven parser, which accepts "--flag value" and "--flag=value" and names the flag, what was
- * expected and what was given in every failure, so main() can print it above the usage and exit 2 before
+ * expected and what was given in every failure, so main() can print it after a short usage hint and exit 2 before
  * any window opens. --seed is the world settings table's (world_settings.h). Cross-flag rules (--no-save
- * excludes --world) are checked after the loop. */
+ * excludes --new and --autosave; --fullscreen excludes --windowed) are checked after the loop. */
 #include "cli.h"
 
 #include <errno.h>
@@ -40,7 +40,7 @@ static const FlagSpec FLAGS[] = {
     {"--world", FLAG_TEXT, 0, 0, "DIR", "world folder to load and save (a bare name lives in the worlds folder);\n"
      "                          default: seed-S (seed-S-flat) in the worlds folder", CLI_FLAG_WORLD},
     {"--new", FLAG_SWITCH, 0, 0, NULL, "create the world folder; refuse one that exists", CLI_FLAG_NEW},
-    {"--no-save", FLAG_SWITCH, 0, 0, NULL, "play without a world folder: nothing is read or written", CLI_FLAG_NO_SAVE},
+    {"--no-save", FLAG_SWITCH, 0, 0, NULL, "nothing is written: a throwaway world, or with --world a world opened read-only", CLI_FLAG_NO_SAVE},
     {"--autosave", FLAG_INT, 0, CLI_AUTOSAVE_MAX, "SECONDS", "save modified chunks every SECONDS (0 = off, default 60)",
      CLI_FLAG_AUTOSAVE},
     {"--brightness", FLAG_NUMBER, 0, 1, "B", "brightness 0..1: lifts the darkest light levels (default 0.5)",
@@ -166,9 +166,9 @@ CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
         st_fail(ST_ERR_ARG, "--fullscreen and --windowed exclude each other");
         return CLI_ERROR;
     }
-    if (opts->no_save && (opts->world_dir || opts->new_world || opts->autosave_given)) {
-        st_fail(ST_ERR_ARG, "--no-save cannot be combined with %s (an unsaved world has no folder)",
-                opts->world_dir ? "--world" : opts->new_world ? "--new" : "--autosave");
+    if (opts->no_save && (opts->new_world || opts->autosave_given)) {
+        st_fail(ST_ERR_ARG, "--no-save cannot be combined with %s (nothing is written)",
+                opts->new_world ? "--new" : "--autosave");
         return CLI_ERROR;
     }
     return CLI_RUN;

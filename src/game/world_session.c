@@ -118,6 +118,9 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
         if ((rc = refuse_foreign_folder(ws->dir)) != ST_OK) return rc;
         if (!opts->new_world) {
             rc = serializer_open(ws->dir, false, &ws->meta, ws->blocks, &ws->serializer);
+            if (rc == ST_ERR_NOT_FOUND && opts->no_save)
+                return st_fail(ST_ERR_NOT_FOUND, "--no-save --world %s: there is no world there to look at (--no-save "
+                                                 "creates nothing)", ws->dir);
             if (rc == ST_OK) {
                 ws->resumed = true;
                 if (opts->seed_given && ws->meta.settings.seed != opts->seed)
@@ -168,6 +171,10 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
         rc = serializer_open(ws->dir, true, &ws->meta, ws->blocks, &ws->serializer);
         if (rc != ST_OK) return st_fail_context(rc, "cannot create world %s", ws->dir);
         log_info(WS_TAG, "created world %s (seed %llu%s)", ws->dir, (unsigned long long)settings.seed, seed_note);
+    } else if (ws->resumed && opts->no_save) {
+        ws->read_only = true;
+        log_info(WS_TAG, "opened world %s read-only (seed %llu): nothing is saved (--no-save)", ws->dir,
+                 (unsigned long long)settings.seed);
     } else if (ws->resumed) {
         log_info(WS_TAG, "opened world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
     } else {
@@ -177,13 +184,35 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     return ST_OK;
 }
 
+/* Read-only storage: chunks load from the world folder; a save is dropped (reported as done, so the worker
+ * releases the chunk as if it had been written). */
+static StResult read_only_load(void *user, TerrainChunk *chunk)
+{
+    const ChunkStorage *inner = user;
+    return inner->load(inner->user, chunk);
+}
+
+static StResult read_only_save(void *user, const TerrainChunk *chunk)
+{
+    (void)user;
+    (void)chunk;
+    return ST_OK;
+}
+
 StResult world_session_start(WorldSession *ws, int sky_light)
 {
+    const ChunkStorage *storage = ws->serializer ? serializer_chunk_storage(ws->serializer) : NULL;
+    if (storage && ws->read_only) {
+        ws->read_only_storage.user = (void *)storage;
+        ws->read_only_storage.load = read_only_load;
+        ws->read_only_storage.save = read_only_save;
+        storage = &ws->read_only_storage;
+    }
     UpdaterConfig cfg = {
         .terrain = ws->terrain,
         .generator = ws->generator,
         .blocks = ws->blocks,
-        .storage = ws->serializer ? serializer_chunk_storage(ws->serializer) : NULL,
+        .storage = storage,
         .sky_light = sky_light,
         .threaded = true,
     };
@@ -194,13 +223,13 @@ StResult world_session_start(WorldSession *ws, int sky_light)
 
 StResult world_session_save_meta(WorldSession *ws)
 {
-    if (!ws->serializer) return ST_OK;
+    if (!ws->serializer || ws->read_only) return ST_OK;
     return serializer_save_meta(ws->serializer, &ws->meta);
 }
 
 StResult world_session_save_all(WorldSession *ws)
 {
-    if (!ws->serializer) return ST_OK;
+    if (!ws->serializer || ws->read_only) return ST_OK;
     StResult rc = ws->updater ? updater_save_all(ws->updater) : ST_OK;
     if (rc == ST_OK) return serializer_save_meta(ws->serializer, &ws->meta);
     /* The chunks' error is the one to report (the player's edits); world.json is still written, and its own

@@ -17,12 +17,12 @@ declare -A OWNER=(
   [brush]=world
   [heightfield]=heightfield [heightfield_io]=heightfield [heightfield_recipe]=heightfield [erosion]=heightfield
   [splat]=heightfield
-  [generator]=gen
+  [generator]=gen [flat_zone]=gen [wfc]=gen [voxel_template]=gen
   [light]=light
   [mesher]=mesh
   [chunk_codec]=store [region]=store [serializer]=store [world_file]=store [region_cache]=store
   [update]=update [update_step]=update
-  [edit]=edit [history]=edit [behaviour]=edit
+  [edit]=edit [history]=edit [behaviour]=edit [terrain_tools]=edit [shapes]=edit
   [far_terrain]=lod
   [render]=render
 )

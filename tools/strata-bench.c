@@ -15,6 +15,9 @@
 #include <time.h>
 #include <sys/resource.h>
 
+#include "bench_edit.h"
+#include "bench_heightfield.h"
+#include "bench_structures.h"
 #include "strata/block.h"
 #include "strata/chunk_codec.h"
 #include "strata/edit.h"
@@ -48,7 +51,10 @@ typedef struct BenchResults {
     double game_ready_ms_vd8, game_ready_ms_vd16; /* bench_game.c: through the real game, -1 if unavailable */
     double peak_rss_mb;
     double edit_us;
+    BenchEditResults editing;
     double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
+    BenchHeightfield heightfield;   /* tools/bench_heightfield.c */
+    BenchStructures structures;     /* tools/bench_structures.c */
 } BenchResults;
 
 static double now_us(void)
@@ -295,12 +301,16 @@ static void print_json(const BenchResults *r)
            "\"gen_pass_us\": [%.1f, %.1f, %.1f, %.1f], \"sunlight_us\": %.1f, \"sunlight_relight_us\": %.1f, \"propagate_us\": %.1f, "
            "\"vertex_pass_us\": [%.1f, %.1f], \"vertices_per_chunk\": %.0f, \"world_ready_ms\": %.1f, "
            "\"peak_rss_mb\": %.1f, \"edit_us\": %.1f, \"encode_us\": %.1f, \"decode_us\": %.1f, "
-           "\"bytes_per_chunk\": %.0f, \"seed_format_bytes_per_chunk\": %.0f, "
-           "\"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f}\n",
+           "\"bytes_per_chunk\": %.0f, \"seed_format_bytes_per_chunk\": %.0f",
            r->noise_2d_ns, r->noise_3d_ns, r->gen_pass_us[0], r->gen_pass_us[1], r->gen_pass_us[2],
            r->gen_pass_us[3], r->sunlight_us, r->sunlight_relight_us, r->propagate_us, r->vertex_pass_us[0], r->vertex_pass_us[1],
            r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
-           r->bytes_per_chunk, r->seed_format_bytes_per_chunk, r->game_ready_ms_vd8, r->game_ready_ms_vd16);
+           r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
+    bench_heightfield_print_json(stdout, &r->heightfield);
+    printf(", \"brush_sphere_r16_us\": %.1f, \"flatten_r16_us\": %.1f, \"undo_r16_us\": %.1f",
+           r->editing.brush_sphere_r16_us, r->editing.flatten_r16_us, r->editing.undo_r16_us);
+    bench_structures_print_json(stdout, &r->structures);
+    printf(", \"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f}\n", r->game_ready_ms_vd8, r->game_ready_ms_vd16);
 }
 
 static void print_table(const BenchOptions *o, const BenchResults *r)
@@ -319,12 +329,17 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f us\n", "vertex pass 2", r->vertex_pass_us[1]);
     printf("  %-28s %10.0f\n", "vertices per chunk", r->vertices_per_chunk);
     printf("  %-28s %10.1f us (worker time)\n", "single-block edit", r->edit_us);
+    printf("  %-28s %10.1f us (main thread)\n", "brush sphere r16", r->editing.brush_sphere_r16_us);
+    printf("  %-28s %10.1f us (main thread)\n", "flatten r16", r->editing.flatten_r16_us);
+    printf("  %-28s %10.1f us (main thread)\n", "undo r16 sphere", r->editing.undo_r16_us);
     printf("  %-28s %10.1f us\n", "encode", r->encode_us);
     printf("  %-28s %10.1f us\n", "decode", r->decode_us);
     printf("  %-28s %10.0f (seed format %.0f)\n", "bytes per stored chunk", r->bytes_per_chunk,
            r->seed_format_bytes_per_chunk);
     printf("  %-28s %10.1f ms\n", "world ready (threaded)", r->world_ready_ms);
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
+    bench_heightfield_print_table(stdout, &r->heightfield);
+    bench_structures_print_table(stdout, &r->structures);
     printf("  %-28s %10.1f ms\n", "game launch to ready, vd 8", r->game_ready_ms_vd8);
     printf("  %-28s %10.1f ms\n", "game launch to ready, vd 16", r->game_ready_ms_vd16);
 }
@@ -336,15 +351,25 @@ static void usage(FILE *f)
                "  --no-game           skip game_ready_ms_vd8/vd16 (the game binary beside this one; -1)\n"
                "  --seed S            world seed (integer or text; default 1)\n"
                "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
-               "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n");
+               "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n"
+               "  world settings as strata-map takes them, e.g. --heightmap FILE --height-range MIN,MAX\n"
+               "  --map-scale N (the generator and world figures are then a heightmap world's)\n");
 }
 
 int main(int argc, char **argv)
 {
     BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .game = true, .asset_dir = STRATA_ASSET_DIR};
+    WorldSettings settings;   /* --heightmap and the other world settings' flags (world_settings.h) */
+    world_settings_default(&settings);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--json")) o.json = true;
+        const WorldSettingSpec *ws = world_setting_find_flag(a);
+        if (ws && ws->type != WORLD_SETTING_SEED && i + 1 < argc) {
+            if (world_settings_apply_flag(ws, argv[++i], &settings) != ST_OK) {
+                fprintf(stderr, "strata-bench: %s\n", st_error_message());
+                return 2;
+            }
+        } else if (!strcmp(a, "--json")) o.json = true;
         else if (!strcmp(a, "--no-game")) o.game = false;
         else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
         else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
@@ -379,8 +404,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         return 1;
     }
-    WorldSettings settings;
-    world_settings_default(&settings);
     settings.seed = o.seed;
     snprintf(path, sizeof path, "%s/worldgen.json", o.asset_dir);
     Generator *gen = NULL;
@@ -393,7 +416,10 @@ int main(int argc, char **argv)
     bench_noise(&r);
     StResult rc = bench_chunks(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);
+    if (rc == ST_OK) rc = bench_edit_run(gen, blocks, &r.editing);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
+    if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
+    if (rc == ST_OK) rc = bench_structures_run(&r.structures);
     if (rc != ST_OK) {
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         generator_destroy(gen);

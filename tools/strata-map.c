@@ -395,8 +395,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (o.settings.mode == TERRAIN_MODE_HEIGHTMAP)
-        return bad_usage("--mode: expected continent|island|flat, got '%s'", "heightmap");
+    if (o.settings.mode == TERRAIN_MODE_HEIGHTMAP && !o.settings.heightmap[0])
+        return bad_usage("%s", "--mode heightmap needs --heightmap FILE");
     if (!o.seed_given) return bad_usage("%s", "missing --seed");
     if (!o.rect_text) return bad_usage("%s", "missing --rect");
     if (!o.out) return bad_usage("%s", "missing --out");

@@ -160,6 +160,7 @@ static StResult open_world(App *app)
     app->pending_spawn = !app->world.resumed;
     app->time_of_day = daytime_wrap(m->time_of_day);
     app->sky_light = daytime_sky_light(app->time_of_day);
+    app->world.history_bytes = (size_t)app->opts.history_mb << 20;
     if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
     /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
     app->brightness = opts->brightness;
@@ -232,6 +233,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     if (opener) SDL_WaitThread(opener, NULL);
     if (job.rc != ST_OK) return st_fail(job.rc, "%s", job.message); /* the world's error comes first */
     if (rc != ST_OK) return rc;
+    app_tools_init(app);
     hotbar_default(&app->hotbar);
     if (app->world.serializer && app->world.resumed) {
         StResult hrc = hotbar_load(app->world.dir, app->world.blocks, &app->hotbar);
@@ -443,14 +445,19 @@ static void apply_actions(App *app, double dt)
     if (in->cycle_brightness) app_set_brightness(app, settings_brightness_next(app->brightness));
     if (in->cycle_season) app_set_season(app, settings_season_next(app->season));
     if (in->pick) app_pick(app);
-    /* A click acts at once; held, the button acts again every APP_REPEAT_SECONDS. */
-    if (in->dig) { app_dig(app); app->dig_repeat = 0.0; }
-    else if (in->dig_held && (app->dig_repeat += dt) >= APP_REPEAT_SECONDS) { app_dig(app); app->dig_repeat = 0.0; }
-    if (in->place) { app_place(app, hotbar_block(&app->hotbar)); app->place_repeat = 0.0; }
+    /* A click acts at once (the tool: dig and place with the block tool); held, the button acts again every
+     * APP_REPEAT_SECONDS. */
+    if (in->dig) { app_apply_tool(app, true); app->dig_repeat = 0.0; }
+    else if (in->dig_held && (app->dig_repeat += dt) >= APP_REPEAT_SECONDS) { app_apply_tool(app, true); app->dig_repeat = 0.0; }
+    if (in->place) { app_apply_tool(app, false); app->place_repeat = 0.0; }
     else if (in->place_held && (app->place_repeat += dt) >= APP_REPEAT_SECONDS) {
-        app_place(app, hotbar_block(&app->hotbar));
+        app_apply_tool(app, false);
         app->place_repeat = 0.0;
     }
+    if (in->undo) app_undo(app);
+    if (in->redo) app_redo(app);
+    if (in->next_tool) app_next_tool(app);
+    if (in->radius_delta) app_set_tool_radius(app, app->tool_radius + in->radius_delta);
 }
 
 static void step_physics(App *app, const PlayerInput *pin, double dt, bool lockstep)
@@ -514,6 +521,7 @@ static void update_world(App *app, double dt)
         updater_set_sky_light(w->updater, sky);
     }
     exchange_with_worker(app);
+    app_edit_frame(app, dt);
 
     if (w->serializer && !w->read_only && app->opts.autosave_seconds > 0) {
         app->autosave_timer += dt;
@@ -560,6 +568,12 @@ static void fill_hud(App *app, HudInfo *hud)
         int id = cell_contents(app->target.value);
         hud->target_block = block_is_defined(b, id) ? b->defs[id].name : NULL;
     }
+    EditorStats es;
+    editor_get_stats(app->world.editor, &es);
+    hud->tool = app_tool_name(app->tool);
+    hud->tool_radius = app->tool_radius;
+    hud->undo_entries = es.undo_entries;
+    hud->history_full = app->history_notice_seconds > 0.0;
 }
 
 /* What the eye is inside: water, lava (a glowing fluid), an opaque block, or air. */
@@ -597,6 +611,19 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     frame.show_hud = app->show_hud && app->screen == APP_SCREEN_PLAY;
     for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
     frame.frame_seconds = (float)dt;
+    frame.preview = !app->probe.hide_highlight && !app->loading.active &&
+                    app_tool_preview(app, frame.preview_min, frame.preview_max);
+    frame.particles = app->particles.draw;
+    frame.particle_count = app->particles.count;
+    /* The editing strip (edit_overlay.c) shows only the tool now: the hotbar has its own row (ui/screens.c). */
+    if (app->show_hud && app->screen == APP_SCREEN_PLAY && app->tool != APP_TOOL_BLOCK) {
+        static const uint8_t tool_color[3] = {230, 200, 60};
+        memcpy(frame.strip_colors[0], tool_color, 3);
+        frame.strip_count = 1;
+        frame.strip_selected = 0;
+    } else {
+        frame.strip_selected = -1;
+    }
     frame.sky_detail = true;
     frame.eye_medium = eye_medium(app, cam.position);
     frame.game_seconds = app->world.meta.game_time;
@@ -717,6 +744,7 @@ void app_destroy(App *app)
     if (app->input.mouse_captured) input_set_captured(&app->input, false);
     game_audio_stop(&app->audio);
     app_probe_reset(app);
+    shape_volume_free(&app->tool_volume);
     if (app->renderer) renderer_destroy(app->renderer);
     world_session_close(&app->world);
     if (app->gl) SDL_GL_DeleteContext(app->gl);

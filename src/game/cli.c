@@ -21,7 +21,8 @@ typedef enum CliFlag {
     CLI_FLAG_SEED, CLI_FLAG_VIEW_DISTANCE, CLI_FLAG_FLAT, CLI_FLAG_WIDTH, CLI_FLAG_HEIGHT, CLI_FLAG_FRAMES,
     CLI_FLAG_SCREENSHOT, CLI_FLAG_SCRIPT, CLI_FLAG_FLY, CLI_FLAG_ASSETS, CLI_FLAG_WORLD, CLI_FLAG_NEW, CLI_FLAG_NO_SAVE,
     CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_FOV, CLI_FLAG_GUI_SCALE, CLI_FLAG_VOLUME,
-    CLI_FLAG_MUTE, CLI_FLAG_FULLSCREEN, CLI_FLAG_WINDOWED, CLI_FLAG_HELP, CLI_FLAG_VERSION
+    CLI_FLAG_MUTE, CLI_FLAG_FULLSCREEN, CLI_FLAG_WINDOWED, CLI_FLAG_HISTORY_MB, CLI_FLAG_HELP, CLI_FLAG_VERSION,
+    CLI_FLAG_WORLD_SETTING   /* + index in WORLD_SETTINGS: the heightmap world's settings */
 } CliFlag;
 
 /* The --seed row is replaced by the world settings table's spec (cli_flags); only its help is the game's. */
@@ -55,21 +56,33 @@ static const FlagSpec FLAGS[] = {
     {"--mute", FLAG_SWITCH, 0, 0, NULL, "no sound this run", CLI_FLAG_MUTE},
     {"--fullscreen", FLAG_SWITCH, 0, 0, NULL, "fullscreen this run", CLI_FLAG_FULLSCREEN},
     {"--windowed", FLAG_SWITCH, 0, 0, NULL, "in a window this run", CLI_FLAG_WINDOWED},
+    {"--history-mb", FLAG_INT, 1, CLI_HISTORY_MB_MAX, "MB", "memory for undo/redo; the oldest actions are dropped\n"
+     "                          past it (default 64)", CLI_FLAG_HISTORY_MB},
     {"--help", FLAG_HELP, 0, 0, NULL, "show this help", CLI_FLAG_HELP},
     {"--version", FLAG_VERSION, 0, 0, NULL, "show the version", CLI_FLAG_VERSION},
 };
 #define FLAG_COUNT ((int)(sizeof FLAGS / sizeof FLAGS[0]))
+#define CLI_FLAG_MAX (FLAG_COUNT + 16)
 
-/* The game's flags with the world settings' rows filled in from their table. */
-static void cli_flags(FlagSpec out[FLAG_COUNT])
+/* The game's own flags come from its table, except that a world setting's row (--seed) comes from the world
+ * settings table (only its help is the game's); the heightmap world's settings follow, from their table,
+ * before --help and --version. Returns the count. */
+static int cli_flags(FlagSpec out[CLI_FLAG_MAX])
 {
+    int n = 0;
     for (int i = 0; i < FLAG_COUNT; i++) {
-        out[i] = FLAGS[i];
+        if (FLAGS[i].id == CLI_FLAG_HELP)
+            for (int k = 0; k < WORLD_SETTING_COUNT && n < CLI_FLAG_MAX - 2; k++)
+                if (WORLD_SETTINGS[k].flag && WORLD_SETTINGS[k].only_in_mode == TERRAIN_MODE_HEIGHTMAP)
+                    out[n++] = world_settings_flag_spec(&WORLD_SETTINGS[k], CLI_FLAG_WORLD_SETTING + k);
+        out[n] = FLAGS[i];
         if (FLAGS[i].id == CLI_FLAG_SEED) {
-            out[i] = world_settings_flag_spec(world_setting_find("seed"), CLI_FLAG_SEED);
-            out[i].help = FLAGS[i].help;
+            out[n] = world_settings_flag_spec(world_setting_find("seed"), CLI_FLAG_SEED);
+            out[n].help = FLAGS[i].help;
         }
+        n++;
     }
+    return n;
 }
 
 void cli_options_default(CliOptions *opts)
@@ -79,10 +92,12 @@ void cli_options_default(CliOptions *opts)
     opts->width = CLI_WIDTH_DEFAULT;
     opts->height = CLI_HEIGHT_DEFAULT;
     opts->autosave_seconds = CLI_AUTOSAVE_DEFAULT;
+    opts->history_mb = CLI_HISTORY_MB_DEFAULT;
     opts->brightness = SETTINGS_BRIGHTNESS_DEFAULT;
     opts->season = SETTINGS_SEASON_DEFAULT;
     opts->gui_scale = -1;
     opts->volume = -1.0f;
+    world_settings_default(&opts->world_settings);
 }
 
 /* A --seed of digits (and a leading minus) is a number: one that does not fit 64 bits is an error, not text
@@ -140,6 +155,7 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
     case CLI_FLAG_MUTE: opts->mute = true; break;
     case CLI_FLAG_FULLSCREEN: opts->fullscreen = true; break;
     case CLI_FLAG_WINDOWED: opts->windowed = true; break;
+    case CLI_FLAG_HISTORY_MB: opts->history_mb = v; break;
     case CLI_FLAG_SEASON: {
         int season = settings_season_parse(value->text);
         if (season < 0)
@@ -149,6 +165,14 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
     }
     case CLI_FLAG_HELP:
     case CLI_FLAG_VERSION: break;
+    default:
+        if (f->id >= CLI_FLAG_WORLD_SETTING && f->id < CLI_FLAG_WORLD_SETTING + WORLD_SETTING_COUNT) {
+            StResult rc = world_settings_apply_flag(&WORLD_SETTINGS[f->id - CLI_FLAG_WORLD_SETTING], value->text,
+                                                    &opts->world_settings);
+            if (rc != ST_OK) return rc;
+            opts->world_settings_given = true;
+        }
+        break;
     }
     return ST_OK;
 }
@@ -156,9 +180,9 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
 CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
 {
     cli_options_default(opts);
-    FlagSpec flags[FLAG_COUNT];
-    cli_flags(flags);
-    FlagsStatus status = flags_parse(flags, FLAG_COUNT, argc, argv, cli_apply, opts);
+    FlagSpec flags[CLI_FLAG_MAX];
+    int count = cli_flags(flags);
+    FlagsStatus status = flags_parse(flags, count, argc, argv, cli_apply, opts);
     if (status == FLAGS_ERROR) return CLI_ERROR;
     if (status == FLAGS_HELP) return CLI_HELP;
     if (status == FLAGS_VERSION) return CLI_VERSION;
@@ -169,6 +193,14 @@ CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
     if (opts->no_save && (opts->new_world || opts->autosave_given)) {
         st_fail(ST_ERR_ARG, "--no-save cannot be combined with %s (nothing is written)",
                 opts->new_world ? "--new" : "--autosave");
+        return CLI_ERROR;
+    }
+    if (opts->world_settings_given && opts->world_settings.mode != TERRAIN_MODE_HEIGHTMAP) {
+        st_fail(ST_ERR_ARG, "--height-range, --map-scale, --map-size, --biome-map and --splat-rules go with --heightmap FILE");
+        return CLI_ERROR;
+    }
+    if (opts->flat && opts->world_settings_given) {
+        st_fail(ST_ERR_ARG, "--flat cannot be combined with --heightmap");
         return CLI_ERROR;
     }
     return CLI_RUN;
@@ -183,12 +215,12 @@ void cli_print_usage(FILE *out, const char *program)
 {
     fprintf(out, "Usage: %s [flags]\n\nStrata %s, a voxel sandbox.\n\nFlags:\n", program ? program : "strata",
             STRATA_VERSION);
-    FlagSpec flags[FLAG_COUNT];
-    cli_flags(flags);
-    flags_print_table(out, flags, FLAG_COUNT, 22);
+    FlagSpec flags[CLI_FLAG_MAX];
+    int count = cli_flags(flags);
+    flags_print_table(out, flags, count, 22);
     fputs("\nControls: WASD walk (double-tap W or Ctrl: sprint), mouse look, Space jump (flying: up),\n"
           "  Shift/C down (flying), F fly, left mouse dig, right mouse place (hold: repeat), middle mouse pick,\n"
-          "  1-9 or wheel choose a hotbar slot, E/Tab block picker, Esc pause menu (settings, save and quit),\n"
+          "  1-9 or wheel choose a hotbar slot, E block picker, Esc pause menu (settings, save and quit),\n  Tab next editing tool, [ ] or Ctrl+wheel tool radius, Ctrl+Z/Ctrl+Y undo/redo,\n"
           "  F2 screenshot, F3 HUD, F11 fullscreen, T time of day, B brightness, N season.\n"
           "\nScript commands (one a line, # comments):\n"
           "  wait_ready | wait FRAMES | teleport X Y Z | look YAW PITCH | move FORWARD RIGHT UP FRAMES\n"

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "strata/world_settings.h"
+
 #define CLI_VIEW_DISTANCE_MIN 2
 #define CLI_VIEW_DISTANCE_MAX 32
 #define CLI_VIEW_DISTANCE_DEFAULT 8
@@ -20,6 +22,8 @@
 #define CLI_SIZE_MAX 16384
 #define CLI_AUTOSAVE_DEFAULT 60
 #define CLI_AUTOSAVE_MAX 86400
+#define CLI_HISTORY_MB_DEFAULT 64
+#define CLI_HISTORY_MB_MAX 4096
 
 typedef enum CliStatus {
     CLI_RUN = 0,      /* start the game with these options */
@@ -54,6 +58,10 @@ typedef struct CliOptions {
     float volume;                 /* 0..1; -1 = not given */
     bool mute;                    /* --mute: no sound this run */
     bool fullscreen, windowed;    /* --fullscreen / --windowed */
+    int history_mb;               /* undo history bound, MiB (CLI_HISTORY_MB_DEFAULT) */
+    /* --heightmap and its companions (a new world's settings; the seed is above) */
+    WorldSettings world_settings;
+    bool world_settings_given;
 } CliOptions;
 
 void cli_options_default(CliOptions *opts);

@@ -21,6 +21,8 @@ void input_begin_frame(InputState *input)
     input->wheel = 0;
     input->pick = input->escape = input->toggle_picker = input->ui_click = false;
     input->screenshot = input->toggle_fullscreen = false;
+    input->undo = input->redo = input->next_tool = false;
+    input->radius_delta = 0;
 }
 
 void input_set_captured(InputState *input, bool captured)
@@ -62,8 +64,16 @@ void input_handle_event(InputState *in, const SDL_Event *e)
             if (in->w_pressed_ms && now - in->w_pressed_ms <= INPUT_DOUBLE_TAP_MS) in->sprint_tap = true;
             in->w_pressed_ms = now;
         }
-        if (sc == SDL_SCANCODE_ESCAPE) in->escape = true;
-        else if (sc == SDL_SCANCODE_E || sc == SDL_SCANCODE_TAB) in->toggle_picker = true;
+        bool ctrl = (e->key.keysym.mod & KMOD_CTRL) != 0;
+        if (ctrl && sc == SDL_SCANCODE_Z) {
+            if (e->key.keysym.mod & KMOD_SHIFT) in->redo = true;
+            else in->undo = true;
+        } else if (ctrl && sc == SDL_SCANCODE_Y) in->redo = true;
+        else if (sc == SDL_SCANCODE_TAB) in->next_tool = true;
+        else if (sc == SDL_SCANCODE_LEFTBRACKET) in->radius_delta--;
+        else if (sc == SDL_SCANCODE_RIGHTBRACKET) in->radius_delta++;
+        else if (sc == SDL_SCANCODE_ESCAPE) in->escape = true;
+        else if (sc == SDL_SCANCODE_E) in->toggle_picker = true;
         else if (sc == SDL_SCANCODE_F2) in->screenshot = true;
         else if (sc == SDL_SCANCODE_F11) in->toggle_fullscreen = true;
         else if (sc == SDL_SCANCODE_F) in->toggle_fly = true;
@@ -107,7 +117,10 @@ void input_handle_event(InputState *in, const SDL_Event *e)
     case SDL_MOUSEWHEEL: {
         int steps = e->wheel.y;
         if (e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) steps = -steps;
-        in->wheel -= steps; /* wheel up (away from the player): the previous slot, as in Minecraft */
+        /* Ctrl+wheel sizes the editing tool; the wheel alone walks the hotbar (up, away from the player: the
+         * previous slot, as in Minecraft). */
+        if (SDL_GetModState() & KMOD_CTRL) in->radius_delta += steps > 0 ? 1 : steps < 0 ? -1 : 0;
+        else in->wheel -= steps;
         break;
     }
     case SDL_WINDOWEVENT:

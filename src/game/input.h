@@ -37,6 +37,9 @@ typedef struct InputState {
     bool toggle_picker;          /* E or Tab */
     bool ui_click;               /* left click while ui_open, at mouse_x, mouse_y */
     bool screenshot, toggle_fullscreen; /* F2, F11 */
+    bool undo, redo;             /* Ctrl+Z, Ctrl+Y (or Ctrl+Shift+Z) */
+    bool next_tool;              /* Tab */
+    int radius_delta;            /* mouse wheel, [ and ] */
 } InputState;
 
 void input_init(InputState *input);

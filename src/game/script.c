@@ -18,23 +18,28 @@
 #include "strata/error.h"
 #include "strata/fileio.h"
 
-#define SCRIPT_MAX_WORDS 8
+#define SCRIPT_MAX_WORDS 10
 #define SCRIPT_COORD_MAX 30000000.0
 
 static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
-    "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud", "menu", "hotbar",
-    "select_slot", "pick", "setting",
+    "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud",
+    "menu", "hotbar", "select_slot", "pick", "setting",
+    "brush", "raise", "flatten", "smooth", "paint", "undo", "redo", "tick",
 };
 
-/* Argument count per op (-1: the rest of the line as one text argument). */
-static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1, 1, 2, 1, 0, 2};
+/* Argument count per op (-1: the rest of the line as one text argument; -2: words checked by the parser). */
+static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1,
+                                             1, 2, 1, 0, 2, -2, -2, -2, -2, -2, 0, 0, 1};
 
 static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
     "fly on|off", "dig", "place BLOCK", "select BLOCK", "screenshot PATH", "time T", "save", "quit",
     "brightness B", "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "hud on|off",
     "menu open|close|picker|settings", "hotbar SLOT BLOCK", "select_slot N", "pick", "setting NAME VALUE",
+    "brush SHAPE SIZE... BLOCK [hollow] [replace|air|solid]", "raise R DELTA [falloff]",
+    "flatten R HEIGHT [strength]", "smooth R [strength] [iterations]", "paint R BLOCK [opacity] [falloff]",
+    "undo", "redo", "tick N",
 };
 
 const char *script_op_name(ScriptOp op)
@@ -159,6 +164,17 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
         snprintf(c->text, sizeof c->text, "%s", w[2]);
         return ST_OK;
     }
+    case SCRIPT_TICK:
+        return parse_frames(lc, name, w[1], 0, &c->ticks);
+    case SCRIPT_BRUSH:
+    case SCRIPT_RAISE:
+    case SCRIPT_FLATTEN:
+    case SCRIPT_SMOOTH:
+    case SCRIPT_PAINT: {
+        int n = 0;
+        while (w[n + 1]) n++;
+        return script_parse_edit(lc->path, lc->line, c, w, n);
+    }
     default:
         return ST_OK;
     }
@@ -208,10 +224,10 @@ static StResult parse_line(Script *s, const LineCtx *lc, char *line)
     c.line = lc->line;
     c.block = -1;
 
-    char *words[SCRIPT_MAX_WORDS + 1] = {cmd};
+    char *words[SCRIPT_MAX_WORDS + 2] = {cmd};
     int n = 1;
-    if (OP_ARGC[op] >= 0) {
-        char *q = rest;
+    char *q = rest;
+    if (OP_ARGC[op] != -1) {
         while (*q) {
             if (n > SCRIPT_MAX_WORDS) break;
             words[n++] = q;
@@ -219,7 +235,9 @@ static StResult parse_line(Script *s, const LineCtx *lc, char *line)
             if (*q) *q++ = 0;
             while (isspace((unsigned char)*q)) q++;
         }
-        if (n - 1 != OP_ARGC[op]) {
+        if (n > SCRIPT_MAX_WORDS && *q)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: too many arguments (%s)", lc->path, lc->line, cmd, OP_USAGE[op]);
+        if (OP_ARGC[op] >= 0 && n - 1 != OP_ARGC[op]) {
             if (OP_ARGC[op] == 0)
                 return st_fail(ST_ERR_ARG, "%s:%d: %s takes no arguments (got %d)", lc->path, lc->line, cmd, n - 1);
             return st_fail(ST_ERR_ARG, "%s:%d: %s: expected %d argument%s (%s), got %d", lc->path, lc->line, cmd,
@@ -280,11 +298,13 @@ StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks)
 {
     for (int i = 0; i < script->count; i++) {
         ScriptCommand *c = &script->commands[i];
-        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT && c->op != SCRIPT_HOTBAR) continue;
+        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT && c->op != SCRIPT_BRUSH && c->op != SCRIPT_PAINT &&
+            c->op != SCRIPT_HOTBAR)
+            continue;
         int id = block_registry_find(blocks, c->text);
         if (id < 0)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: unknown block '%s'", script->path, c->line, OP_NAMES[c->op], c->text);
-        if (id == BLOCK_AIR)
+        if (id == BLOCK_AIR && c->op != SCRIPT_BRUSH)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: cannot %s air (use dig)", script->path, c->line, OP_NAMES[c->op],
                            OP_NAMES[c->op]);
         c->block = id;

@@ -4,6 +4,7 @@
 add_library(strata_game_logic STATIC
   src/game/cli.c
   src/game/script.c
+  src/game/script_edit.c
   src/game/player.c
   src/game/camera.c
   src/game/hud.c
@@ -13,7 +14,8 @@ add_library(strata_game_logic STATIC
   src/game/spawn.c
   src/game/hotbar.c
   src/game/user_settings.c
-  src/game/audio_mix.c)
+  src/game/audio_mix.c
+  src/game/particles.c)
 target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
 target_link_libraries(strata_game_logic PUBLIC strata_core m)
 
@@ -22,6 +24,7 @@ target_sources(strata PRIVATE
   src/game/app.c
   src/game/input.c
   src/game/app_control.c
+  src/game/app_tools.c
   src/game/interact.c
   src/game/script_run.c
   src/game/world_session.c

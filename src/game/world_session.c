@@ -8,10 +8,13 @@
  * ground once the chunk there is Valid). */
 #include "world_session.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,12 +80,12 @@ static StResult refuse_foreign_folder(const char *dir)
                    "refusing to write a world into it", dir);
 }
 
-static void init_new_meta(WorldSession *ws, const WorldSettings *settings)
+static void init_new_meta(WorldSession *ws)
 {
     WorldMeta *m = &ws->meta;
     memset(m, 0, sizeof *m);
     m->format_version = WORLD_FORMAT_VERSION;
-    m->settings = *settings;
+    m->settings = ws->generator->settings;   /* as the generator completed them (a heightmap's hash) */
     snprintf(m->generator_name, sizeof m->generator_name, "%s", ws->generator->name);
     m->generator_version = ws->generator->version;
     const Generator *g = ws->generator;
@@ -97,20 +100,50 @@ static void init_new_meta(WorldSession *ws, const WorldSettings *settings)
     m->time_of_day = DAYTIME_START;
 }
 
+/* A heightmap world remembers its map files by absolute path, so it resumes from any folder. */
+static StResult absolute_path(char *path, const char *what)
+{
+    if (!path[0] || path[0] == '/') return ST_OK;
+    char resolved[PATH_MAX];
+    if (!realpath(path, resolved)) return st_fail(ST_ERR_IO, "%s %s: %s", what, path, strerror(errno));
+    if (strlen(resolved) >= WORLD_SETTINGS_PATH_MAX) return st_fail(ST_ERR_ARG, "%s %s: path too long", what, path);
+    snprintf(path, WORLD_SETTINGS_PATH_MAX, "%s", resolved);
+    return ST_OK;
+}
+
+static StResult absolute_map_paths(WorldSettings *s)
+{
+    StResult rc;
+    if ((rc = absolute_path(s->heightmap, "--heightmap")) != ST_OK) return rc;
+    if ((rc = absolute_path(s->biome_map, "--biome-map")) != ST_OK) return rc;
+    return absolute_path(s->splat_rules, "--splat-rules");
+}
+
+/* "seed-S-" + the map's file name without its extension: one world per seed and map. */
+static void map_world_suffix(const WorldSettings *s, char *name, size_t size)
+{
+    const char *base = strrchr(s->heightmap, '/');
+    base = base ? base + 1 : s->heightmap;
+    size_t len = strlen(name), n = strcspn(base, ".");
+    for (size_t i = 0; i < n && len + 1 < size; i++) name[len++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
+    name[len] = '\0';
+}
+
 StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char *asset_dir)
 {
     StResult rc;
-    WorldSettings settings;
-    world_settings_default(&settings);
+    WorldSettings settings = opts->world_settings;   /* defaults, or --heightmap and its companions */
     settings.seed = opts->seed_given ? opts->seed : random_seed();
     if (opts->flat) settings.mode = TERRAIN_MODE_FLAT;
+    if ((rc = absolute_map_paths(&settings)) != ST_OK) return rc;
 
     bool create = false;
-    char default_name[64];
+    char default_name[128];
     const char *world_name = opts->world_dir;
     if (!world_name && !opts->no_save) {
-        snprintf(default_name, sizeof default_name, "seed-%llu%s", (unsigned long long)settings.seed,
-                 opts->flat ? "-flat" : "");
+        snprintf(default_name, sizeof default_name, "seed-%llu%s%s", (unsigned long long)settings.seed,
+                 opts->flat ? "-flat" : "", settings.mode == TERRAIN_MODE_HEIGHTMAP ? "-" : "");
+        if (settings.mode == TERRAIN_MODE_HEIGHTMAP) map_world_suffix(&settings, default_name, sizeof default_name);
         world_name = default_name;
     }
     if (world_name) {
@@ -126,6 +159,9 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
                 if (opts->seed_given && ws->meta.settings.seed != opts->seed)
                     log_warn(WS_TAG, "world %s has seed %llu: --seed %s ignored", ws->dir,
                              (unsigned long long)ws->meta.settings.seed, opts->seed_text);
+                if (opts->world_settings_given)
+                    log_warn(WS_TAG, "world %s exists: its own map settings are kept (--heightmap & co. ignored)",
+                             ws->dir);
                 if (opts->flat && ws->meta.settings.mode != TERRAIN_MODE_FLAT)
                     log_warn(WS_TAG, "world %s is a %s world: --flat ignored", ws->dir,
                              terrain_mode_name(ws->meta.settings.mode));
@@ -156,7 +192,7 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     ws->terrain = terrain_create();
     if (!ws->terrain) return st_fail(ST_ERR_NOMEM, "cannot allocate the Terrain");
 
-    if (!ws->resumed) init_new_meta(ws, &settings);
+    if (!ws->resumed) init_new_meta(ws);
     /* A text seed is echoed with the number it hashes to, so the player can share either. */
     char seed_note[300] = "";
     if (opts->seed_given && opts->seed_text && !ws->resumed) {
@@ -218,6 +254,10 @@ StResult world_session_start(WorldSession *ws, int sky_light)
     };
     StResult rc = updater_create(&cfg, &ws->updater);
     if (rc != ST_OK) return st_fail_context(rc, "cannot start the update worker");
+    EditorConfig ec = { .terrain = ws->terrain, .updater = ws->updater, .blocks = ws->blocks,
+                        .history_bytes = ws->history_bytes };
+    rc = editor_create(&ec, &ws->editor);
+    if (rc != ST_OK) return st_fail_context(rc, "cannot create the editor");
     return ST_OK;
 }
 
@@ -243,6 +283,8 @@ StResult world_session_save_all(WorldSession *ws)
 
 void world_session_close(WorldSession *ws)
 {
+    editor_destroy(ws->editor);
+    ws->editor = NULL;
     updater_destroy(ws->updater);
     ws->updater = NULL;
     /* updater_destroy hands every chunk back without geometry, so the Terrain can free them all. */

@@ -168,6 +168,20 @@ StResult render_ui_create(RenderUi *ui, const char *shader_dir, const char *asse
 void render_ui_destroy(RenderUi *ui);
 /* Draws and empties the queue (pixels, top-left origin); leaves depth test on and blending off. */
 void render_ui_flush(RenderUi *ui, RenderQuadIndices *indices, GLuint atlas_texture, int width, int height);
+/* ---- edit_overlay.c ---- */
+
+typedef struct RenderEditOverlay {
+    GLuint vao, vbo;
+    int vbo_bytes;
+    struct OverlayVertex *scratch;
+    int scratch_capacity;          /* vertices */
+} RenderEditOverlay;
+
+StResult render_edit_overlay_create(RenderEditOverlay *eo, RenderQuadIndices *indices);
+void render_edit_overlay_destroy(RenderEditOverlay *eo);
+/* Draws frame->preview, frame->particles and the strip with the overlay's program (before the overlay). */
+void render_edit_overlay_draw(RenderEditOverlay *eo, const RenderOverlay *overlay, mat4 view_proj,
+                              const double camera[3], const RenderFrame *frame, int width, int height);
 
 /* ---- renderer.c ---- */
 
@@ -196,6 +210,7 @@ struct Renderer {
     RenderOverlay overlay;
     RenderUi ui;
     RenderSky sky;
+    RenderEditOverlay edit_overlay;
     RenderStats stats;
     VisibleChunk *visible;
     int visible_capacity;

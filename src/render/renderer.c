@@ -76,6 +76,7 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
         (rc = render_sky_create(&r->sky, config->shader_dir)) != ST_OK ||
         (rc = render_ui_create(&r->ui, config->shader_dir, config->asset_dir, config->blocks)) != ST_OK ||
+        (rc = render_edit_overlay_create(&r->edit_overlay, &r->chunks.quad_indices)) != ST_OK ||
         (rc = render_atlas_load(config->asset_dir, &r->atlas)) != ST_OK) {
         renderer_destroy(r);
         return rc;
@@ -106,6 +107,7 @@ void renderer_destroy(Renderer *renderer)
     render_overlay_destroy(&renderer->overlay);
     render_ui_destroy(&renderer->ui);
     render_sky_destroy(&renderer->sky);
+    render_edit_overlay_destroy(&renderer->edit_overlay);
     render_atlas_free(&renderer->atlas);
     if (renderer->terrain.program)
         glDeleteProgram(renderer->terrain.program);
@@ -472,6 +474,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     for (int i = 0; i < visible; i++)
         drawn += r->visible[i].drawn;
 
+    render_edit_overlay_draw(&r->edit_overlay, &r->overlay, view_proj, camera->position, frame, r->width, r->height);
     render_overlay_draw(&r->overlay, view_proj, camera->position, frame, r->width, r->height);
     render_ui_flush(&r->ui, &t->quad_indices, r->atlas.texture, r->width, r->height);
     glUseProgram(0);

@@ -165,7 +165,17 @@ static void test_bad_flags(void)
     expect_error(parse(&o, "-v", NULL), "'-v'");
     expect_error(parse(&o, "--seed", NULL), "--seed: missing value");
     expect_error(parse(&o, "--flat=yes", NULL), "--flat takes no value");
-    expect_error(parse(&o, "--no-save", "--world", "w", NULL), "--no-save cannot be combined with --world");
+    /* --no-save --world opens a world read-only (the game refuses a folder with no world in it). */
+    CHECK_EQ_INT(parse(&o, "--no-save", "--world", "w", NULL), CLI_RUN);
+    CHECK(o.no_save && o.world_dir && !strcmp(o.world_dir, "w"));
+    /* A numeric seed past 64 bits is an error, not text; new flags parse with their ranges. */
+    expect_error(parse(&o, "--seed", "18446744073709551616", NULL), "does not fit a 64-bit seed");
+    expect_error(parse(&o, "--seed", "-9223372036854775809", NULL), "does not fit a 64-bit seed");
+    CHECK_EQ_INT(parse(&o, "--seed", "18446744073709551615", NULL), CLI_RUN);
+    expect_error(parse(&o, "--fov", "20", NULL), "--fov");
+    expect_error(parse(&o, "--fullscreen", "--windowed", NULL), "exclude each other");
+    CHECK_EQ_INT(parse(&o, "--fov", "90", "--mute", "--gui-scale", "2", "--volume", "0.5", NULL), CLI_RUN);
+    CHECK(o.fov == 90 && o.mute && o.gui_scale == 2 && o.volume == 0.5f && !o.view_distance_given);
     expect_error(parse(&o, "--no-save", "--new", NULL), "--no-save cannot be combined with --new");
     expect_error(parse(&o, "--autosave", "10", "--no-save", NULL), "--no-save cannot be combined with --autosave");
     /* An error after --help still wins: the command line is wrong. */

@@ -90,6 +90,35 @@ static void test_all_commands(void)
     CHECK(s.commands == NULL && s.count == 0);
 }
 
+/* The UI commands: menu, hotbar, select_slot, pick; hotbar names are resolved like place/select. */
+static void test_ui_commands(void)
+{
+    Script s;
+    CHECK_EQ_INT(script_parse_text("u.script", "menu open\nmenu close\nmenu picker\nmenu settings\nhotbar 3 glass\n"
+                                               "select_slot 9\npick\nsetting fov 90\nsetting vsync off\n", &s), ST_OK);
+    CHECK_EQ_INT(s.count, 9);
+    if (s.count == 9) {
+        CHECK_EQ_INT(s.commands[7].op, SCRIPT_SETTING);
+        CHECK_NEAR(s.commands[7].args[0], 90, 0);
+        CHECK_NEAR(s.commands[8].args[0], 0, 0);
+    }
+    if (s.count >= 7) {
+        CHECK_EQ_INT(s.commands[0].op, SCRIPT_MENU);
+        CHECK_EQ_INT(s.commands[0].menu, SCRIPT_MENU_OPEN);
+        CHECK_EQ_INT(s.commands[1].menu, SCRIPT_MENU_CLOSE);
+        CHECK_EQ_INT(s.commands[2].menu, SCRIPT_MENU_PICKER);
+        CHECK_EQ_INT(s.commands[3].menu, SCRIPT_MENU_SETTINGS);
+        CHECK_EQ_INT(s.commands[4].op, SCRIPT_HOTBAR);
+        CHECK_EQ_INT(s.commands[4].slot, 3);
+        CHECK(!strcmp(s.commands[4].text, "glass"));
+        CHECK_EQ_INT(s.commands[5].op, SCRIPT_SELECT_SLOT);
+        CHECK_EQ_INT(s.commands[5].slot, 9);
+        CHECK_EQ_INT(s.commands[6].op, SCRIPT_PICK);
+        CHECK(!strcmp(script_op_name(SCRIPT_SELECT_SLOT), "select_slot"));
+    }
+    script_free(&s);
+}
+
 static void test_empty_and_no_final_newline(void)
 {
     Script s;
@@ -140,6 +169,14 @@ static void test_errors(void)
     expect_error("move 1 0 0\n", "bad.script:1:", "expected 4 arguments");
     expect_error("jump 3\n", "bad.script:1:", "jump takes no arguments");
     expect_error("fly maybe\n", "bad.script:1:", "expected on or off");
+    expect_error("menu sideways\n", "bad.script:1:", "menu: expected open, close, picker or settings");
+    expect_error("hotbar 0 dirt\n", "bad.script:1:", "SLOT");
+    expect_error("hotbar 2.5 dirt\n", "bad.script:1:", "an integer in 1..9");
+    expect_error("hotbar 3\n", "bad.script:1:", "hotbar SLOT BLOCK");
+    expect_error("select_slot 10\n", "bad.script:1:", "SLOT");
+    expect_error("pick 1\n", "bad.script:1:", "pick takes no arguments");
+    expect_error("setting colour 3\n", "bad.script:1:", "unknown setting 'colour'");
+    expect_error("setting fov 200\n", "bad.script:1:", "fov");
     expect_error("dig now\n", "bad.script:1:", "dig takes no arguments");
     expect_error("place\n", "bad.script:1:", "place BLOCK");
     expect_error("select a b\n", "bad.script:1:", "expected 1 argument");
@@ -252,6 +289,7 @@ static void test_edit_commands(void)
 int main(void)
 {
     RUN(test_all_commands);
+    RUN(test_ui_commands);
     RUN(test_empty_and_no_final_newline);
     RUN(test_errors);
     RUN(test_load_file);

@@ -4,7 +4,8 @@
  * noise_2d_ns, noise_3d_ns, gen_pass_us[4], sunlight_us (fresh chunk, the worker's private path),
  * sunlight_relight_us (a live chunk lit again, compare-and-swap writes), propagate_us, vertex_pass_us[2],
  * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
- * seed_format_bytes_per_chunk. Per-chunk figures are medians over a square of generated chunks
+ * seed_format_bytes_per_chunk, game_ready_ms_vd8, game_ready_ms_vd16 (bench_game.c: launch to ready of the
+ * real game binary beside this one, offscreen at 1280x720; -1 when unavailable). Per-chunk figures are medians over a square of generated chunks
  * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
  * from an empty Terrain until the threaded worker has every chunk within the view distance Valid.
  * The machine is shared and noisy: run it several times and compare medians in one sitting. */
@@ -28,6 +29,7 @@
 #include "strata/noise.h"
 #include "strata/terrain.h"
 #include "strata/update.h"
+#include "bench_game.h"
 
 #define BENCH_SIDE 17   /* 289 chunks generated; the inner 15x15 = 225 for neighbour steps */
 
@@ -35,6 +37,7 @@ typedef struct BenchOptions {
     uint64_t seed;
     int view_distance;
     bool json;
+    bool game;                  /* run the game binary for game_ready_ms_* (--no-game: skip) */
     const char *asset_dir;
 } BenchOptions;
 
@@ -45,6 +48,7 @@ typedef struct BenchResults {
     double vertex_pass_us[2];
     double vertices_per_chunk;
     double world_ready_ms;
+    double game_ready_ms_vd8, game_ready_ms_vd16; /* bench_game.c: through the real game, -1 if unavailable */
     double peak_rss_mb;
     double edit_us;
     BenchEditResults editing;
@@ -306,7 +310,7 @@ static void print_json(const BenchResults *r)
     printf(", \"brush_sphere_r16_us\": %.1f, \"flatten_r16_us\": %.1f, \"undo_r16_us\": %.1f",
            r->editing.brush_sphere_r16_us, r->editing.flatten_r16_us, r->editing.undo_r16_us);
     bench_structures_print_json(stdout, &r->structures);
-    printf("}\n");
+    printf(", \"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f}\n", r->game_ready_ms_vd8, r->game_ready_ms_vd16);
 }
 
 static void print_table(const BenchOptions *o, const BenchResults *r)
@@ -336,12 +340,15 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
     bench_heightfield_print_table(stdout, &r->heightfield);
     bench_structures_print_table(stdout, &r->structures);
+    printf("  %-28s %10.1f ms\n", "game launch to ready, vd 8", r->game_ready_ms_vd8);
+    printf("  %-28s %10.1f ms\n", "game launch to ready, vd 16", r->game_ready_ms_vd16);
 }
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: strata-bench [--json] [--seed S] [--view-distance N] [--assets DIR]\n"
+    fprintf(f, "usage: strata-bench [--json] [--no-game] [--seed S] [--view-distance N] [--assets DIR]\n"
                "  --json              print one JSON object instead of a table\n"
+               "  --no-game           skip game_ready_ms_vd8/vd16 (the game binary beside this one; -1)\n"
                "  --seed S            world seed (integer or text; default 1)\n"
                "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
                "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n"
@@ -351,7 +358,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .asset_dir = STRATA_ASSET_DIR};
+    BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .game = true, .asset_dir = STRATA_ASSET_DIR};
     WorldSettings settings;   /* --heightmap and the other world settings' flags (world_settings.h) */
     world_settings_default(&settings);
     for (int i = 1; i < argc; i++) {
@@ -363,6 +370,7 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(a, "--json")) o.json = true;
+        else if (!strcmp(a, "--no-game")) o.game = false;
         else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
         else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
             const char *v = argv[++i];
@@ -420,7 +428,13 @@ int main(int argc, char **argv)
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    r.peak_rss_mb = (double)ru.ru_maxrss / 1024.0;
+    r.peak_rss_mb = (double)ru.ru_maxrss / 1024.0; /* before the game runs: children are not counted anyway */
+    if (o.game) {
+        r.game_ready_ms_vd8 = bench_game_ready_ms((unsigned long long)o.seed, 8);
+        r.game_ready_ms_vd16 = bench_game_ready_ms((unsigned long long)o.seed, 16);
+    } else {
+        r.game_ready_ms_vd8 = r.game_ready_ms_vd16 = -1.0;
+    }
     if (o.json) print_json(&r);
     else print_table(&o, &r);
     generator_destroy(gen);

@@ -122,7 +122,7 @@ static bool is_shape_tool(AppTool t) { return t >= APP_TOOL_SHAPE_FIRST && t < A
 
 bool app_apply_tool(App *app, bool primary)
 {
-    if (app->tool == APP_TOOL_BLOCK) return primary ? app_dig(app) : app_place(app, app->selected_block);
+    if (app->tool == APP_TOOL_BLOCK) return primary ? app_dig(app) : app_place(app, hotbar_block(&app->hotbar));
     RaycastHit hit;
     if (!tool_target(app, &hit)) return false;
     Editor *ed = app->world.editor;
@@ -136,12 +136,12 @@ bool app_apply_tool(App *app, bool primary)
     case APP_TOOL_FLATTEN: rc = terrain_tool_flatten(ed, hit.x, hit.z, r, hit.y, 1.0f, &changed); break;
     case APP_TOOL_SMOOTH: rc = terrain_tool_smooth(ed, hit.x, hit.z, r, 1.0f, 2, &changed); break;
     case APP_TOOL_PAINT:
-        rc = terrain_tool_paint_layer(ed, hit.x, hit.z, r, app->selected_block, 1.0f, TOOL_FALLOFF_LINEAR,
+        rc = terrain_tool_paint_layer(ed, hit.x, hit.z, r, hotbar_block(&app->hotbar), 1.0f, TOOL_FALLOFF_LINEAR,
                                       rng_hash3(0x9a17, hit.x, hit.y, hit.z), &changed);
         break;
     default:
         if (is_shape_tool(app->tool)) {
-            const ShapeVolume *v = tool_volume(app, primary ? app->selected_block : BLOCK_AIR);
+            const ShapeVolume *v = tool_volume(app, primary ? hotbar_block(&app->hotbar) : BLOCK_AIR);
             if (v) changed = shape_paint(ed, v, primary ? SHAPE_PAINT_REPLACE : SHAPE_PAINT_SOLID, hit.x, hit.y, hit.z);
         }
         break;
@@ -157,7 +157,7 @@ bool app_tool_preview(App *app, int min[3], int max[3])
     const RaycastHit *h = &target;
     int r = app->tool_radius;
     if (is_shape_tool(app->tool)) {
-        const ShapeVolume *v = tool_volume(app, app->selected_block);
+        const ShapeVolume *v = tool_volume(app, hotbar_block(&app->hotbar));
         if (!v || v->count == 0) return false;
         int at[3] = {h->x, h->y, h->z};
         for (int a = 0; a < 3; a++) {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "settings.h"
+#include "user_settings.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
 
@@ -23,17 +24,19 @@
 static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
     "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud",
+    "menu", "hotbar", "select_slot", "pick", "setting",
     "brush", "raise", "flatten", "smooth", "paint", "undo", "redo", "tick",
 };
 
 /* Argument count per op (-1: the rest of the line as one text argument; -2: words checked by the parser). */
 static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1,
-                                             -2, -2, -2, -2, -2, 0, 0, 1};
+                                             1, 2, 1, 0, 2, -2, -2, -2, -2, -2, 0, 0, 1};
 
 static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
     "fly on|off", "dig", "place BLOCK", "select BLOCK", "screenshot PATH", "time T", "save", "quit",
     "brightness B", "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "hud on|off",
+    "menu open|close|picker|settings", "hotbar SLOT BLOCK", "select_slot N", "pick", "setting NAME VALUE",
     "brush SHAPE SIZE... BLOCK [hollow] [replace|air|solid]", "raise R DELTA [falloff]",
     "flatten R HEIGHT [strength]", "smooth R [strength] [iterations]", "paint R BLOCK [opacity] [falloff]",
     "undo", "redo", "tick N",
@@ -128,6 +131,39 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
         return ST_OK;
     case SCRIPT_DIG_VISIBLE_WITHIN:
         return parse_frames(lc, name, w[1], 1, &c->frames);
+    case SCRIPT_MENU: {
+        static const char *const menus[] = {"close", "open", "picker", "settings"};
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(w[1], menus[i])) { c->menu = i; return ST_OK; }
+        return st_fail(ST_ERR_ARG, "%s:%d: menu: expected open, close, picker or settings, got '%s'", lc->path,
+                       lc->line, w[1]);
+    }
+    case SCRIPT_SETTING: {
+        int id = user_setting_find(w[1]);
+        if (id < 0) return st_fail(ST_ERR_ARG, "%s:%d: setting: unknown setting '%s'", lc->path, lc->line, w[1]);
+        c->slot = id;
+        const UserSettingSpec *spec = user_setting_spec((UserSettingId)id);
+        if (spec->kind == USER_SETTING_BOOL && (!strcmp(w[2], "on") || !strcmp(w[2], "off"))) {
+            c->args[0] = !strcmp(w[2], "on");
+            return ST_OK;
+        }
+        return parse_number(lc, name, w[1], w[2], spec->min, spec->max, &c->args[0]);
+    }
+    case SCRIPT_HOTBAR:
+    case SCRIPT_SELECT_SLOT: {
+        double slot;
+        if ((rc = parse_number(lc, name, "SLOT", w[1], 1.0, 9.0, &slot)) != ST_OK) return rc;
+        if (slot != floor(slot))
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: expected SLOT (an integer in 1..9), got '%s'", lc->path, lc->line,
+                           name, w[1]);
+        c->slot = (int)slot;
+        if (c->op == SCRIPT_SELECT_SLOT) return ST_OK;
+        if (strlen(w[2]) >= BLOCK_NAME_MAX)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: block name '%s' is longer than %d characters", lc->path, lc->line,
+                           name, w[2], BLOCK_NAME_MAX - 1);
+        snprintf(c->text, sizeof c->text, "%s", w[2]);
+        return ST_OK;
+    }
     case SCRIPT_TICK:
         return parse_frames(lc, name, w[1], 0, &c->ticks);
     case SCRIPT_BRUSH:
@@ -262,7 +298,8 @@ StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks)
 {
     for (int i = 0; i < script->count; i++) {
         ScriptCommand *c = &script->commands[i];
-        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT && c->op != SCRIPT_BRUSH && c->op != SCRIPT_PAINT)
+        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT && c->op != SCRIPT_BRUSH && c->op != SCRIPT_PAINT &&
+            c->op != SCRIPT_HOTBAR)
             continue;
         int id = block_registry_find(blocks, c->text);
         if (id < 0)

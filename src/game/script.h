@@ -9,6 +9,11 @@
  *   jump | fly on|off | dig | place BLOCK | select BLOCK | screenshot PATH | time T (0..1) | save | quit
  *   brightness B (0..1) | season spring|summer|autumn|winter | hud on|off
  *   dig_visible_within FRAMES  dig now; fail unless a frame among the next FRAMES (>= 1) shows it
+ *   menu open|close|picker|settings   the pause menu (open), the block picker, the settings screen; close
+ *   hotbar SLOT BLOCK          put BLOCK in hotbar slot SLOT (1..9) | select_slot N (1..9)
+ *   pick                       the targeted block into the hotbar (middle click)
+ *   setting NAME VALUE         change a setting as the settings screen does (saved): NAME from
+ *                              user_settings.h ("fov"), VALUE a number or on|off
  * Editing, each at the targeted block like dig (script_edit.c; sizes per shape in README's script table):
  *   brush sphere|box|cylinder|cone|torus|plane|rock|tree SIZE... BLOCK [hollow] [replace|air|solid]
  *         [axis=x|y|z] [yaw=DEG]
@@ -26,6 +31,8 @@
 
 #define SCRIPT_TEXT_MAX 512
 #define SCRIPT_MAX_FRAMES 100000000L
+
+typedef enum ScriptMenu { SCRIPT_MENU_CLOSE = 0, SCRIPT_MENU_OPEN, SCRIPT_MENU_PICKER, SCRIPT_MENU_SETTINGS } ScriptMenu;
 
 typedef enum ScriptOp {
     SCRIPT_WAIT_READY = 0,
@@ -46,6 +53,11 @@ typedef enum ScriptOp {
     SCRIPT_SEASON,
     SCRIPT_DIG_VISIBLE_WITHIN,
     SCRIPT_HUD,
+    SCRIPT_MENU,
+    SCRIPT_HOTBAR,
+    SCRIPT_SELECT_SLOT,
+    SCRIPT_PICK,
+    SCRIPT_SETTING,
     SCRIPT_BRUSH,
     SCRIPT_RAISE,
     SCRIPT_FLATTEN,
@@ -63,9 +75,11 @@ typedef struct ScriptCommand {
     double args[3];             /* teleport x y z; look yaw pitch; move forward right up; time t; brightness b */
     long frames;                /* wait, move, dig_visible_within */
     int season;                 /* season: MESHER_SEASON_* */
+    int menu;                   /* menu: SCRIPT_MENU_* */
+    int slot;                   /* hotbar, select_slot: 1..9; setting: the UserSettingId */
     bool on;                    /* fly, hud */
     int block;                  /* place, select: block id after script_resolve_blocks (-1 before) */
-    char text[SCRIPT_TEXT_MAX]; /* place/select/brush/paint: block name; screenshot: path */
+    char text[SCRIPT_TEXT_MAX]; /* place/select/hotbar/brush/paint: block name; screenshot: path */
     /* editing (script_edit.c) */
     int shape;                  /* brush: ShapeKind */
     double sizes[3];            /* brush: the shape's sizes */

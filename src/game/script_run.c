@@ -6,7 +6,8 @@
  * frame's commands, so it shows the world as the script has it at that line. The app runs
  * scripted games in lockstep (one 1/60 s physics step per frame), so a script does the same thing on any
  * machine. dig and place wait afterwards until the world is ready again (relit, remeshed, uploaded), so
- * the next screenshot shows the change. wait_ready also lets the fade-in of the last chunks finish. Both
+ * the next screenshot shows the change. wait_ready also waits for the loading screen to end and for the fade-in
+ * of the last chunks to finish. Both
  * give up after APP_READY_FRAME_CAP frames with an error.
  * dig_visible_within measures instead of waiting: frame R reads the crosshair box as the reference (no
  * block outline from then on, since the outline moves as soon as the cell changes), frame R+1 digs before
@@ -99,23 +100,14 @@ StResult script_runner_frame(App *app, PlayerInput *input)
         }
         const ScriptCommand *c = &app->script.commands[r->pc];
         switch (c->op) {
-        case SCRIPT_WAIT_READY: {
-            /* Ready, then ready for as long as the fade-in of the last chunks takes (in the renderer's
-             * time: the frame_seconds the app hands it, at least 1/60 s a frame). */
-            double fade = app_fade_in_seconds(app);
-            if (app_world_ready(app)) {
-                r->ready_seconds += app->last_render_seconds;
-            } else {
-                r->ready_seconds = 0.0;
-            }
-            if (r->ready_seconds < fade) {
+        case SCRIPT_WAIT_READY:
+            /* Ready, no loading screen, and no chunk still fading in (the first load ends all fades). */
+            if (!app_world_settled(app)) {
                 if (++r->counter > APP_READY_FRAME_CAP) return ready_timeout(app, c, "wait_ready");
                 return ST_OK;
             }
             log_info(SCRIPT_TAG, "%s:%d: world ready after %ld frames", app->script.path, c->line, r->counter);
-            r->ready_seconds = 0.0;
             break;
-        }
         case SCRIPT_WAIT:
             if (r->counter < c->frames) { r->counter++; return ST_OK; }
             break;
@@ -168,8 +160,7 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             app_set_time(app, c->args[0]);
             break;
         case SCRIPT_SAVE: {
-            app_sync_meta(app);
-            StResult rc = world_session_save_all(&app->world);
+            StResult rc = app_save_world(app);
             if (rc != ST_OK) return st_fail_context(rc, "%s:%d: save", app->script.path, c->line);
             log_info(SCRIPT_TAG, "%s:%d: saved world %s", app->script.path, c->line, app->world.dir);
             break;
@@ -191,6 +182,24 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             r->probe_phase = 0;
             break;
         }
+        case SCRIPT_MENU: {
+            static const AppScreen screens[] = {APP_SCREEN_PLAY, APP_SCREEN_PAUSE, APP_SCREEN_PICKER,
+                                                APP_SCREEN_SETTINGS};
+            app_set_screen(app, screens[c->menu]);
+            break;
+        }
+        case SCRIPT_HOTBAR:
+            app_set_hotbar(app, c->slot - 1, c->block);
+            break;
+        case SCRIPT_SELECT_SLOT:
+            app_select_slot(app, c->slot - 1);
+            break;
+        case SCRIPT_PICK:
+            if (!app_pick(app)) log_warn(SCRIPT_TAG, "%s:%d: pick: no block within reach", app->script.path, c->line);
+            break;
+        case SCRIPT_SETTING:
+            app_change_setting(app, (UserSettingId)c->slot, c->args[0]);
+            break;
         case SCRIPT_BRUSH:
         case SCRIPT_RAISE:
         case SCRIPT_FLATTEN:

@@ -11,6 +11,10 @@ add_library(strata_game_logic STATIC
   src/game/daytime.c
   src/game/settings.c
   src/game/frame_probe.c
+  src/game/spawn.c
+  src/game/hotbar.c
+  src/game/user_settings.c
+  src/game/audio_mix.c
   src/game/particles.c)
 target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
 target_link_libraries(strata_game_logic PUBLIC strata_core m)
@@ -23,5 +27,8 @@ target_sources(strata PRIVATE
   src/game/app_tools.c
   src/game/interact.c
   src/game/script_run.c
-  src/game/world_session.c)
+  src/game/world_session.c
+  src/game/ui/loading.c
+  src/game/ui/screens.c
+  src/game/audio.c)
 target_link_libraries(strata PRIVATE strata_game_logic)

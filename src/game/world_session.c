@@ -9,6 +9,7 @@
 #include "world_session.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -58,6 +59,25 @@ static StResult resolve_world_dir(const char *arg, char *out, size_t size)
     if ((rc = fileio_make_dirs(base)) != ST_OK) return st_fail_context(rc, "cannot create the worlds folder");
     if ((size_t)snprintf(out, size, "%s/%s", base, arg) >= size) return st_fail(ST_ERR_ARG, "--world: path too long: %s", arg);
     return ST_OK;
+}
+
+/* A folder that exists, is not empty and has no world.json is someone else's: never write a world into it. */
+static StResult refuse_foreign_folder(const char *dir)
+{
+    if (!fileio_is_dir(dir)) return ST_OK;
+    char meta[WORLD_SESSION_PATH_MAX + 16];
+    snprintf(meta, sizeof meta, "%s/world.json", dir);
+    if (fileio_exists(meta)) return ST_OK;
+    DIR *d = opendir(dir);
+    if (!d) return st_fail(ST_ERR_IO, "--world %s: cannot read the folder: %s", dir, strerror(errno));
+    bool empty = true;
+    struct dirent *e;
+    while (empty && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) empty = false;
+    closedir(d);
+    if (empty) return ST_OK;
+    return st_fail(ST_ERR_EXISTS, "--world %s: the folder is not empty and is not a Strata world (no world.json); "
+                   "refusing to write a world into it", dir);
 }
 
 static void init_new_meta(WorldSession *ws)
@@ -128,8 +148,12 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     }
     if (world_name) {
         if ((rc = resolve_world_dir(world_name, ws->dir, sizeof ws->dir)) != ST_OK) return rc;
+        if ((rc = refuse_foreign_folder(ws->dir)) != ST_OK) return rc;
         if (!opts->new_world) {
             rc = serializer_open(ws->dir, false, &ws->meta, ws->blocks, &ws->serializer);
+            if (rc == ST_ERR_NOT_FOUND && opts->no_save)
+                return st_fail(ST_ERR_NOT_FOUND, "--no-save --world %s: there is no world there to look at (--no-save "
+                                                 "creates nothing)", ws->dir);
             if (rc == ST_OK) {
                 ws->resumed = true;
                 if (opts->seed_given && ws->meta.settings.seed != opts->seed)
@@ -169,26 +193,62 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     if (!ws->terrain) return st_fail(ST_ERR_NOMEM, "cannot allocate the Terrain");
 
     if (!ws->resumed) init_new_meta(ws);
+    /* A text seed is echoed with the number it hashes to, so the player can share either. */
+    char seed_note[300] = "";
+    if (opts->seed_given && opts->seed_text && !ws->resumed) {
+        char digits[32];
+        snprintf(digits, sizeof digits, "%lld", (long long)settings.seed);
+        char udigits[32];
+        snprintf(udigits, sizeof udigits, "%llu", (unsigned long long)settings.seed);
+        if (strcmp(opts->seed_text, digits) != 0 && strcmp(opts->seed_text, udigits) != 0)
+            snprintf(seed_note, sizeof seed_note, " from the text seed \"%.200s\"", opts->seed_text);
+    }
     if (create) {
         rc = serializer_open(ws->dir, true, &ws->meta, ws->blocks, &ws->serializer);
         if (rc != ST_OK) return st_fail_context(rc, "cannot create world %s", ws->dir);
-        log_info(WS_TAG, "created world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
+        log_info(WS_TAG, "created world %s (seed %llu%s)", ws->dir, (unsigned long long)settings.seed, seed_note);
+    } else if (ws->resumed && opts->no_save) {
+        ws->read_only = true;
+        log_info(WS_TAG, "opened world %s read-only (seed %llu): nothing is saved (--no-save)", ws->dir,
+                 (unsigned long long)settings.seed);
     } else if (ws->resumed) {
         log_info(WS_TAG, "opened world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
     } else {
-        log_info(WS_TAG, "seed %llu (%s); this world is not saved (--no-save)",
-                 (unsigned long long)settings.seed, terrain_mode_name(settings.mode));
+        log_info(WS_TAG, "seed %llu%s (%s); this world is not saved (--no-save)",
+                 (unsigned long long)settings.seed, seed_note, terrain_mode_name(settings.mode));
     }
+    return ST_OK;
+}
+
+/* Read-only storage: chunks load from the world folder; a save is dropped (reported as done, so the worker
+ * releases the chunk as if it had been written). */
+static StResult read_only_load(void *user, TerrainChunk *chunk)
+{
+    const ChunkStorage *inner = user;
+    return inner->load(inner->user, chunk);
+}
+
+static StResult read_only_save(void *user, const TerrainChunk *chunk)
+{
+    (void)user;
+    (void)chunk;
     return ST_OK;
 }
 
 StResult world_session_start(WorldSession *ws, int sky_light)
 {
+    const ChunkStorage *storage = ws->serializer ? serializer_chunk_storage(ws->serializer) : NULL;
+    if (storage && ws->read_only) {
+        ws->read_only_storage.user = (void *)storage;
+        ws->read_only_storage.load = read_only_load;
+        ws->read_only_storage.save = read_only_save;
+        storage = &ws->read_only_storage;
+    }
     UpdaterConfig cfg = {
         .terrain = ws->terrain,
         .generator = ws->generator,
         .blocks = ws->blocks,
-        .storage = ws->serializer ? serializer_chunk_storage(ws->serializer) : NULL,
+        .storage = storage,
         .sky_light = sky_light,
         .threaded = true,
     };
@@ -203,13 +263,13 @@ StResult world_session_start(WorldSession *ws, int sky_light)
 
 StResult world_session_save_meta(WorldSession *ws)
 {
-    if (!ws->serializer) return ST_OK;
+    if (!ws->serializer || ws->read_only) return ST_OK;
     return serializer_save_meta(ws->serializer, &ws->meta);
 }
 
 StResult world_session_save_all(WorldSession *ws)
 {
-    if (!ws->serializer) return ST_OK;
+    if (!ws->serializer || ws->read_only) return ST_OK;
     StResult rc = ws->updater ? updater_save_all(ws->updater) : ST_OK;
     if (rc == ST_OK) return serializer_save_meta(ws->serializer, &ws->meta);
     /* The chunks' error is the one to report (the player's edits); world.json is still written, and its own

@@ -32,6 +32,8 @@ typedef struct WorldSession {
     size_t history_bytes;         /* the Editor's history bound; 0: HISTORY_DEFAULT_BYTES */
     WorldMeta meta;               /* settings in use; the stored player and time when `resumed` */
     bool resumed;                 /* opened an existing world folder */
+    bool read_only;               /* --no-save --world: loaded from disk, nothing written (saves are no-ops) */
+    ChunkStorage read_only_storage; /* loads through the serializer, drops saves */
     char dir[WORLD_SESSION_PATH_MAX];
 } WorldSession;
 

@@ -332,7 +332,7 @@ static void test_paint_fast_and_avoid_water(void)
 
 /* A fake world: a 32x32x32 block of cells at the origin, counting writes. */
 typedef struct FakeWorld {
-    int32_t cells[32][32][32];
+    int32_t grid[32][32][32];
     int writes;
 } FakeWorld;
 
@@ -340,7 +340,7 @@ static int32_t fake_get(void *user, int x, int y, int z)
 {
     FakeWorld *w = user;
     if ((unsigned)x > 31u || (unsigned)y > 31u || (unsigned)z > 31u) return -1;
-    return w->cells[x][y][z];
+    return w->grid[x][y][z];
 }
 
 static bool fake_set(void *user, int x, int y, int z, int32_t v)
@@ -348,8 +348,8 @@ static bool fake_set(void *user, int x, int y, int z, int32_t v)
     FakeWorld *w = user;
     if ((unsigned)x > 31u || (unsigned)y > 31u || (unsigned)z > 31u) return false;
     w->writes++;
-    if (w->cells[x][y][z] == v) return false;
-    w->cells[x][y][z] = v;
+    if (w->grid[x][y][z] == v) return false;
+    w->grid[x][y][z] = v;
     return true;
 }
 
@@ -363,7 +363,7 @@ static void test_world_counters_and_paint(void)
     for (int x = 0; x < 32; x++)
         for (int z = 0; z < 32; z++)
             for (int y = 0; y < 16; y++)
-                fw->cells[x][y][z] = cell_make(BLOCK_STONE, 0) | (y == 15 ? 0xF << CELL_LIGHT_SHIFT : 0);
+                fw->grid[x][y][z] = cell_make(BLOCK_STONE, 0) | (y == 15 ? 0xF << CELL_LIGHT_SHIFT : 0);
     BrushWorld w = {.user = fw, .get_cell = fake_get, .set_cell = fake_set};
     TerrainBrush b;
     brush_init(&b);
@@ -379,8 +379,8 @@ static void test_world_counters_and_paint(void)
     /* paint only into air, then only over stone with a value handler */
     CHECK_EQ_INT(brush_paint_where(&cb, &w, 10, 16, 10, is_air, NULL), 32);
     CHECK_EQ_INT(brush_count_value(&cb, &w, 10, 16, 10, cell_make(BLOCK_SAND, 0)), 32);
-    CHECK_EQ_INT(fw->cells[10][14][10], cell_make(BLOCK_STONE, 0));
-    CHECK_EQ_INT(fw->cells[10][16][10], cell_make(BLOCK_SAND, 0));
+    CHECK_EQ_INT(fw->grid[10][14][10], cell_make(BLOCK_STONE, 0));
+    CHECK_EQ_INT(fw->grid[10][16][10], cell_make(BLOCK_SAND, 0));
     /* plain paint: every cell written, the sand ones do not change */
     fw->writes = 0;
     CHECK_EQ_INT(brush_paint(&cb, &w, 10, 16, 10), 32);
@@ -393,7 +393,7 @@ static void test_world_counters_and_paint(void)
     CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
     CHECK_EQ_INT(brush_paint(&cb, &w, 0, 0, 0), 16);
     CHECK_EQ_INT(calls, 32);
-    CHECK_EQ_INT(cell_contents(fw->cells[0][3][0]), BLOCK_GRANITE);
+    CHECK_EQ_INT(cell_contents(fw->grid[0][3][0]), BLOCK_GRANITE);
     CHECK_EQ_INT(brush_count_match(&cb, &w, 0, 0, 0, is_stone, NULL), 0);
     /* a position handler through the world, selective on stone */
     brush_clear(&b);
@@ -401,8 +401,8 @@ static void test_world_counters_and_paint(void)
     brush_compiled_free(&cb);
     CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
     CHECK_EQ_INT(brush_paint_where(&cb, &w, 4, 5, 7, is_stone, NULL), 2);  /* x 4..7, z 7: x 5, 7 */
-    CHECK_EQ_INT(cell_contents(fw->cells[5][5][7]), BLOCK_DIRT);
-    CHECK_EQ_INT(cell_contents(fw->cells[4][5][7]), BLOCK_STONE);
+    CHECK_EQ_INT(cell_contents(fw->grid[5][5][7]), BLOCK_DIRT);
+    CHECK_EQ_INT(cell_contents(fw->grid[4][5][7]), BLOCK_STONE);
     brush_compiled_free(&cb);
     brush_free(&b);
     free(fw);

@@ -434,7 +434,7 @@ static void test_shapes_brute_force(void)
             memset(grid, 0, sizeof grid);
             int bad = 0;
             for (int i = 0; i < v.count; i++) {
-                const BrushCell *bc = &v.brush.cells[i];
+                const BrushCell *bc = v.brush.cells + i;
                 int q[3] = {bc->x, bc->y, bc->z};
                 if (abs(q[0]) > B || abs(q[1]) > B || abs(q[2]) > B) { bad++; continue; }
                 grid[(q[0] + B) + (q[1] + B) * 49 + (q[2] + B) * 49 * 49] = 1;
@@ -465,7 +465,7 @@ static void test_shapes_brute_force(void)
     ShapeVolume a, b;
     CHECK_EQ_INT(shape_compile(&rock, &a), ST_OK);
     CHECK(a.count > (int)(4.19 * 216) && a.count < (int)(4.19 * 2744));
-    for (int i = 0; i < a.count; i++) CHECK(shape_inside(&rock, a.brush.cells[i].x, a.brush.cells[i].y, a.brush.cells[i].z));
+    for (int i = 0; i < a.count; i++) { const BrushCell *q = a.brush.cells + i; CHECK(shape_inside(&rock, q->x, q->y, q->z)); }
     rock.seed = 4;
     CHECK_EQ_INT(shape_compile(&rock, &b), ST_OK);
     CHECK(a.count != b.count || memcmp(a.brush.cells, b.brush.cells, (size_t)a.count * sizeof(BrushCell)) != 0);
@@ -476,7 +476,7 @@ static void test_shapes_brute_force(void)
     CHECK_EQ_INT(shape_compile(&tree, &a), ST_OK);
     int trunk = 0, leaves = 0, base = 0;
     for (int i = 0; i < a.count; i++) {
-        const BrushCell *q = &a.brush.cells[i];
+        const BrushCell *q = a.brush.cells + i;
         trunk += cell_contents(q->value) == BLOCK_OAK_TRUNK;
         leaves += cell_contents(q->value) == BLOCK_OAK_LEAVES;
         base += q->x == 0 && q->y == 0 && q->z == 0 && cell_contents(q->value) == BLOCK_OAK_TRUNK;
@@ -501,7 +501,7 @@ static void test_shape_paint_modes(void)
     CHECK_EQ_INT(shape_compile(&sp, &v), ST_OK);
     int air = 0, solid = 0, other = 0;
     for (int i = 0; i < v.count; i++) {
-        const BrushCell *q = &v.brush.cells[i];
+        const BrushCell *q = v.brush.cells + i;
         int b = cell_contents(editor_get_cell(ed, 24 + q->x, 60 + q->y, 24 + q->z));
         if (b == BLOCK_AIR) air++;
         else if (fx.blocks->solid[b]) solid++;
@@ -538,7 +538,7 @@ static void test_shape_brush_counters_and_selective(void)
     /* brute force over the world */
     int stone = 0, air = 0, solid = 0;
     for (int i = 0; i < v.count; i++) {
-        const BrushCell *q = &v.brush.cells[i];
+        const BrushCell *q = v.brush.cells + i;
         int b = cell_contents(editor_get_cell(ed, 24 + q->x, 60 + q->y, 24 + q->z));
         stone += b == BLOCK_STONE;
         air += b == BLOCK_AIR;

@@ -4,9 +4,9 @@
  * noise_2d_ns, noise_3d_ns, gen_pass_us[4], sunlight_us (fresh chunk, the worker's private path),
  * sunlight_relight_us (a live chunk lit again, compare-and-swap writes), propagate_us, vertex_pass_us[2],
  * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
- * seed_format_bytes_per_chunk, brush_sphere_r16_us, flatten_r16_us, undo_r16_us, edit_visible_frames (the real
- * game run offscreen beside this binary, bench_edit.c). Per-chunk figures are medians over a square of generated chunks
- * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
+ * seed_format_bytes_per_chunk, brush_sphere_r16_us, flatten_r16_us, undo_r16_us, edit_visible_frames (the
+ * real game run offscreen beside this binary, bench_edit.c). Per-chunk figures are medians over a square of
+ * generated chunks (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
  * from an empty Terrain until the threaded worker has every chunk within the view distance Valid.
  * The machine is shared and noisy: run it several times and compare medians in one sitting. */
 #include <stdio.h>

@@ -465,7 +465,10 @@ static void test_shapes_brute_force(void)
     ShapeVolume a, b;
     CHECK_EQ_INT(shape_compile(&rock, &a), ST_OK);
     CHECK(a.count > (int)(4.19 * 216) && a.count < (int)(4.19 * 2744));
-    for (int i = 0; i < a.count; i++) { const BrushCell *q = a.brush.cells + i; CHECK(shape_inside(&rock, q->x, q->y, q->z)); }
+    for (int i = 0; i < a.count; i++) {
+        const BrushCell *q = a.brush.cells + i;
+        CHECK(shape_inside(&rock, q->x, q->y, q->z));
+    }
     rock.seed = 4;
     CHECK_EQ_INT(shape_compile(&rock, &b), ST_OK);
     CHECK(a.count != b.count || memcmp(a.brush.cells, b.brush.cells, (size_t)a.count * sizeof(BrushCell)) != 0);

@@ -434,7 +434,8 @@ static void test_shapes_brute_force(void)
             memset(grid, 0, sizeof grid);
             int bad = 0;
             for (int i = 0; i < v.count; i++) {
-                int *q = &v.items[i * 4];
+                const BrushCell *bc = v.brush.cells + i;
+                int q[3] = {bc->x, bc->y, bc->z};
                 if (abs(q[0]) > B || abs(q[1]) > B || abs(q[2]) > B) { bad++; continue; }
                 grid[(q[0] + B) + (q[1] + B) * 49 + (q[2] + B) * 49 * 49] = 1;
             }
@@ -464,10 +465,13 @@ static void test_shapes_brute_force(void)
     ShapeVolume a, b;
     CHECK_EQ_INT(shape_compile(&rock, &a), ST_OK);
     CHECK(a.count > (int)(4.19 * 216) && a.count < (int)(4.19 * 2744));
-    for (int i = 0; i < a.count; i++) CHECK(shape_inside(&rock, a.items[i * 4], a.items[i * 4 + 1], a.items[i * 4 + 2]));
+    for (int i = 0; i < a.count; i++) {
+        const BrushCell *q = a.brush.cells + i;
+        CHECK(shape_inside(&rock, q->x, q->y, q->z));
+    }
     rock.seed = 4;
     CHECK_EQ_INT(shape_compile(&rock, &b), ST_OK);
-    CHECK(a.count != b.count || memcmp(a.items, b.items, (size_t)a.count * 16) != 0);
+    CHECK(a.count != b.count || memcmp(a.brush.cells, b.brush.cells, (size_t)a.count * sizeof(BrushCell)) != 0);
     shape_volume_free(&a);
     shape_volume_free(&b);
     /* Tree: trunk from the origin up, leaves above. */
@@ -475,10 +479,10 @@ static void test_shapes_brute_force(void)
     CHECK_EQ_INT(shape_compile(&tree, &a), ST_OK);
     int trunk = 0, leaves = 0, base = 0;
     for (int i = 0; i < a.count; i++) {
-        int *q = &a.items[i * 4];
-        trunk += cell_contents(q[3]) == BLOCK_OAK_TRUNK;
-        leaves += cell_contents(q[3]) == BLOCK_OAK_LEAVES;
-        base += q[0] == 0 && q[1] == 0 && q[2] == 0 && cell_contents(q[3]) == BLOCK_OAK_TRUNK;
+        const BrushCell *q = a.brush.cells + i;
+        trunk += cell_contents(q->value) == BLOCK_OAK_TRUNK;
+        leaves += cell_contents(q->value) == BLOCK_OAK_LEAVES;
+        base += q->x == 0 && q->y == 0 && q->z == 0 && cell_contents(q->value) == BLOCK_OAK_TRUNK;
     }
     CHECK(trunk >= 8);
     CHECK(leaves > trunk);
@@ -500,7 +504,8 @@ static void test_shape_paint_modes(void)
     CHECK_EQ_INT(shape_compile(&sp, &v), ST_OK);
     int air = 0, solid = 0, other = 0;
     for (int i = 0; i < v.count; i++) {
-        int b = cell_contents(editor_get_cell(ed, 24 + v.items[i * 4], 60 + v.items[i * 4 + 1], 24 + v.items[i * 4 + 2]));
+        const BrushCell *q = v.brush.cells + i;
+        int b = cell_contents(editor_get_cell(ed, 24 + q->x, 60 + q->y, 24 + q->z));
         if (b == BLOCK_AIR) air++;
         else if (fx.blocks->solid[b]) solid++;
         else other++;
@@ -523,6 +528,72 @@ static void test_shape_paint_modes(void)
     world_close();
 }
 
+static bool is_stone(void *user, int32_t v) { (void)user; return cell_contents(v) == BLOCK_STONE; }
+
+/* Shapes are TerrainBrushes: counters over a shape, and selective strokes through brush Paint on the Editor's
+ * BrushWorld (one history entry each, undone exactly). */
+static void test_shape_brush_counters_and_selective(void)
+{
+    world_open(0);
+    ShapeSpec sp = { .kind = SHAPE_SPHERE, .sizes = {6}, .block = BLOCK_BRICKS };
+    ShapeVolume v;
+    CHECK_EQ_INT(shape_compile(&sp, &v), ST_OK);
+    /* brute force over the world */
+    int stone = 0, air = 0, solid = 0;
+    for (int i = 0; i < v.count; i++) {
+        const BrushCell *q = v.brush.cells + i;
+        int b = cell_contents(editor_get_cell(ed, 24 + q->x, 60 + q->y, 24 + q->z));
+        stone += b == BLOCK_STONE;
+        air += b == BLOCK_AIR;
+        solid += fx.blocks->solid[b] != 0;
+    }
+    CHECK(air > 0 && solid > 0);
+    BrushWorld w = editor_brush_world(ed);
+    CHECK_EQ_INT(brush_count_value(&v.brush, &w, 24, 60, 24, cell_make(BLOCK_STONE, 0)), stone);
+    CHECK_EQ_INT(brush_count_match(&v.brush, &w, 24, 60, 24, is_stone, NULL), stone);
+    BrushMatch m;
+    void *mu;
+    shape_mode_match(SHAPE_PAINT_AIR, fx.blocks, &m, &mu);
+    CHECK_EQ_INT(brush_count_match(&v.brush, &w, 24, 60, 24, m, mu), air);
+    shape_mode_match(SHAPE_PAINT_SOLID, fx.blocks, &m, &mu);
+    CHECK_EQ_INT(brush_count_match(&v.brush, &w, 24, 60, 24, m, mu), solid);
+    shape_mode_match(SHAPE_PAINT_REPLACE, fx.blocks, &m, &mu);
+    CHECK(m == NULL);
+
+    /* replace only air through the brush path: the solid part is kept, one history entry */
+    EditorStats st0, st1;
+    editor_get_stats(ed, &st0);
+    shape_mode_match(SHAPE_PAINT_AIR, fx.blocks, &m, &mu);
+    CHECK_EQ_INT(editor_paint_brush(ed, &v.brush, 24, 60, 24, m, mu), air);
+    editor_get_stats(ed, &st1);
+    CHECK_EQ_INT(st1.undo_entries, st0.undo_entries + 1);
+    CHECK_EQ_INT(brush_count_value(&v.brush, &w, 24, 60, 24, cell_make(BLOCK_BRICKS, 0)), air);
+    CHECK_EQ_INT(brush_count_value(&v.brush, &w, 24, 60, 24, cell_make(BLOCK_STONE, 0)), stone);
+    CHECK(editor_undo(ed));
+    CHECK_EQ_INT(brush_count_value(&v.brush, &w, 24, 60, 24, cell_make(BLOCK_BRICKS, 0)), 0);
+
+    /* replace only solid: the stone the counter saw becomes bricks, the air stays */
+    CHECK_EQ_INT(shape_paint(ed, &v, SHAPE_PAINT_SOLID, 24, 60, 24), solid);
+    CHECK_EQ_INT(brush_count_value(&v.brush, &w, 24, 60, 24, cell_make(BLOCK_STONE, 0)), 0);
+    CHECK_EQ_INT(brush_count_match(&v.brush, &w, 24, 60, 24, m, mu), air);   /* m is still "only air" */
+    CHECK(editor_undo(ed));
+    CHECK_EQ_INT(brush_count_value(&v.brush, &w, 24, 60, 24, cell_make(BLOCK_STONE, 0)), stone);
+
+    /* shape_build adds to any TerrainBrush: a box and a sphere together, then compiled */
+    TerrainBrush tb;
+    brush_init(&tb);
+    ShapeSpec box = { .kind = SHAPE_BOX, .sizes = {3, 3, 3}, .block = BLOCK_GRANITE };
+    CHECK_EQ_INT(shape_build(&sp, &tb), ST_OK);
+    CHECK_EQ_INT(tb.count, v.count);
+    CHECK_EQ_INT(shape_build(&box, &tb), ST_OK);
+    CHECK_EQ_INT(tb.count, v.count);                 /* the box lies inside the sphere: replaced, not added */
+    const BrushCell *centre = brush_find(&tb, 0, 0, 0);
+    CHECK(centre && cell_contents(centre->value) == BLOCK_GRANITE);
+    brush_free(&tb);
+    shape_volume_free(&v);
+    world_close();
+}
+
 int main(void)
 {
     log_set_level(LOG_WARN);
@@ -534,5 +605,6 @@ int main(void)
     RUN(test_tools);
     RUN(test_shapes_brute_force);
     RUN(test_shape_paint_modes);
+    RUN(test_shape_brush_counters_and_selective);
     return check_report();
 }

@@ -9,6 +9,7 @@
 #include "strata/block.h"
 #include "strata/error.h"
 #include "strata/mesher.h"
+#include "strata/shapes.h"
 
 static void test_all_commands(void)
 {
@@ -284,6 +285,27 @@ static void test_edit_commands(void)
     expect_error("smooth 5 1 1 1\n", "bad.script:1", "smooth");
     expect_error("brush sphere 4 stone sideways\n", "bad.script:1", "sideways");
     expect_error("tick\n", "bad.script:1", "tick");
+
+    /* brush_visible_within FRAMES, then a brush */
+    CHECK_EQ_INT(script_parse_text("v.script", "brush_visible_within 5 sphere 8 stone\n"
+                                   "brush_visible_within 3 box 2 3 4 air hollow solid\n", &s), ST_OK);
+    CHECK_EQ_INT(s.count, 2);
+    if (s.count == 2) {
+        CHECK_EQ_INT(s.commands[0].op, SCRIPT_BRUSH_VISIBLE_WITHIN);
+        CHECK_EQ_INT(s.commands[0].frames, 5);
+        CHECK_EQ_INT(s.commands[0].shape, SHAPE_SPHERE);
+        CHECK_NEAR(s.commands[0].sizes[0], 8, 0);
+        CHECK_STR_CONTAINS(s.commands[0].text, "stone");
+        CHECK_EQ_INT(s.commands[1].shape, SHAPE_BOX);
+        CHECK_NEAR(s.commands[1].sizes[2], 4, 0);
+        CHECK_EQ_INT(s.commands[1].hollow, 1);
+        CHECK_EQ_INT(s.commands[1].paint_mode, 2);
+    }
+    script_free(&s);
+    expect_error("brush_visible_within\n", "bad.script:1", "FRAMES");
+    expect_error("brush_visible_within 0 sphere 8 stone\n", "bad.script:1", "brush_visible_within");
+    expect_error("brush_visible_within 5 sphere 99 stone\n", "bad.script:1", "64");
+    expect_error("brush_visible_within 5 cube 8 stone\n", "bad.script:1", "sphere|box");
 }
 
 int main(void)

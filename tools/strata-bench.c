@@ -5,7 +5,9 @@
  * sunlight_relight_us (a live chunk lit again, compare-and-swap writes), propagate_us, vertex_pass_us[2],
  * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
  * seed_format_bytes_per_chunk, game_ready_ms_vd8, game_ready_ms_vd16 (bench_game.c: launch to ready of the
- * real game binary beside this one, offscreen at 1280x720; -1 when unavailable). Per-chunk figures are medians over a square of generated chunks
+ * real game binary beside this one, offscreen at 1280x720; -1 when unavailable), brush_sphere_r16_us,
+ * flatten_r16_us, undo_r16_us, edit_visible_frames (the real game run offscreen beside this binary,
+ * bench_edit.c). Per-chunk figures are medians over a square of generated chunks
  * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
  * from an empty Terrain until the threaded worker has every chunk within the view distance Valid.
  * The machine is shared and noisy: run it several times and compare medians in one sitting. */
@@ -307,8 +309,10 @@ static void print_json(const BenchResults *r)
            r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
            r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
     bench_heightfield_print_json(stdout, &r->heightfield);
-    printf(", \"brush_sphere_r16_us\": %.1f, \"flatten_r16_us\": %.1f, \"undo_r16_us\": %.1f",
-           r->editing.brush_sphere_r16_us, r->editing.flatten_r16_us, r->editing.undo_r16_us);
+    printf(", \"brush_sphere_r16_us\": %.1f, \"flatten_r16_us\": %.1f, \"undo_r16_us\": %.1f, "
+           "\"edit_visible_frames\": %.0f",
+           r->editing.brush_sphere_r16_us, r->editing.flatten_r16_us, r->editing.undo_r16_us,
+           r->editing.edit_visible_frames);
     bench_structures_print_json(stdout, &r->structures);
     printf(", \"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f}\n", r->game_ready_ms_vd8, r->game_ready_ms_vd16);
 }
@@ -332,6 +336,8 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f us (main thread)\n", "brush sphere r16", r->editing.brush_sphere_r16_us);
     printf("  %-28s %10.1f us (main thread)\n", "flatten r16", r->editing.flatten_r16_us);
     printf("  %-28s %10.1f us (main thread)\n", "undo r16 sphere", r->editing.undo_r16_us);
+    printf("  %-28s %10.0f frames (game, offscreen; -1: could not run)\n", "sphere r8 stroke on screen",
+           r->editing.edit_visible_frames);
     printf("  %-28s %10.1f us\n", "encode", r->encode_us);
     printf("  %-28s %10.1f us\n", "decode", r->decode_us);
     printf("  %-28s %10.0f (seed format %.0f)\n", "bytes per stored chunk", r->bytes_per_chunk,
@@ -417,6 +423,7 @@ int main(int argc, char **argv)
     StResult rc = bench_chunks(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);
     if (rc == ST_OK) rc = bench_edit_run(gen, blocks, &r.editing);
+    if (rc == ST_OK) bench_edit_visible_frames(o.seed, o.view_distance, &r.editing);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
     if (rc == ST_OK) rc = bench_structures_run(&r.structures);

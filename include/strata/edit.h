@@ -15,6 +15,9 @@
  * (walked away, released after a save) is kept as a pending write and applied as soon as the chunk's
  * contents are back (editor_frame), so the world ends exactly as recorded. Pending writes live as long as
  * the Editor (they are not saved: the history is not kept across a relaunch).
+ * editor_brush_world is the Editor seen as a BrushWorld (brush.h): get_cell is editor_get_cell, set_cell is
+ * editor_change_cell, so a TerrainBrush painted through it (brush_paint) is ChangeCell in full;
+ * editor_paint_brush is a brush stroke: that paint bracketed as one history entry.
  * edit_raycast walks the voxel grid (Amanatides-Woo DDA) to the first cell whose block is not air and
  * not a fluid. Threads: main thread only. Ownership: editor_create allocates, editor_destroy frees (NULL
  * ok); the Editor borrows the Terrain, updater and registry, which must outlive it. */
@@ -25,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "strata/block.h"
+#include "strata/brush.h"
 #include "strata/error.h"
 #include "strata/history.h"
 #include "strata/terrain.h"
@@ -82,6 +86,12 @@ bool editor_destroy_cell(Editor *editor, int tool_level, int x, int y, int z, in
                          bool no_particles);
 /* The cell's value, or -1 (see edit_get_cell). */
 int32_t editor_get_cell(const Editor *editor, int x, int y, int z);
+
+/* The Editor as a BrushWorld (see above); valid while the Editor lives. */
+BrushWorld editor_brush_world(Editor *editor);
+/* A brush stroke: brush_paint_where(brush, editor_brush_world(editor), x, y, z, only, user) as one history
+ * entry. Returns the cells changed. */
+int editor_paint_brush(Editor *editor, const CompiledBrush *brush, int x, int y, int z, BrushMatch only, void *user);
 
 /* BeginBatch / EndBatch: every change in between is one history entry (they nest). */
 void editor_begin_action(Editor *editor);

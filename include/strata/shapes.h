@@ -11,15 +11,20 @@
  * by yaw (degrees about +Y) and, for cylinder, cone and torus, laid along `axis` (0 x, 1 y, 2 z). Hollow
  * keeps only cells with a neighbour outside the volume (a one-cell shell). Paint modes: replace every cell,
  * only air (build around what is there), only solid (re-skin terrain).
- * shape_compile turns a spec into a ShapeVolume: the relative cells and their values (a tree's are trunk
- * and leaves), with bounds. shape_inside is the per-cell reference test the compile uses (exported for the
- * brute-force tests). shape_paint writes a volume at (x, y, z) as one history entry through
- * editor_change_cell. Threads: any for compile (pure), main for paint. Ownership: shape_volume_free. */
+ * Each shape is a TerrainBrush (brush.h): shape_build adds its cells (fixed values: the fill block, or a
+ * tree's trunk and leaves) to a brush, so counters, handlers and selective paint apply to it like to any
+ * brush. shape_compile builds and compiles it into a ShapeVolume: the CompiledBrush plus its cell count and
+ * bounds. shape_inside is the per-cell reference test the build uses (exported for the brute-force tests).
+ * shape_paint is the stroke: the volume's brush painted on the world with editor_paint_brush (the Editor's
+ * BrushWorld, so ChangeCell, notifications, and one history entry), selective by `mode`;
+ * shape_mode_match gives the predicate of a mode for brush_count_match / brush_paint_where.
+ * Threads: any for build and compile (pure), main for paint. Ownership: shape_volume_free. */
 #ifndef STRATA_SHAPES_H
 #define STRATA_SHAPES_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "strata/brush.h"
 #include "strata/edit.h"
 #include "strata/error.h"
 
@@ -46,8 +51,8 @@ typedef struct ShapeSpec {
 } ShapeSpec;
 
 typedef struct ShapeVolume {
-    int count, capacity;
-    int32_t *items;           /* count * 4: dx, dy, dz, value */
+    CompiledBrush brush;      /* the shape's cells, relative to the origin, paint-ready */
+    int count;                /* brush.count */
     int min[3], max[3];       /* bounds of the cells (relative, inclusive) */
 } ShapeVolume;
 
@@ -59,10 +64,17 @@ int shape_mode_parse(const char *name);      /* "replace" | "air" | "solid", or 
 
 /* Whether the relative cell (dx, dy, dz) is inside the filled shape (not for trees). Pure. */
 bool shape_inside(const ShapeSpec *spec, int dx, int dy, int dz);
-/* ST_ERR_ARG on sizes out of range (the message says why), ST_ERR_NOMEM. */
+/* Adds the shape's cells to `brush` (which the caller may have cleared; cells already there at the same
+ * positions are replaced). ST_ERR_ARG on sizes out of range (the message says why), ST_ERR_NOMEM. */
+StResult shape_build(const ShapeSpec *spec, TerrainBrush *brush);
+/* shape_build into a fresh brush, compiled. Errors as shape_build; *out is then empty. */
 StResult shape_compile(const ShapeSpec *spec, ShapeVolume *out);
 void shape_volume_free(ShapeVolume *volume);
-/* Writes the volume at (x, y, z) honouring `mode`; one history entry. Returns the cells changed. */
+/* The predicate of a paint mode over a target's current value, with its user pointer (the registry for
+ * "solid"); *match is NULL for SHAPE_PAINT_REPLACE (paint everywhere). */
+void shape_mode_match(ShapePaintMode mode, const BlockRegistry *blocks, BrushMatch *match, void **user);
+/* The stroke: paints the volume at (x, y, z) honouring `mode`, through the Editor; one history entry.
+ * Returns the cells changed. */
 int shape_paint(Editor *editor, const ShapeVolume *volume, ShapePaintMode mode, int x, int y, int z);
 
 #endif

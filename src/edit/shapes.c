@@ -7,8 +7,10 @@
  * never disagree about a cell. The rock is a sphere whose radius is scaled per direction by 3-octave
  * simplex FBM seeded by spec->seed. The tree is the L-system F -> F[+F][-F][&F][^F]F run to `iterations`
  * with a turtle: each rewrite scales the segment by 0.6, the four bracketed branches turn by `angle` about
- * two axes with a seeded jitter, and every branch tip gets a ball of leaves (trunk wins over leaves).
- * Painting honours the mode per cell (replace, only into air, only into solid) and is one history entry. */
+ * two axes with a seeded jitter, and every branch tip gets a ball of leaves (trunk wins over leaves: trunk
+ * cells are added first, leaves only where the brush is still empty). The cells go into a TerrainBrush (the
+ * shape is a brush), compiled once; a stroke is brush Paint through the Editor's BrushWorld with the mode as
+ * the selective predicate (replace, only into air, only into solid), one history entry. */
 #include "strata/shapes.h"
 
 #include <math.h>
@@ -124,28 +126,6 @@ static int bound_radius(const ShapeSpec *sp)
     return (int)ceilf(b) + 1;
 }
 
-static bool volume_push(ShapeVolume *v, int dx, int dy, int dz, int32_t value)
-{
-    if (v->count == v->capacity) {
-        int cap = v->capacity ? v->capacity * 2 : 1024;
-        int32_t *n = realloc(v->items, (size_t)cap * 4 * sizeof *n);
-        if (!n) return false;
-        v->items = n;
-        v->capacity = cap;
-    }
-    int32_t *c = &v->items[v->count++ * 4];
-    c[0] = dx;
-    c[1] = dy;
-    c[2] = dz;
-    c[3] = value;
-    int d[3] = {dx, dy, dz};
-    for (int a = 0; a < 3; a++) {
-        if (v->count == 1 || d[a] < v->min[a]) v->min[a] = d[a];
-        if (v->count == 1 || d[a] > v->max[a]) v->max[a] = d[a];
-    }
-    return true;
-}
-
 /* ---- the tree ------------------------------------------------------------------------------------------ */
 
 typedef struct TreeCell { int32_t x, y, z, value, rank; } TreeCell;
@@ -216,16 +196,7 @@ static void tree_grow(TreeBuild *t, float p[3], const float dir[3], float len, i
     tree_grow(t, q, dir, len * 0.6f, depth - 1);
 }
 
-static int tree_cmp(const void *pa, const void *pb)
-{
-    const TreeCell *a = pa, *b = pb;
-    if (a->x != b->x) return a->x < b->x ? -1 : 1;
-    if (a->z != b->z) return a->z < b->z ? -1 : 1;
-    if (a->y != b->y) return a->y < b->y ? -1 : 1;
-    return b->rank - a->rank;  /* trunk first */
-}
-
-static StResult compile_tree(const ShapeSpec *sp, ShapeVolume *out)
+static StResult build_tree(const ShapeSpec *sp, TerrainBrush *out)
 {
     TreeBuild t;
     memset(&t, 0, sizeof t);
@@ -239,23 +210,18 @@ static StResult compile_tree(const ShapeSpec *sp, ShapeVolume *out)
         free(t.items);
         return st_fail(ST_ERR_NOMEM, "brush tree: out of memory");
     }
-    qsort(t.items, (size_t)t.count, sizeof *t.items, tree_cmp);
-    StResult rc = ST_OK;
-    for (int i = 0; i < t.count && rc == ST_OK; i++) {
-        if (i > 0 && t.items[i].x == t.items[i - 1].x && t.items[i].y == t.items[i - 1].y && t.items[i].z == t.items[i - 1].z)
-            continue;
-        if (!volume_push(out, t.items[i].x, t.items[i].y, t.items[i].z, t.items[i].value))
-            rc = st_fail(ST_ERR_NOMEM, "brush tree: out of memory");
-    }
+    for (int rank = 1; rank >= 0; rank--)
+        for (int i = 0; i < t.count; i++)
+            if (t.items[i].rank == rank)
+                brush_add_cell_if_empty(out, t.items[i].x, t.items[i].y, t.items[i].z, t.items[i].value, 0);
     free(t.items);
-    return rc;
+    return out->out_of_memory ? st_fail(ST_ERR_NOMEM, "brush tree: out of memory") : ST_OK;
 }
 
 /* ---- compile and paint ------------------------------------------------------------------------------------ */
 
-StResult shape_compile(const ShapeSpec *sp, ShapeVolume *out)
+StResult shape_build(const ShapeSpec *sp, TerrainBrush *out)
 {
-    memset(out, 0, sizeof *out);
     if (sp->kind < 0 || sp->kind >= SHAPE_KIND_COUNT) return st_fail(ST_ERR_ARG, "brush: unknown shape %d", sp->kind);
     for (int i = 0; i < KIND_SIZES[sp->kind]; i++) {
         float hi = sp->kind == SHAPE_TREE && i == 0 ? 6.0f : (float)SHAPE_MAX_SIZE;
@@ -265,11 +231,7 @@ StResult shape_compile(const ShapeSpec *sp, ShapeVolume *out)
                            SHAPE_MAX_SIZE);
     }
     if (sp->axis < 0 || sp->axis > 2) return st_fail(ST_ERR_ARG, "brush: axis %d is not 0 (x), 1 (y) or 2 (z)", sp->axis);
-    if (sp->kind == SHAPE_TREE) {
-        StResult rc = compile_tree(sp, out);
-        if (rc != ST_OK) shape_volume_free(out);
-        return rc;
-    }
+    if (sp->kind == SHAPE_TREE) return build_tree(sp, out);
     ShapeCtx x;
     ctx_init(&x, sp);
     int b = bound_radius(sp);
@@ -282,38 +244,56 @@ StResult shape_compile(const ShapeSpec *sp, ShapeVolume *out)
                     ctx_inside(&x, dx, dy + 1, dz) && ctx_inside(&x, dx, dy - 1, dz) && ctx_inside(&x, dx, dy, dz + 1) &&
                     ctx_inside(&x, dx, dy, dz - 1))
                     continue;
-                if (!volume_push(out, dx, dy, dz, value)) {
-                    shape_volume_free(out);
-                    return st_fail(ST_ERR_NOMEM, "brush: out of memory");
-                }
+                brush_add_cell(out, dx, dy, dz, value, 0);
             }
+    return out->out_of_memory ? st_fail(ST_ERR_NOMEM, "brush: out of memory") : ST_OK;
+}
+
+StResult shape_compile(const ShapeSpec *sp, ShapeVolume *out)
+{
+    memset(out, 0, sizeof *out);
+    TerrainBrush b;
+    brush_init(&b);
+    StResult rc = shape_build(sp, &b);
+    if (rc == ST_OK) rc = brush_compile(&b, &out->brush);
+    brush_free(&b);
+    if (rc != ST_OK) return rc;
+    const CompiledBrush *c = &out->brush;
+    out->count = c->count;
+    out->min[0] = c->min_x; out->min[1] = c->min_y; out->min[2] = c->min_z;
+    out->max[0] = c->max_x; out->max[1] = c->max_y; out->max[2] = c->max_z;
     return ST_OK;
 }
 
 void shape_volume_free(ShapeVolume *v)
 {
     if (!v) return;
-    free(v->items);
+    brush_compiled_free(&v->brush);
     memset(v, 0, sizeof *v);
+}
+
+static bool match_air(void *user, int32_t current)
+{
+    (void)user;
+    return cell_contents(current) == BLOCK_AIR;
+}
+
+static bool match_solid(void *user, int32_t current)
+{
+    const BlockRegistry *b = user;
+    return b->solid[cell_contents(current)];
+}
+
+void shape_mode_match(ShapePaintMode mode, const BlockRegistry *blocks, BrushMatch *match, void **user)
+{
+    *match = mode == SHAPE_PAINT_AIR ? match_air : mode == SHAPE_PAINT_SOLID ? match_solid : NULL;
+    *user = mode == SHAPE_PAINT_SOLID ? (void *)blocks : NULL;
 }
 
 int shape_paint(Editor *e, const ShapeVolume *v, ShapePaintMode mode, int x, int y, int z)
 {
-    const BlockRegistry *b = editor_blocks(e);
-    int n = 0;
-    editor_begin_action(e);
-    for (int i = 0; i < v->count; i++) {
-        const int32_t *c = &v->items[i * 4];
-        int wx = x + c[0], wy = y + c[1], wz = z + c[2];
-        if (mode != SHAPE_PAINT_REPLACE) {
-            int32_t old = editor_get_cell(e, wx, wy, wz);
-            if (old < 0) continue;
-            int block = cell_contents(old);
-            if (mode == SHAPE_PAINT_AIR && block != BLOCK_AIR) continue;
-            if (mode == SHAPE_PAINT_SOLID && !b->solid[block]) continue;
-        }
-        n += editor_change_cell(e, wx, wy, wz, c[3]);
-    }
-    editor_end_action(e);
-    return n;
+    BrushMatch match;
+    void *user;
+    shape_mode_match(mode, editor_blocks(e), &match, &user);
+    return editor_paint_brush(e, &v->brush, x, y, z, match, user);
 }

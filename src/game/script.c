@@ -25,12 +25,12 @@ static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
     "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud",
     "menu", "hotbar", "select_slot", "pick", "setting",
-    "brush", "raise", "flatten", "smooth", "paint", "undo", "redo", "tick",
+    "brush", "raise", "flatten", "smooth", "paint", "undo", "redo", "tick", "brush_visible_within",
 };
 
 /* Argument count per op (-1: the rest of the line as one text argument; -2: words checked by the parser). */
 static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1,
-                                             1, 2, 1, 0, 2, -2, -2, -2, -2, -2, 0, 0, 1};
+                                             1, 2, 1, 0, 2, -2, -2, -2, -2, -2, 0, 0, 1, -2};
 
 static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
@@ -39,7 +39,7 @@ static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "menu open|close|picker|settings", "hotbar SLOT BLOCK", "select_slot N", "pick", "setting NAME VALUE",
     "brush SHAPE SIZE... BLOCK [hollow] [replace|air|solid]", "raise R DELTA [falloff]",
     "flatten R HEIGHT [strength]", "smooth R [strength] [iterations]", "paint R BLOCK [opacity] [falloff]",
-    "undo", "redo", "tick N",
+    "undo", "redo", "tick N", "brush_visible_within FRAMES SHAPE SIZE... BLOCK [hollow] [replace|air|solid]",
 };
 
 const char *script_op_name(ScriptOp op)
@@ -175,6 +175,15 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
         while (w[n + 1]) n++;
         return script_parse_edit(lc->path, lc->line, c, w, n);
     }
+    case SCRIPT_BRUSH_VISIBLE_WITHIN: {
+        /* FRAMES, then the words of a brush command (w + 1: FRAMES stands where "brush" would). */
+        if (!w[1]) return st_fail(ST_ERR_ARG, "%s:%d: %s: expected FRAMES then a brush", lc->path, lc->line, name);
+        StResult rc = parse_frames(lc, name, w[1], 1, &c->frames);
+        if (rc != ST_OK) return rc;
+        int n = 0;
+        while (w[n + 2]) n++;
+        return script_parse_edit(lc->path, lc->line, c, w + 1, n);
+    }
     default:
         return ST_OK;
     }
@@ -298,13 +307,14 @@ StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks)
 {
     for (int i = 0; i < script->count; i++) {
         ScriptCommand *c = &script->commands[i];
-        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT && c->op != SCRIPT_BRUSH && c->op != SCRIPT_PAINT &&
+        bool brush = c->op == SCRIPT_BRUSH || c->op == SCRIPT_BRUSH_VISIBLE_WITHIN;
+        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT && !brush && c->op != SCRIPT_PAINT &&
             c->op != SCRIPT_HOTBAR)
             continue;
         int id = block_registry_find(blocks, c->text);
         if (id < 0)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: unknown block '%s'", script->path, c->line, OP_NAMES[c->op], c->text);
-        if (id == BLOCK_AIR && c->op != SCRIPT_BRUSH)
+        if (id == BLOCK_AIR && !brush)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: cannot %s air (use dig)", script->path, c->line, OP_NAMES[c->op],
                            OP_NAMES[c->op]);
         c->block = id;

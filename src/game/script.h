@@ -19,6 +19,8 @@
  *         [axis=x|y|z] [yaw=DEG]
  *   raise R DELTA [falloff] | flatten R HEIGHT [strength] | smooth R [strength] [iterations]
  *   paint R BLOCK [opacity] [falloff] | undo | redo | tick N       (R in 1..64, falloff none|linear|smooth)
+ *   brush_visible_within FRAMES SHAPE SIZE... BLOCK [options]  once the world is ready, a brush stroke as
+ *         `brush`; fail unless every chunk it changed is remeshed and uploaded within FRAMES (>= 1) frames
  * Errors are ST_ERR_ARG with "FILE:LINE: what" (e.g. "a.script:2: unknown command 'fly_to_the_moon'").
  * Block names are checked against the registry in a second step (script_resolve_blocks), also before
  * any window exists. Pure: no SDL, no GL. Ownership: script_free releases what a parse allocated. */
@@ -66,6 +68,7 @@ typedef enum ScriptOp {
     SCRIPT_UNDO,
     SCRIPT_REDO,
     SCRIPT_TICK,
+    SCRIPT_BRUSH_VISIBLE_WITHIN,
     SCRIPT_OP_COUNT
 } ScriptOp;
 
@@ -73,7 +76,7 @@ typedef struct ScriptCommand {
     ScriptOp op;
     int line;                   /* 1-based line in the file */
     double args[3];             /* teleport x y z; look yaw pitch; move forward right up; time t; brightness b */
-    long frames;                /* wait, move, dig_visible_within */
+    long frames;                /* wait, move, dig_visible_within, brush_visible_within */
     int season;                 /* season: MESHER_SEASON_* */
     int menu;                   /* menu: SCRIPT_MENU_* */
     int slot;                   /* hotbar, select_slot: 1..9; setting: the UserSettingId */

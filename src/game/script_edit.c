@@ -111,6 +111,7 @@ StResult script_parse_edit(const char *path, int line, ScriptCommand *c, char **
     const char *cmd = w[0];
     switch (c->op) {
     case SCRIPT_BRUSH:
+    case SCRIPT_BRUSH_VISIBLE_WITHIN:
         return parse_brush(path, line, c, w, n);
     case SCRIPT_RAISE:
         if (n < 2 || n > 3) return st_fail(ST_ERR_ARG, "%s:%d: raise: expected R DELTA [falloff], got %d words", path, line, n);

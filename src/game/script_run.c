@@ -12,7 +12,11 @@
  * dig_visible_within measures instead of waiting: frame R reads the crosshair box as the reference (no
  * block outline from then on, since the outline moves as soon as the cell changes), frame R+1 digs before
  * its update and draw (probe frame 0), and every frame after is compared with the reference until one
- * differs notably (frame_probe.h): that frame's number is the latency K. */
+ * differs notably (frame_probe.h): that frame's number is the latency K.
+ * brush_visible_within measures a stroke's whole latency: once the world is ready, the brush is painted at
+ * the start of a frame (frame 0); the first frame whose runner finds the world ready again (every chunk the
+ * stroke downgraded relit, remeshed and uploaded by the previous frame's draw) gives K = that frame - 1, the
+ * frame that put the last changed chunk on screen. Frames are paced at 60 Hz meanwhile, as for the dig. */
 #include "app.h"
 
 #include "settings.h"
@@ -76,6 +80,44 @@ static StResult dig_visible_frame(App *app, const ScriptCommand *c, bool *done)
     }
     r->probe_frame++;
     app_probe_request(app, PROBE_READ_COMPARE);
+    return ST_OK;
+}
+
+/* One frame of brush_visible_within. *done: the stroke showed within the limit. */
+static StResult brush_visible_frame(App *app, const ScriptCommand *c, bool *done)
+{
+    ScriptRunner *r = &app->runner;
+    const char *path = app->script.path;
+    *done = false;
+    if (r->probe_phase == 0) {
+        if (!app_world_ready(app)) {
+            if (++r->counter > APP_READY_FRAME_CAP) return ready_timeout(app, c, "brush_visible_within");
+            return ST_OK;
+        }
+        ScriptCommand stroke = *c;
+        stroke.op = SCRIPT_BRUSH;
+        bool changed = false;
+        StResult rc = app_run_edit_command(app, &stroke, &changed);
+        if (rc != ST_OK) return rc;
+        if (!changed)
+            return st_fail(ST_ERR_STATE, "%s:%d: brush_visible_within: the stroke changed no cell (no block within "
+                           "reach?)", path, c->line);
+        r->probe_frame = 0;
+        r->probe_phase = 2;
+        return ST_OK;
+    }
+    r->probe_frame++;
+    if (app_world_ready(app)) {
+        long k = r->probe_frame - 1;
+        log_info(SCRIPT_TAG, "%s:%d: brush visible after %ld frames", path, c->line, k);
+        r->probe_phase = 0;
+        if (k > c->frames)
+            return st_fail(ST_ERR_STATE, "%s:%d: brush_visible_within %ld: the stroke showed after %ld frames", path,
+                           c->line, c->frames, k);
+        *done = true;
+        return ST_OK;
+    }
+    if (r->probe_frame > APP_READY_FRAME_CAP) return ready_timeout(app, c, "brush_visible_within");
     return ST_OK;
 }
 
@@ -200,6 +242,13 @@ StResult script_runner_frame(App *app, PlayerInput *input)
         case SCRIPT_SETTING:
             app_change_setting(app, (UserSettingId)c->slot, c->args[0]);
             break;
+        case SCRIPT_BRUSH_VISIBLE_WITHIN: {
+            bool done = false;
+            StResult rc = brush_visible_frame(app, c, &done);
+            if (rc != ST_OK) return rc;
+            if (!done) return ST_OK;
+            break;
+        }
         case SCRIPT_BRUSH:
         case SCRIPT_RAISE:
         case SCRIPT_FLATTEN:

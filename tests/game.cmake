@@ -21,6 +21,15 @@ if(TARGET strata)
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(test_game_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
+  # Step 8: goto_structure and station in the real game; strata-world export-template checks the cells
+  add_executable(test_structures_e2e ${CMAKE_SOURCE_DIR}/tests/test_structures_e2e.c)
+  target_include_directories(test_structures_e2e PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_structures_e2e PRIVATE strata_core m)
+  add_dependencies(test_structures_e2e strata strata-world)
+  add_test(NAME test_structures_e2e COMMAND test_structures_e2e $<TARGET_FILE:strata> $<TARGET_FILE:strata-world>
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  set_tests_properties(test_structures_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen"
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
   # Step 3: a dig in a Valid chunk is on screen within 3 frames (the game's dig_visible_within command).
   add_test(NAME test_dig_latency COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR} dig-latency
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})

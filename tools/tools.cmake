@@ -5,7 +5,7 @@ target_link_libraries(strata-atlas PRIVATE strata_core PkgConfig::STB)
 add_executable(strata-map tools/strata-map.c)
 target_link_libraries(strata-map PRIVATE strata_core PkgConfig::STB)
 # strata-world: inspect (info) and check (verify) a world folder
-add_executable(strata-world tools/strata-world.c)
+add_executable(strata-world tools/strata-world.c tools/world_export.c)
 target_link_libraries(strata-world PRIVATE strata_core)
 # strata-bench: the engine's figures (table or --json), no window
 add_executable(strata-bench tools/strata-bench.c tools/bench_heightfield.c tools/bench_edit.c tools/bench_structures.c

@@ -208,6 +208,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     load_settings(app);
     if ((rc = world_session_load_blocks(&app->world, app->asset_dir)) != ST_OK) return rc;
     if ((rc = script_resolve_blocks(&app->script, app->world.blocks)) != ST_OK) return rc;
+    if ((rc = app_structures_init(app)) != ST_OK) return rc;
     const ScriptCommand *save = script_find_op(&app->script, SCRIPT_SAVE);
     if (save && opts->no_save)
         return st_fail(ST_ERR_ARG, "%s:%d: save needs a world folder (run without --no-save)", app->script.path,
@@ -567,6 +568,7 @@ static void fill_hud(App *app, HudInfo *hud)
         hud->target[2] = app->target.z;
         int id = cell_contents(app->target.value);
         hud->target_block = block_is_defined(b, id) ? b->defs[id].name : NULL;
+        hud->examine = app_station_examine(app, app->target.x, app->target.y, app->target.z, app->target.value);
     }
     EditorStats es;
     editor_get_stats(app->world.editor, &es);
@@ -751,5 +753,6 @@ void app_destroy(App *app)
     if (app->window) SDL_DestroyWindow(app->window);
     if (app->sdl_ready) SDL_Quit();
     script_free(&app->script);
+    app_structures_free(app);
     free(app);
 }

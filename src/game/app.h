@@ -84,6 +84,8 @@ typedef struct AppLoading {
     char reason[32];              /* "launch", "teleport" */
 } AppLoading;
 
+typedef struct AppStructures AppStructures; /* app_structures.c: station manifest, runtime zones and stations */
+
 typedef struct App {
     CliOptions opts;
     char asset_dir[APP_PATH_MAX];
@@ -128,6 +130,7 @@ typedef struct App {
     long history_dropped_seen;    /* the HUD says when the history drops old entries */
     double history_notice_seconds;
     int edited_last[2];           /* the listener's last marked chunk */
+    AppStructures *structures;
 
     AppLoading loading;
     bool first_load_done;
@@ -233,6 +236,18 @@ bool app_redo(App *app);
 StResult app_run_edit_command(App *app, const ScriptCommand *c, bool *changed);
 /* Wires the editor's change listener to the renderer (marks edited chunks for urgent upload). */
 void app_tools_init(App *app);
+
+/* app_structures.c: loads the station manifest and resolves the script's station types (before the window);
+ * frees. goto_structure teleports to the nearest structure of the command's type (ST_ERR_STATE "FILE:LINE: ..."
+ * when there is none within range). app_place_station places station `type` at the crosshair as one undoable
+ * action (false when nothing changed). app_station_examine: the examine text of the runtime station whose
+ * block `cell` at (x, y, z) is, or NULL. */
+StResult app_structures_init(App *app);
+void app_structures_free(App *app);
+StResult app_goto_structure(App *app, const ScriptCommand *c);
+bool app_place_station(App *app, int type);
+StResult app_run_station_command(App *app, const ScriptCommand *c, bool *changed);
+const char *app_station_examine(const App *app, int x, int y, int z, int32_t cell);
 
 /* script_run.c: runs the script's commands for this frame, adding movement to *input. Returns ST_OK, or
  * an error (wait_ready cap, a screenshot that could not be written) that ends the run with exit code 1. */

@@ -48,6 +48,8 @@ void hud_compose(const HudInfo *in, HudLines *out)
     if (in->has_target)
         snprintf(out->text[n++], HUD_LINE_MAX, "Looking at %s  %d %d %d", in->target_block ? in->target_block : "?",
                  in->target[0], in->target[1], in->target[2]);
+    if (in->has_target && in->examine && n < HUD_MAX_LINES)
+        snprintf(out->text[n++], HUD_LINE_MAX, "%s", in->examine);
     out->count = n;
 }
 

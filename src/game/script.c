@@ -17,6 +17,7 @@
 #include "user_settings.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
+#include "strata/generator.h"
 
 #define SCRIPT_MAX_WORDS 10
 #define SCRIPT_COORD_MAX 30000000.0
@@ -26,11 +27,12 @@ static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
     "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud",
     "menu", "hotbar", "select_slot", "pick", "setting",
     "brush", "raise", "flatten", "smooth", "paint", "undo", "redo", "tick", "brush_visible_within",
+    "goto_structure", "station",
 };
 
 /* Argument count per op (-1: the rest of the line as one text argument; -2: words checked by the parser). */
 static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1,
-                                             1, 2, 1, 0, 2, -2, -2, -2, -2, -2, 0, 0, 1, -2};
+                                             1, 2, 1, 0, 2, -2, -2, -2, -2, -2, 0, 0, 1, -2, 1, 1};
 
 static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
@@ -40,6 +42,7 @@ static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "brush SHAPE SIZE... BLOCK [hollow] [replace|air|solid]", "raise R DELTA [falloff]",
     "flatten R HEIGHT [strength]", "smooth R [strength] [iterations]", "paint R BLOCK [opacity] [falloff]",
     "undo", "redo", "tick N", "brush_visible_within FRAMES SHAPE SIZE... BLOCK [hollow] [replace|air|solid]",
+    "goto_structure settlement|dungeon", "station TYPE",
 };
 
 const char *script_op_name(ScriptOp op)
@@ -74,6 +77,25 @@ static StResult parse_frames(const LineCtx *lc, const char *cmd, const char *wor
         return st_fail(ST_ERR_ARG, "%s:%d: %s: expected a frame count (an integer in %ld..%ld), got '%s'", lc->path,
                        lc->line, cmd, min, SCRIPT_MAX_FRAMES, word);
     *out = v;
+    return ST_OK;
+}
+
+/* goto_structure and station (structures; resolved against the manifest later). */
+static StResult parse_structure_args(const LineCtx *lc, ScriptCommand *c, char **w)
+{
+    if (c->op == SCRIPT_GOTO_STRUCTURE) {
+        if (!strcmp(w[1], "settlement")) c->structure = GEN_STRUCTURE_SETTLEMENT;
+        else if (!strcmp(w[1], "dungeon")) c->structure = GEN_STRUCTURE_DUNGEON;
+        else
+            return st_fail(ST_ERR_ARG, "%s:%d: goto_structure: expected settlement or dungeon, got '%s'", lc->path,
+                           lc->line, w[1]);
+        return ST_OK;
+    }
+    if (strlen(w[1]) >= STATION_TYPE_MAX)
+        return st_fail(ST_ERR_ARG, "%s:%d: station: type '%s' is longer than %d characters", lc->path, lc->line, w[1],
+                       STATION_TYPE_MAX - 1);
+    snprintf(c->text, sizeof c->text, "%s", w[1]);
+    c->station = -1;
     return ST_OK;
 }
 
@@ -166,6 +188,9 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
     }
     case SCRIPT_TICK:
         return parse_frames(lc, name, w[1], 0, &c->ticks);
+    case SCRIPT_GOTO_STRUCTURE:
+    case SCRIPT_STATION:
+        return parse_structure_args(lc, c, w);
     case SCRIPT_BRUSH:
     case SCRIPT_RAISE:
     case SCRIPT_FLATTEN:
@@ -318,6 +343,25 @@ StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: cannot %s air (use dig)", script->path, c->line, OP_NAMES[c->op],
                            OP_NAMES[c->op]);
         c->block = id;
+    }
+    return ST_OK;
+}
+
+StResult script_resolve_stations(Script *script, const StationManifest *stations)
+{
+    for (int i = 0; i < script->count; i++) {
+        ScriptCommand *c = &script->commands[i];
+        if (c->op != SCRIPT_STATION) continue;
+        c->station = station_manifest_find(stations, c->text);
+        if (c->station < 0) {
+            char known[STATION_MANIFEST_MAX * (STATION_TYPE_MAX + 2)] = "";
+            for (int k = 0; k < stations->count; k++) {
+                if (k) strcat(known, ", ");
+                strcat(known, stations->defs[k].type);
+            }
+            return st_fail(ST_ERR_ARG, "%s:%d: station: unknown station type '%s' (known: %s)", script->path, c->line,
+                           c->text, known);
+        }
     }
     return ST_OK;
 }

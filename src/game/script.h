@@ -21,6 +21,9 @@
  *   paint R BLOCK [opacity] [falloff] | undo | redo | tick N       (R in 1..64, falloff none|linear|smooth)
  *   brush_visible_within FRAMES SHAPE SIZE... BLOCK [options]  once the world is ready, a brush stroke as
  *         `brush`; fail unless every chunk it changed is remeshed and uploaded within FRAMES (>= 1) frames
+ * Structures (app_structures.c):
+ *   goto_structure settlement|dungeon   teleport to the nearest one (on the plaza / at the dungeon's entrance)
+ *   station TYPE               place a station of assets/stations.json at the targeted spot (one undo)
  * Errors are ST_ERR_ARG with "FILE:LINE: what" (e.g. "a.script:2: unknown command 'fly_to_the_moon'").
  * Block names are checked against the registry in a second step (script_resolve_blocks), also before
  * any window exists. Pure: no SDL, no GL. Ownership: script_free releases what a parse allocated. */
@@ -30,6 +33,7 @@
 #include <stdbool.h>
 #include "strata/block.h"
 #include "strata/error.h"
+#include "strata/station.h"
 
 #define SCRIPT_TEXT_MAX 512
 #define SCRIPT_MAX_FRAMES 100000000L
@@ -69,6 +73,8 @@ typedef enum ScriptOp {
     SCRIPT_REDO,
     SCRIPT_TICK,
     SCRIPT_BRUSH_VISIBLE_WITHIN,
+    SCRIPT_GOTO_STRUCTURE,
+    SCRIPT_STATION,
     SCRIPT_OP_COUNT
 } ScriptOp;
 
@@ -97,6 +103,9 @@ typedef struct ScriptCommand {
     int iterations;             /* smooth */
     int falloff;                /* raise, paint: ToolFalloff */
     long ticks;                 /* tick */
+    /* structures */
+    int structure;              /* goto_structure: GeneratorStructureType */
+    int station;                /* station: index in the manifest after script_resolve_stations (-1 before) */
 } ScriptCommand;
 
 typedef struct Script {
@@ -111,6 +120,9 @@ StResult script_parse_text(const char *path, const char *text, Script *out);
 StResult script_load(const char *path, Script *out);
 /* Looks up every place/select block name; an unknown one is ST_ERR_ARG "FILE:LINE: unknown block 'x'". */
 StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks);
+/* Looks up every station TYPE in the manifest; an unknown one is ST_ERR_ARG "FILE:LINE: station: unknown
+ * station type 'x' (known: ...)". */
+StResult script_resolve_stations(Script *script, const StationManifest *stations);
 /* The first command with this op, or NULL. */
 const ScriptCommand *script_find_op(const Script *script, ScriptOp op);
 void script_free(Script *script);

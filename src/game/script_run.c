@@ -121,6 +121,14 @@ static StResult brush_visible_frame(App *app, const ScriptCommand *c, bool *done
     return ST_OK;
 }
 
+/* goto_structure and station (app_structures.c). */
+static StResult script_run_structure(App *app, const ScriptCommand *c, bool *changed)
+{
+    *changed = false;
+    if (c->op == SCRIPT_GOTO_STRUCTURE) return app_goto_structure(app, c);
+    return app_run_station_command(app, c, changed);
+}
+
 StResult script_runner_frame(App *app, PlayerInput *input)
 {
     ScriptRunner *r = &app->runner;
@@ -259,6 +267,15 @@ StResult script_runner_frame(App *app, PlayerInput *input)
         case SCRIPT_TICK: {
             bool changed = false;
             StResult rc = app_run_edit_command(app, c, &changed);
+            if (rc != ST_OK) return rc;
+            if (changed) r->settle = true;
+            r->settle_frames = 0;
+            break;
+        }
+        case SCRIPT_GOTO_STRUCTURE:
+        case SCRIPT_STATION: {
+            bool changed = false;
+            StResult rc = script_run_structure(app, c, &changed);
             if (rc != ST_OK) return rc;
             if (changed) r->settle = true;
             r->settle_frames = 0;

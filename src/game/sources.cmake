@@ -25,6 +25,7 @@ target_sources(strata PRIVATE
   src/game/input.c
   src/game/app_control.c
   src/game/app_tools.c
+  src/game/app_structures.c
   src/game/interact.c
   src/game/script_run.c
   src/game/world_session.c

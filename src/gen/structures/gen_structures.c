@@ -19,24 +19,15 @@
 #include "gen_feature.h"
 #include "strata/config.h"
 #include "strata/rng.h"
+#include "strata/station.h"
 #include "strata/voxel_template.h"
 #include "strata/wfc.h"
 
 #include <cjson/cJSON.h>
 
 #define GEN_SITE_MARGIN 64
-#define STATIONS_MAX 16
 #define TL_SITES 32
 
-typedef struct StationDef {
-    char type[32];
-    char examine[160];
-    VoxelTemplate model;
-    int footprint[2];
-    int y_offset;
-    bool flatten;
-    float padding, blend;
-} StationDef;
 
 struct GenStructures {
     uint64_t seed, key;
@@ -44,66 +35,16 @@ struct GenStructures {
     GenProceduralHeightFn height;
     const void *gen;
     WfcTileset *tileset;
-    int station_count;
-    StationDef stations[STATIONS_MAX];
+    StationManifest manifest;
 };
 
 /* ---- loading ---- */
-
-static StResult load_stations(GenStructures *s, const BlockRegistry *blocks, const char *path)
-{
-    ConfigDoc doc;
-    StResult rc = config_load(path, &doc);
-    if (rc != ST_OK)
-        return rc;
-    const cJSON *arr;
-    if ((rc = config_get_array(&doc, doc.root, "", "stations", &arr)) != ST_OK)
-        goto done;
-    int i = 0;
-    for (const cJSON *e = arr->child; e && rc == ST_OK; e = e->next, i++) {
-        if (i >= STATIONS_MAX) {
-            rc = config_fail_field(&doc, "", "stations", "at most 16 stations", arr);
-            break;
-        }
-        StationDef *d = &s->stations[i];
-        char where[32], model[256];
-        snprintf(where, sizeof where, "stations[%d]", i);
-        double scale = 1, yoff = 0, pad = 2, blend = 6;
-        d->flatten = true;
-        if ((rc = config_get_string(&doc, e, where, "type", d->type, sizeof d->type)) != ST_OK ||
-            (rc = config_get_string(&doc, e, where, "model", model, sizeof model)) != ST_OK ||
-            (rc = config_get_number_opt(&doc, e, where, "scale", 1, 1, &scale)) != ST_OK ||
-            (rc = config_get_number_opt(&doc, e, where, "modelYOffset", -16, 16, &yoff)) != ST_OK ||
-            (rc = config_get_string_opt(&doc, e, where, "examine", d->examine, sizeof d->examine)) != ST_OK ||
-            (rc = config_get_bool_opt(&doc, e, where, "flattenGround", &d->flatten)) != ST_OK ||
-            (rc = config_get_number_opt(&doc, e, where, "flattenPadding", 0, 32, &pad)) != ST_OK ||
-            (rc = config_get_number_opt(&doc, e, where, "flattenBlendRadius", 0, 32, &blend)) != ST_OK)
-            break;
-        d->y_offset = (int)yoff;
-        d->padding = (float)pad;
-        d->blend = (float)blend;
-        char mpath[800];
-        const char *slash = strrchr(path, '/');
-        snprintf(mpath, sizeof mpath, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, model);
-        if ((rc = voxel_template_load(mpath, blocks, &d->model)) != ST_OK)
-            break;
-        d->footprint[0] = d->model.size[0];
-        d->footprint[1] = d->model.size[2];
-        if (config_get_item(e, "footprint"))
-            rc = config_get_int_array(&doc, e, where, "footprint", 2, 2, 1, 64, d->footprint, NULL);
-        s->station_count = i + 1;
-    }
-done:
-    config_free(&doc);
-    return rc;
-}
 
 void gen_structures_destroy(GenStructures *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < STATIONS_MAX; i++)
-        voxel_template_free(&s->stations[i].model);
+    station_manifest_free(&s->manifest);
     wfc_tileset_destroy(s->tileset);
     free(s);
 }
@@ -123,8 +64,8 @@ StResult gen_structures_create(const BlockRegistry *blocks, uint64_t seed, uint6
     if (rc == ST_OK)
         rc = wfc_tileset_load_templates(s->tileset, blocks);
     if (rc == ST_OK)
-        rc = load_stations(s, blocks, STRATA_ASSET_DIR "/stations.json");
-    if (rc == ST_OK && s->station_count == 0)
+        rc = station_manifest_load(STRATA_ASSET_DIR "/stations.json", blocks, &s->manifest);
+    if (rc == ST_OK && s->manifest.count == 0)
         rc = st_fail(ST_ERR_FORMAT, "assets/stations.json: no stations");
     if (rc != ST_OK) {
         gen_structures_destroy(s);
@@ -178,7 +119,7 @@ static void derive_settlement(const GenStructures *s, GenSite *site, Rng *rng, i
     int n = rng_int_range(rng, 3, 5);
     float base = rng_float(rng) * 6.2831853f;
     for (int i = 0; i < n; i++) {
-        const StationDef *d = &s->stations[i == 0 ? 0 : rng_int_range(rng, 0, s->station_count - 1)];
+        const StationDef *d = &s->manifest.defs[i == 0 ? 0 : rng_int_range(rng, 0, s->manifest.count - 1)];
         float a = base + (float)i * 6.2831853f / (float)n;
         int sx = cx + (int)lroundf(19.0f * cosf(a)), sz = cz + (int)lroundf(19.0f * sinf(a));
         int fx = d->footprint[0], fz = d->footprint[1];
@@ -191,7 +132,7 @@ static void derive_settlement(const GenStructures *s, GenSite *site, Rng *rng, i
             add_zone(site, &z);
         }
         GenStation *st = &site->stations[site->station_count++];
-        st->type = (int)(d - s->stations);
+        st->type = (int)(d - s->manifest.defs);
         st->x = x0;
         st->z = z0;
         st->y = (int)hc + 1 + d->y_offset;
@@ -453,7 +394,7 @@ void gen_structures_pass4(const GenStructures *s, TerrainChunk *chunk)
         }
     for (int i = 0; i < site->station_count; i++) {
         const GenStation *st = &site->stations[i];
-        const VoxelTemplate *t = &s->stations[st->type].model;
+        const VoxelTemplate *t = &s->manifest.defs[st->type].model;
         for (int z = 0; z < t->size[2]; z++)
             for (int x = 0; x < t->size[0]; x++) {
                 int wx = st->x + x, wz = st->z + z;

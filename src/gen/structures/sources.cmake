@@ -2,6 +2,7 @@
 set(STRATA_STRUCTURES_SOURCES
   src/gen/structures/flat_zone.c
   src/gen/structures/voxel_template.c
+  src/gen/structures/station.c
   src/gen/structures/wfc_tileset.c
   src/gen/structures/wfc.c
   src/gen/structures/gen_structures.c)

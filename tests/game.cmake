@@ -17,6 +17,9 @@ if(TARGET strata)
   target_include_directories(test_game_e2e PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_game_e2e PRIVATE PkgConfig::STB m)
   add_dependencies(test_game_e2e strata)
+  if(NOT STRATA_SANITIZE STREQUAL "")
+    target_compile_definitions(test_game_e2e PRIVATE STRATA_E2E_SANITIZED=1)
+  endif()
   add_test(NAME test_game_e2e COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR}
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(test_game_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp"

@@ -45,7 +45,7 @@ static inline void crash_make_chunk(TerrainChunk *c, int i, long version)
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
             c->shafts[CHUNK_SHAFT_INDEX(x, z)] = shaft_set_humidity(shaft_set_temperature(0, (int)(h >> 8) & 15), x);
-            int32_t *column = &c->cells[CHUNK_INDEX(x, 0, z)];
+            int32_t *column = cell_view_column(chunk_cell_view(c), x, z);
             for (int y = 0; y < ground; y++) column[y] = cell_make(BLOCK_STONE, 0);
             column[ground] = cell_make(BLOCK_GRASS, 0);
         }
@@ -56,7 +56,8 @@ static inline void crash_make_chunk(TerrainChunk *c, int i, long version)
     uint64_t r = h;
     for (int n = 0; n < noise; n++) {
         r = crash_mix(r + (uint64_t)n);
-        c->cells[r & (CHUNK_CELLS - 1)] = cell_make(ids[(r >> 16) % 7], (int)((r >> 24) & 0xFF));
+        int i = (int)(r & (CHUNK_CELLS - 1));
+        chunk_set_cell(c, (i >> 8) & 15, i & 255, i >> 12, cell_make(ids[(r >> 16) % 7], (int)((r >> 24) & 0xFF)));
     }
     c->modification_counter = 1;
 }

@@ -1,7 +1,8 @@
 /* fake_generator.h — a tiny deterministic Generator for the update and edit tests: stone below y 56, dirt
  * up to 59, grass at 60, an air cave in every other chunk, a torch and tall grass on the surface of some
  * chunks. Each pass writes only its own chunk, as the interface requires, so results do not depend on
- * generation order. The update worker tests need a generator that is cheap and whose cells are known. */
+ * generation order. The update worker tests need a generator that is cheap and whose cells are known. It is
+ * declared like the real generators: a static const GeneratorClass handed to generator_init. */
 #ifndef STRATA_TEST_FAKE_GENERATOR_H
 #define STRATA_TEST_FAKE_GENERATOR_H
 
@@ -54,17 +55,18 @@ static void fake_pass4(const Generator *g, TerrainChunk *chunk, GenContext *ctx)
 
 static int fake_ocean_level(const Generator *g) { (void)g; return 64; }
 
+static const GeneratorClass FAKE_GENERATOR_CLASS = {
+    .name = "fake",
+    .ocean_level = fake_ocean_level,
+    .pass = {fake_pass1, fake_pass2, fake_pass3, fake_pass4},
+};
+
+/* A fake generator in *g (no climate methods, no private data, nothing to destroy). */
 static inline void fake_generator_init(Generator *g, const BlockRegistry *blocks)
 {
     memset(g, 0, sizeof *g);
-    g->name = "fake";
-    g->version = 1;
+    generator_init(g, &FAKE_GENERATOR_CLASS, 1, NULL);
     g->blocks = blocks;
-    g->ocean_level = fake_ocean_level;
-    g->pass[0] = fake_pass1;
-    g->pass[1] = fake_pass2;
-    g->pass[2] = fake_pass3;
-    g->pass[3] = fake_pass4;
 }
 
 /* The value the fake generator puts at a world cell (before light). */

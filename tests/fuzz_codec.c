@@ -33,16 +33,17 @@ static void fuzz_init(void)
 
 static void check_decoded(StResult rc, const TerrainChunk *c)
 {
+    const int32_t *cells = chunk_cell_view_const(c).cells;
     if (rc != ST_OK) {
         for (int i = 0; i < CHUNK_CELLS; i++)
-            if (c->cells[i]) __builtin_trap();
+            if (cells[i]) __builtin_trap();
         for (int i = 0; i < CHUNK_SHAFTS; i++)
             if (c->shafts[i]) __builtin_trap();
         return;
     }
     for (int i = 0; i < CHUNK_CELLS; i++) {
-        if (!block_is_defined(&registry, cell_contents(c->cells[i]))) __builtin_trap();
-        if (cell_light(c->cells[i])) __builtin_trap();
+        if (!block_is_defined(&registry, cell_contents(cells[i]))) __builtin_trap();
+        if (cell_light(cells[i])) __builtin_trap();
     }
 }
 
@@ -54,8 +55,9 @@ static void check_round_trip(const TerrainChunk *c)
     if (chunk_codec_encode(codec, c, &bytes, &size) != ST_OK) __builtin_trap();
     memcpy(blob_copy, bytes, size);
     if (chunk_codec_decode(codec, &registry, blob_copy, size, &again) != ST_OK) __builtin_trap();
+    const int32_t *before = chunk_cell_view_const(c).cells, *after = chunk_cell_view_const(&again).cells;
     for (int i = 0; i < CHUNK_CELLS; i++)
-        if (cell_replace_light(c->cells[i], 0) != again.cells[i]) __builtin_trap();
+        if (cell_replace_light(before[i], 0) != after[i]) __builtin_trap();
 }
 
 static size_t deflate_payload(const uint8_t *data, size_t size)
@@ -96,7 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rc == ST_OK) check_round_trip(&chunk);
     } else {
         /* Runs: id byte, length byte (+1, times 3 when the id's top bit is set), data byte. */
-        memset(chunk.cells, 0, sizeof chunk.cells);
+        chunk_clear_cells(&chunk);
+        int32_t *cells = chunk_cell_view(&chunk).cells;
         int filled = 0;
         for (size_t i = 0; i + 3 <= size && filled < CHUNK_CELLS; i += 3) {
             int id = data[i] & 0x7F;
@@ -104,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             int length = (data[i + 1] + 1) * (data[i] & 0x80 ? 3 : 1);
             int32_t value = cell_replace_light(cell_make(id, data[i + 2] * 1021), data[i + 2] & 15);
             for (int k = 0; k < length && filled < CHUNK_CELLS; k++, filled++)
-                chunk.cells[((filled & 255) << 8) + (filled >> 8)] = value;
+                cells[((filled & 255) << 8) + (filled >> 8)] = value;
         }
         for (int i = 0; i < CHUNK_SHAFTS; i++) chunk.shafts[i] = size ? data[i % size] << 8 : 0;
         check_round_trip(&chunk);

@@ -1,4 +1,8 @@
-# Repository-wide checks: headers compile alone; OpenGL confined to src/render/.
+# Repository-wide checks: headers compile alone; OpenGL confined to src/render/; chunk cells only through chunk.h.
 add_test(NAME headers_compile_alone COMMAND ${CMAKE_SOURCE_DIR}/tests/check_headers.sh)
 set_tests_properties(headers_compile_alone PROPERTIES ENVIRONMENT "CC=${CMAKE_C_COMPILER}")
 add_test(NAME gl_confined_to_render COMMAND ${CMAKE_SOURCE_DIR}/tests/check_gl_confined.sh)
+add_test(NAME layers_point_down COMMAND ${CMAKE_SOURCE_DIR}/tests/check_layers.sh)
+set_tests_properties(layers_point_down PROPERTIES LABELS repo)
+add_test(NAME cell_access_through_chunk_h COMMAND ${CMAKE_SOURCE_DIR}/tests/check_cell_access.sh)
+set_tests_properties(cell_access_through_chunk_h PROPERTIES LABELS repo)

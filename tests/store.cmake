@@ -2,7 +2,6 @@
 strata_add_test(test_codec test_codec.c store)
 target_link_libraries(test_codec PRIVATE ZLIB::ZLIB)
 strata_add_test(test_region test_region.c store)
-target_include_directories(test_region PRIVATE ${CMAKE_SOURCE_DIR}/src/store)
 target_link_libraries(test_region PRIVATE ZLIB::ZLIB)
 strata_add_test(test_world_file test_world_file.c store)
 strata_add_test(test_serializer test_serializer.c store)

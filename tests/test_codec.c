@@ -26,10 +26,17 @@ static uint32_t rng_next(void)
 /* Sequence position (x fastest, then z, then y) -> cell index. */
 static int seq_to_index(int i) { return (i >> 8) + ((i & 255) << 8); }
 
+static void fill_cells(TerrainChunk *c, int32_t value)
+{
+    int32_t *cells = chunk_cell_view(c).cells;
+    for (int i = 0; i < CHUNK_CELLS; i++) cells[i] = value;
+}
+
 static bool chunks_equal_without_light(const TerrainChunk *a, const TerrainChunk *b)
 {
+    const int32_t *ca = chunk_cell_view_const(a).cells, *cb = chunk_cell_view_const(b).cells;
     for (int i = 0; i < CHUNK_CELLS; i++)
-        if (cell_replace_light(a->cells[i], 0) != b->cells[i]) return false;
+        if (cell_replace_light(ca[i], 0) != cb[i]) return false;
     for (int i = 0; i < CHUNK_SHAFTS; i++) {
         if (shaft_temperature(a->shafts[i]) != shaft_temperature(b->shafts[i])) return false;
         if (shaft_humidity(a->shafts[i]) != shaft_humidity(b->shafts[i])) return false;
@@ -39,8 +46,9 @@ static bool chunks_equal_without_light(const TerrainChunk *a, const TerrainChunk
 
 static bool chunk_is_all_zero(const TerrainChunk *c)
 {
+    const int32_t *cells = chunk_cell_view_const(c).cells;
     for (int i = 0; i < CHUNK_CELLS; i++)
-        if (c->cells[i]) return false;
+        if (cells[i]) return false;
     for (int i = 0; i < CHUNK_SHAFTS; i++)
         if (c->shafts[i]) return false;
     return true;
@@ -54,7 +62,7 @@ static uint8_t *round_trip(const TerrainChunk *c, size_t *size_out)
     CHECK_EQ_INT(chunk_codec_encode(codec, c, &bytes, &size), ST_OK);
     uint8_t *copy = malloc(size);
     memcpy(copy, bytes, size);
-    memset(chunk_b.cells, 0x55, sizeof chunk_b.cells);
+    fill_cells(&chunk_b, 0x55555555);
     StResult rc = chunk_codec_decode(codec, blocks, copy, size, &chunk_b);
     CHECK_EQ_INT(rc, ST_OK);
     if (rc != ST_OK) fprintf(stderr, "  decode: %s\n", st_error_message());
@@ -142,7 +150,7 @@ static StResult decode_raw(const RawBuf *b)
 static void make_uniform(TerrainChunk *c, int32_t value)
 {
     chunk_reset(c, 3, -7);
-    for (int i = 0; i < CHUNK_CELLS; i++) c->cells[i] = value;
+    fill_cells(c, value);
 }
 
 /* Layered terrain with ores, caves and plants, light set everywhere (it must be dropped). */
@@ -164,7 +172,7 @@ static void make_terrain_like(TerrainChunk *c)
                 else if (y < 64) id = BLOCK_WATER;
                 else if (y == h + 1 && rng_next() % 8 == 0) id = BLOCK_TALL_GRASS;
                 int light = y > h ? 15 : (int)(rng_next() % 16);
-                c->cells[CHUNK_INDEX(x, y, z)] = cell_replace_light(cell_make(id, id == BLOCK_TALL_GRASS ? 3 : 0), light);
+                chunk_set_cell(c, x, y, z, cell_replace_light(cell_make(id, id == BLOCK_TALL_GRASS ? 3 : 0), light));
             }
         }
 }
@@ -176,7 +184,8 @@ static void make_worst_case(TerrainChunk *c)
     int ids[BLOCK_MAX], n = 0;
     for (int id = 0; id < BLOCK_MAX; id++)
         if (block_is_defined(blocks, id)) ids[n++] = id;
-    for (int i = 0; i < CHUNK_CELLS; i++) c->cells[i] = cell_make(ids[i % n], i);
+    int32_t *cells = chunk_cell_view(c).cells;
+    for (int i = 0; i < CHUNK_CELLS; i++) cells[i] = cell_make(ids[i % n], i);
     for (int i = 0; i < CHUNK_SHAFTS; i++) c->shafts[i] = shaft_set_humidity(shaft_set_temperature(0, i & 15), (i >> 4) & 15);
 }
 
@@ -184,11 +193,11 @@ static void make_worst_case(TerrainChunk *c)
 static void apply_edits(TerrainChunk *c)
 {
     for (int x = 2; x < 14; x++)
-        for (int y = 60; y < 63; y++) c->cells[CHUNK_INDEX(x, y, 7)] = 0;
+        for (int y = 60; y < 63; y++) chunk_set_cell(c, x, y, 7, 0);
     for (int x = 4; x < 9; x++)
-        for (int y = 64; y < 68; y++) c->cells[CHUNK_INDEX(x, y, 3)] = cell_make(BLOCK_PLANKS, 0);
-    c->cells[CHUNK_INDEX(5, 61, 7)] = cell_make(BLOCK_TORCH, 2);
-    c->cells[CHUNK_INDEX(11, 61, 7)] = cell_make(BLOCK_TORCH, 4);
+        for (int y = 64; y < 68; y++) chunk_set_cell(c, x, y, 3, cell_make(BLOCK_PLANKS, 0));
+    chunk_set_cell(c, 5, 61, 7, cell_make(BLOCK_TORCH, 2));
+    chunk_set_cell(c, 11, 61, 7, cell_make(BLOCK_TORCH, 4));
 }
 
 /* ---- tests ---- */
@@ -206,8 +215,9 @@ static void test_uniform(void)
     /* All air in full sunlight: the light is dropped, the blob equals plain air's. */
     make_uniform(&chunk_a, cell_replace_light(0, 15));
     free(round_trip(&chunk_a, NULL));
+    const int32_t *cells = chunk_cell_view_const(&chunk_b).cells;
     for (int i = 0; i < CHUNK_CELLS; i++)
-        if (chunk_b.cells[i] != 0) { CHECK(chunk_b.cells[i] == 0); break; }
+        if (cells[i] != 0) { CHECK(cells[i] == 0); break; }
 }
 
 static void test_run_lengths(void)
@@ -218,8 +228,9 @@ static void test_run_lengths(void)
     chunk_reset(&chunk_a, 0, 0);
     int pos = 0, runs = 0;
     size_t bytes = 0;
+    int32_t *cells = chunk_cell_view(&chunk_a).cells;
     for (int k = 0; k < 6; k++) {
-        for (int j = 0; j < lengths[k]; j++) chunk_a.cells[seq_to_index(pos++)] = cell_make(ids[k], 0);
+        for (int j = 0; j < lengths[k]; j++) cells[seq_to_index(pos++)] = cell_make(ids[k], 0);
         for (int left = lengths[k]; left > 0; left -= 271) {
             int n = left > 271 ? 271 : left;
             runs++;
@@ -240,10 +251,10 @@ static void test_run_lengths(void)
 static void test_exact_seed_format(void)
 {
     chunk_reset(&chunk_a, 0, 0);
-    for (int i = 0; i < CHUNK_CELLS; i++) chunk_a.cells[i] = cell_make(BLOCK_STONE, 0);
-    chunk_a.cells[CHUNK_INDEX(1, 0, 0)] = cell_replace_light(cell_make(BLOCK_DIRT, 5), 9);   /* sequence 1 */
-    chunk_a.cells[CHUNK_INDEX(0, 0, 1)] = cell_make(BLOCK_SAND, 0);                         /* sequence 16 */
-    chunk_a.cells[CHUNK_INDEX(0, 1, 0)] = cell_make(BLOCK_WATER, 0x3FFFF);                  /* sequence 256 */
+    fill_cells(&chunk_a, cell_make(BLOCK_STONE, 0));
+    chunk_set_cell(&chunk_a, 1, 0, 0, cell_replace_light(cell_make(BLOCK_DIRT, 5), 9));   /* sequence 1 */
+    chunk_set_cell(&chunk_a, 0, 0, 1, cell_make(BLOCK_SAND, 0));                         /* sequence 16 */
+    chunk_set_cell(&chunk_a, 0, 1, 0, cell_make(BLOCK_WATER, 0x3FFFF));                  /* sequence 256 */
     chunk_a.shafts[CHUNK_SHAFT_INDEX(2, 3)] = shaft_set_humidity(shaft_set_temperature(0x12345678, 11), 4);
 
     RawBuf expect;
@@ -267,10 +278,10 @@ static void test_exact_seed_format(void)
 
     /* The hand-built blob decodes to the chunk (light dropped, data kept, other shaft fields cleared). */
     CHECK_EQ_INT(decode_raw(&expect), ST_OK);
-    CHECK_EQ_INT(chunk_b.cells[CHUNK_INDEX(1, 0, 0)], cell_make(BLOCK_DIRT, 5));
-    CHECK_EQ_INT(chunk_b.cells[CHUNK_INDEX(0, 0, 1)], cell_make(BLOCK_SAND, 0));
-    CHECK_EQ_INT(chunk_b.cells[CHUNK_INDEX(0, 1, 0)], cell_make(BLOCK_WATER, 0x3FFFF));
-    CHECK_EQ_INT(chunk_b.cells[CHUNK_INDEX(15, 255, 15)], cell_make(BLOCK_STONE, 0));
+    CHECK_EQ_INT(chunk_get_cell(&chunk_b, 1, 0, 0), cell_make(BLOCK_DIRT, 5));
+    CHECK_EQ_INT(chunk_get_cell(&chunk_b, 0, 0, 1), cell_make(BLOCK_SAND, 0));
+    CHECK_EQ_INT(chunk_get_cell(&chunk_b, 0, 1, 0), cell_make(BLOCK_WATER, 0x3FFFF));
+    CHECK_EQ_INT(chunk_get_cell(&chunk_b, 15, 255, 15), cell_make(BLOCK_STONE, 0));
     CHECK_EQ_INT(chunk_b.shafts[CHUNK_SHAFT_INDEX(2, 3)], shaft_set_humidity(shaft_set_temperature(0, 11), 4));
     CHECK(chunks_equal_without_light(&chunk_a, &chunk_b));
 
@@ -280,7 +291,7 @@ static void test_exact_seed_format(void)
     raw_run(&odd, cell_make(BLOCK_STONE, 0), 16);
     for (int left = CHUNK_CELLS - 16; left > 0; left -= 15) raw_run(&odd, cell_make(BLOCK_STONE, 0), left > 15 ? 15 : left);
     CHECK_EQ_INT(decode_raw(&odd), ST_OK);
-    CHECK_EQ_INT(chunk_b.cells[12345], cell_make(BLOCK_STONE, 0));
+    CHECK_EQ_INT(chunk_get_cell(&chunk_b, 0, 57, 3), cell_make(BLOCK_STONE, 0));   /* cell 12345 */
     free(odd.data);
     free(expect.data);
 }
@@ -345,7 +356,7 @@ static void test_truncated(void)
     uint8_t *blob = round_trip(&chunk_a, &size);
     int failures = 0, tries = 0;
     for (size_t n = 0; n < size; n += (n < 64 ? 1 : 7)) {
-        memset(chunk_b.cells, 0x11, sizeof chunk_b.cells);
+        fill_cells(&chunk_b, 0x11111111);
         StResult rc = chunk_codec_decode(codec, blocks, blob, n, &chunk_b);
         tries++;
         if (rc == ST_ERR_FORMAT && chunk_is_all_zero(&chunk_b)) failures++;
@@ -377,7 +388,8 @@ static void test_bit_flips(void)
             errors++;
         } else if (rc == ST_OK) {
             bool ok = true;
-            for (int i = 0; i < CHUNK_CELLS && ok; i++) ok = block_is_defined(blocks, cell_contents(chunk_b.cells[i]));
+            const int32_t *cells = chunk_cell_view_const(&chunk_b).cells;
+            for (int i = 0; i < CHUNK_CELLS && ok; i++) ok = block_is_defined(blocks, cell_contents(cells[i]));
             if (ok) valid++; else bad++;
         } else {
             bad++;
@@ -486,7 +498,7 @@ static void test_invalid_payloads(void)
     size_t size;
     uint8_t *blob = deflate_raw(b.data, b.size, &size);
     CHECK_EQ_INT(chunk_codec_decode(codec, NULL, blob, size, &chunk_b), ST_OK);
-    CHECK_EQ_INT(cell_contents(chunk_b.cells[777]), unknown);
+    CHECK_EQ_INT(cell_contents(chunk_get_cell(&chunk_b, 3, 9, 0)), unknown);   /* cell 777 */
     free(blob);
     free(b.data);
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 static const char *const TEXT =
     "{\n"
     "  \"name\": \"temperate\",\n"
@@ -224,8 +226,42 @@ static void test_load(void)
     rmdir(dir);
 }
 
+static void test_arrays(void)
+{
+    ConfigDoc a;
+    CHECK_EQ_INT(config_parse("arr.json", "{\"pair\": [1.5, 2], \"sizes\": [2, 3, 4], \"bad\": [1, \"x\"], \"n\": 3}",
+                              &a), ST_OK);
+    double v[4] = {9, 9, 9, 9};
+    int count = -1;
+    CHECK_EQ_INT(config_get_number_array(&a, a.root, "", "pair", 2, 2, 0, 10, v, &count), ST_OK);
+    CHECK(count == 2 && v[0] == 1.5 && v[1] == 2.0);
+    CHECK_EQ_INT(config_get_number_array(&a, a.root, "", "pair", 3, 3, 0, 10, v, &count), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "arr.json: field 'pair': expected an array of 3 numbers in 0..10, got [1.5,2]");
+    CHECK_EQ_INT(config_get_number_array(&a, a.root, "", "pair", 1, 4, 0, 1.5, v, &count), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "an array of 1..4 numbers in 0..1.5");
+    CHECK_EQ_INT(config_get_number_array(&a, a.root, "", "bad", 2, 2, 0, 10, v, &count), ST_ERR_FORMAT);
+    CHECK_EQ_INT(config_get_number_array(&a, a.root, "", "n", 1, 1, 0, 10, v, &count), ST_ERR_FORMAT);
+    CHECK_EQ_INT(config_get_number_array(&a, a.root, "", "missing", 1, 1, 0, 10, v, &count), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "missing field 'missing'");
+    /* _opt: missing leaves out and count alone; a bad array leaves out alone */
+    v[0] = 7;
+    count = -1;
+    CHECK_EQ_INT(config_get_number_array_opt(&a, a.root, "", "missing", 1, 1, 0, 10, v, &count), ST_OK);
+    CHECK(v[0] == 7 && count == -1);
+    CHECK_EQ_INT(config_get_number_array_opt(&a, a.root, "", "bad", 2, 2, 0, 10, v, &count), ST_ERR_FORMAT);
+    CHECK(v[0] == 7);
+    int sizes[4] = {0};
+    CHECK_EQ_INT(config_get_int_array(&a, a.root, "", "sizes", 1, 4, 2, 16, sizes, &count), ST_OK);
+    CHECK(count == 3 && sizes[0] == 2 && sizes[2] == 4);
+    CHECK_EQ_INT(config_get_int_array(&a, a.root, "", "pair", 1, 4, 0, 16, sizes, &count), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "expected an array of 1..4 integers in 0..16, got [1.5,2]");
+    CHECK(config_get_item(a.root, "n") != NULL && config_get_item(a.root, "zz") == NULL);
+    config_free(&a);
+}
+
 int main(void)
 {
+    RUN(test_arrays);
     RUN(test_parse_ok);
     RUN(test_number);
     RUN(test_int);

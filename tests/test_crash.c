@@ -7,7 +7,6 @@
  * commits, compactions); the latter are timed from the writer's logged progress, so a slow (sanitizer)
  * build is killed as often mid-save as a fast one. Each restart continues after the last completed step. */
 #define _GNU_SOURCE
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "test_util.h"
 #include "crash_chunks.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
@@ -33,12 +33,6 @@ static uint32_t rng_next(void)
 {
     rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
     return (uint32_t)(rng_state >> 33);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    return remove(path);
 }
 
 /* The last "B k" and "D k" of the progress log (a torn last line cannot happen: one write per line). */
@@ -68,7 +62,8 @@ static long log_size(void)
 
 static bool same_cells(const TerrainChunk *a, const TerrainChunk *b)
 {
-    return memcmp(a->cells, b->cells, sizeof a->cells) == 0;
+    const int32_t *ca = chunk_cell_view_const(a).cells, *cb = chunk_cell_view_const(b).cells;
+    return memcmp(ca, cb, CHUNK_CELLS * sizeof(int32_t)) == 0;
 }
 
 /* Checks every chunk against versions[] (and the in-flight step). Returns the number of bad chunks. */
@@ -134,11 +129,7 @@ int main(int argc, char **argv)
     }
     const char *writer = argv[1];
     int kills = argc > 2 ? atoi(argv[2]) : 250;
-    snprintf(root, sizeof root, "%s/strata-crash-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(root)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_temp_dir("crash", root, sizeof root)) return 1;
     snprintf(world, sizeof world, "%s/world", root);
     if (block_registry_load(STRATA_ASSET_DIR "/blocks.json", &blocks) != ST_OK) {
         fprintf(stderr, "%s\n", st_error_message());
@@ -203,7 +194,7 @@ int main(int argc, char **argv)
     if (kills >= 200) CHECK(compactions > 0); /* long runs also kill around compactions */
 
     block_registry_destroy(blocks);
-    if (check_failed_ == 0) nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (check_failed_ == 0) test_remove_tree(root);
     else fprintf(stderr, "world kept for inspection: %s\n", world);
     return check_report();
 }

@@ -13,7 +13,6 @@
 #include "strata/block.h"
 #include "strata/fileio.h"
 #include "strata/generator.h"
-#include "../src/gen/gen_internal.h"   /* gen_is_column_frozen: the generator's own frozen-column rule */
 
 static BlockRegistry *blocks;
 
@@ -43,7 +42,7 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 static uint64_t chunk_hash(const TerrainChunk *c)
 {
     uint64_t h = 0xcbf29ce484222325ull;
-    h = fnv(h, c->cells, sizeof c->cells);
+    h = fnv(h, chunk_cell_view_const(c).cells, CHUNK_CELLS * sizeof(int32_t));
     return fnv(h, c->shafts, sizeof c->shafts);
 }
 
@@ -371,7 +370,7 @@ static bool is_plant(int id)
 }
 
 /* Seed 1's cold area of test_snow_cover with generator `version`. A plant stands on its ground cell (y - 1)
- * and pass 4 decides both plant and snow by gen_is_column_frozen(shaft temperature, ground y): the same
+ * and pass 4 decides both plant and snow by generator_is_column_frozen(shaft temperature, ground y): the same
  * predicate here, no neighbourhood heuristic. */
 static void scan_plants(int version, PlantScan *out)
 {
@@ -394,7 +393,7 @@ static void scan_plants(int version, PlantScan *out)
                     for (int y = 1; y < 255; y++) {
                         if (!is_plant(cell_contents(chunk_get_cell(c, x, y, z)))) continue;
                         out->plants++;
-                        out->frozen_plants += gen_is_column_frozen(temperature, y - 1);
+                        out->frozen_plants += generator_is_column_frozen(temperature, y - 1);
                     }
                     int y = 254;
                     while (y > 0 && cell_contents(chunk_get_cell(c, x, y, z)) == BLOCK_AIR) y--;
@@ -402,7 +401,7 @@ static void scan_plants(int version, PlantScan *out)
                                  cell_contents(chunk_get_cell(c, x, y, z)) == BLOCK_SNOW;
                     int ground = layer ? y - 1 : y;
                     if (cell_contents(chunk_get_cell(c, x, ground, z)) == BLOCK_GRASS &&
-                        gen_is_column_frozen(temperature, ground)) {
+                        generator_is_column_frozen(temperature, ground)) {
                         out->frozen_grass++;
                         out->frozen_grass_bare += !layer;
                     }
@@ -450,8 +449,9 @@ static void count_area(const Generator *g, int cx0, int cz0, int side, Counts *o
         for (int cx = cx0; cx < cx0 + side; cx++) {
             generate(g, ctx, c, cx, cz);
             long local[BLOCK_MAX] = {0};
+            const int32_t *cells = chunk_cell_view_const(c).cells;
             for (int i = 0; i < CHUNK_CELLS; i++)
-                local[cell_contents(c->cells[i])]++;
+                local[cell_contents(cells[i])]++;
             for (int i = 0; i < BLOCK_MAX; i++)
                 out->block[i] += local[i];
             out->chunks_with_water += local[BLOCK_WATER] > 0;

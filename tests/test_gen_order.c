@@ -26,8 +26,8 @@ static BlockRegistry *blocks;
 static uint64_t chunk_hash(const TerrainChunk *c)
 {
     uint64_t h = 0xcbf29ce484222325ull;
-    const unsigned char *p = (const unsigned char *)c->cells;
-    for (size_t i = 0; i < sizeof c->cells; i++) {
+    const unsigned char *p = (const unsigned char *)chunk_cell_view_const(c).cells;
+    for (size_t i = 0; i < CHUNK_CELLS * sizeof(int32_t); i++) {
         h ^= p[i];
         h *= 0x100000001b3ull;
     }
@@ -227,7 +227,7 @@ static int cell_at(int x, int y, int z)
 {
     if (x < 0 || z < 0 || x >= SIDE * 16 || z >= SIDE * 16 || y < 0 || y > 255)
         return -1;
-    return cell_contents(area[z >> 4][x >> 4]->cells[CHUNK_INDEX(x & 15, y, z & 15)]);
+    return cell_contents(chunk_get_cell(area[z >> 4][x >> 4], x & 15, y, z & 15));
 }
 
 static void test_water_sealed(void)

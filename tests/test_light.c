@@ -393,7 +393,7 @@ static void test_mixed_world_matches_reference(void)
                 for (int x = 0; x < 16; x++) {
                     int sunlit = shaft_sunlight_height(c->shafts[CHUNK_SHAFT_INDEX(x, z)]);
                     for (int y = 0; y < sunlit; y++) {
-                        int l = cell_light(c->cells[CHUNK_INDEX(x, y, z)]);
+                        int l = cell_light(chunk_get_cell(c, x, y, z));
                         propagated += l > 0;
                         crossing += l > 0 && (x == 0 || x == 15 || z == 0 || z == 15);
                     }
@@ -528,11 +528,10 @@ static void *editor_run(void *arg)
     for (e->edits = 0; !__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE); e->edits++) {
         rng = rng * 1664525u + 1013904223u;
         int y = EDITOR_Y0 + (int)((rng >> 8) % (CHUNK_SIZE_Y - EDITOR_Y0));
-        int32_t *cell = &e->chunk->cells[CHUNK_INDEX(5, y, 5)];
         int *mine = &last[y - EDITOR_Y0];
-        if (*mine >= 0 && cell_contents(cell_load(cell)) != *mine) e->lost++;
+        if (*mine >= 0 && cell_contents(chunk_get_cell_shared(e->chunk, 5, y, 5)) != *mine) e->lost++;
         *mine = (rng >> 20) & 1 ? BLOCK_GLASS : BLOCK_AIR;
-        cell_store(cell, cell_make(*mine, 0));
+        chunk_set_cell_shared(e->chunk, 5, y, 5, cell_make(*mine, 0));
     }
     return NULL;
 }

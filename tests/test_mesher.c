@@ -656,7 +656,8 @@ static void *mesh_editor_run(void *arg)
     for (e->edits = 0; !__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE); e->edits++) {
         rng = rng * 1664525u + 1013904223u;
         int i = (int)((rng >> 8) % CHUNK_CELLS);
-        cell_store(&e->chunk->cells[i], cell_make((rng >> 4) & 1 ? BLOCK_STONE : BLOCK_AIR, 0));
+        int32_t block = cell_make((rng >> 4) & 1 ? BLOCK_STONE : BLOCK_AIR, 0);
+        chunk_set_cell_shared(e->chunk, (i >> 8) & 15, i & 255, i >> 12, block);
     }
     return NULL;
 }

@@ -5,7 +5,6 @@
  * directory commits (the failed copy's pages stay reserved, a later commit outranks it). */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,8 @@
 #include <zlib.h>
 
 #include "check.h"
-#include "region_cache.h"
+#include "test_util.h"
+#include "strata/region_cache.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
 #include "strata/region.h"
@@ -26,12 +26,6 @@ static uint32_t rng_next(void)
 {
     rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
     return (uint32_t)(rng_state >> 33);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    return remove(path);
 }
 
 static void make_dir(const char *name, char *out, size_t size)
@@ -69,16 +63,6 @@ static uint8_t *file_bytes(const char *path, size_t *size)
     char *data = NULL;
     if (fileio_read_all(path, &data, size) != ST_OK) return NULL;
     return (uint8_t *)data;
-}
-
-static void flip_byte(const char *path, long offset)
-{
-    FILE *f = fopen(path, "r+b");
-    fseek(f, offset, SEEK_SET);
-    int c = fgetc(f);
-    fseek(f, offset, SEEK_SET);
-    fputc(c ^ 0x5A, f);
-    fclose(f);
 }
 
 /* Live records never overlap, start on pages, and lie after the header. */
@@ -239,7 +223,7 @@ static void test_damaged_record(void)
     CHECK_EQ_INT(region_get_entry(r, region_slot_of(3, -17)).offset, REGION_DATA_START);
     region_close(r);
 
-    flip_byte(path, REGION_DATA_START + REGION_RECORD_HEADER + 1234);
+    test_flip_byte(path, REGION_DATA_START + REGION_RECORD_HEADER + 1234, 0x5A);
     size_t size_before, size_after;
     uint8_t *before = file_bytes(path, &size_before);
 
@@ -260,7 +244,7 @@ static void test_damaged_record(void)
     CHECK_EQ_INT(region_open(path, 0, -2, REGION_OPEN_WRITE, &r), ST_OK);
     RegionEntry second = region_get_entry(r, region_slot_of(4, -17));
     region_close(r);
-    flip_byte(path, second.offset + 5);   /* chunk x field */
+    test_flip_byte(path, second.offset + 5, 0x5A);   /* chunk x field */
     CHECK_EQ_INT(region_open(path, 0, -2, REGION_OPEN_WRITE, &r), ST_OK);
     CHECK_EQ_INT(region_read_chunk(r, 4, -17, &p, &n), ST_ERR_FORMAT);
     CHECK_STR_CONTAINS(st_error_message(), "chunk 4,-17 at offset");
@@ -293,7 +277,7 @@ static void test_torn_directory(void)
     int live = info.live_copy;
     region_close(r);
 
-    flip_byte(path, (long)live * REGION_PAGE + 100);   /* as if the last directory write was torn */
+    test_flip_byte(path, (long)live * REGION_PAGE + 100, 0x5A);   /* as if the last directory write was torn */
     log_set_level(LOG_SILENT);
     CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_READ, &r), ST_OK);
     if (!r) return;
@@ -323,8 +307,8 @@ static void test_torn_directory(void)
     region_close(r);
 
     size_t size_before, size_after;
-    flip_byte(path, 100);
-    flip_byte(path, REGION_PAGE + 100);
+    test_flip_byte(path, 100, 0x5A);
+    test_flip_byte(path, REGION_PAGE + 100, 0x5A);
     uint8_t *before = file_bytes(path, &size_before);
     CHECK_EQ_INT(region_open(path, 7, 7, REGION_OPEN_WRITE, &r), ST_ERR_FORMAT);
     CHECK_STR_CONTAINS(st_error_message(), "no valid directory");
@@ -586,8 +570,8 @@ static void test_cache(void)
     /* A damaged region file: reported, remembered, then moved aside (bytes kept) when a chunk is saved. */
     char path[400], aside[420];
     region_file_path(path, sizeof path, dir, 3, -3);
-    flip_byte(path, 50);
-    flip_byte(path, REGION_PAGE + 50);
+    test_flip_byte(path, 50, 0x5A);
+    test_flip_byte(path, REGION_PAGE + 50, 0x5A);
     size_t size_before, size_after;
     uint8_t *before = file_bytes(path, &size_before);
     log_set_level(LOG_SILENT);
@@ -661,7 +645,7 @@ static void test_damaged_newest_copy(void)
             static const uint8_t zero[REGION_PAGE];
             write_bytes_at(path, 0, zero, sizeof zero);
         } else {
-            flip_byte(path, 24 + region_slot_of(1, 1) * 12 + 5);   /* one byte of chunk 1,1's entry */
+            test_flip_byte(path, 24 + region_slot_of(1, 1) * 12 + 5, 0x5A);   /* one byte of chunk 1,1's entry */
         }
         log_set_level(LOG_SILENT);
         CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_WRITE, &r), ST_OK);
@@ -816,11 +800,7 @@ static void test_symlinks(void)
 
 int main(void)
 {
-    snprintf(root, sizeof root, "%s/strata-region-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(root)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_temp_dir("region", root, sizeof root)) return 1;
     RUN(test_names);
     RUN(test_all_slots);
     RUN(test_not_found_and_limits);
@@ -833,6 +813,6 @@ int main(void)
     RUN(test_generation_wrap);
     RUN(test_bad_entries);
     RUN(test_symlinks);
-    nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_tree(root);
     return check_report();
 }

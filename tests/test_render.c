@@ -457,8 +457,8 @@ static void test_mesher_platform(void)
     TerrainChunk *chunk = terrain_allocate_chunk(terrain, TEST_CHUNK_X, TEST_CHUNK_Z);
     CHECK(chunk != NULL);
     if (chunk) {
-        for (int i = 0; i < CHUNK_CELLS; i++)
-            chunk->cells[i] = cell_replace_light(cell_make(BLOCK_AIR, 0), LIGHT_MAX);
+        int32_t *cells = chunk_cell_view(chunk).cells;
+        for (int i = 0; i < CHUNK_CELLS; i++) cells[i] = cell_replace_light(cell_make(BLOCK_AIR, 0), LIGHT_MAX);
         for (int i = 0; i < CHUNK_SHAFTS; i++)
             chunk->shafts[i] = shaft_set_humidity(shaft_set_temperature(0, 10), 10);
         for (int x = 6; x <= 10; x++)

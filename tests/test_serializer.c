@@ -4,7 +4,6 @@
  * over until the chunk is edited, the default worlds folder, and the whole path through the real update
  * worker: an edited chunk is saved when released and comes back from disk with the edit. */
 #define _GNU_SOURCE
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "test_util.h"
 #include "strata/edit.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
@@ -24,12 +24,6 @@ static BlockRegistry *blocks;
 static Generator *generator;
 static GenContext *gen_ctx;
 static TerrainChunk chunk_a, chunk_b;
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    return remove(path);
-}
 
 static void world_path(const char *name, char *out, size_t size) { snprintf(out, size, "%s/%s", root, name); }
 
@@ -53,16 +47,17 @@ static void make_edited_chunk(TerrainChunk *c, int cx, int cz, int stamp)
     generator_generate_chunk(generator, c, gen_ctx);
     for (int i = 0; i < 30; i++) {
         int x = (stamp * 7 + i * 3) & 15, z = (stamp * 5 + i) & 15, y = 40 + (stamp + i) % 40;
-        c->cells[CHUNK_INDEX(x, y, z)] = i % 3 ? 0 : cell_make(BLOCK_PLANKS, stamp & 3);
+        chunk_set_cell(c, x, y, z, i % 3 ? 0 : cell_make(BLOCK_PLANKS, stamp & 3));
     }
-    c->cells[CHUNK_INDEX(1, 1, 1)] = cell_replace_light(cell_make(BLOCK_TORCH, 0), 12);
+    chunk_set_cell(c, 1, 1, 1, cell_replace_light(cell_make(BLOCK_TORCH, 0), 12));
     c->modification_counter = 1;
 }
 
 static bool same_contents(const TerrainChunk *a, const TerrainChunk *b)
 {
+    const int32_t *ca = chunk_cell_view_const(a).cells, *cb = chunk_cell_view_const(b).cells;
     for (int i = 0; i < CHUNK_CELLS; i++)
-        if (cell_replace_light(a->cells[i], 0) != b->cells[i]) return false;
+        if (cell_replace_light(ca[i], 0) != cb[i]) return false;
     for (int i = 0; i < CHUNK_SHAFTS; i++)
         if (shaft_temperature(a->shafts[i]) != shaft_temperature(b->shafts[i]) ||
             shaft_humidity(a->shafts[i]) != shaft_humidity(b->shafts[i]))
@@ -391,8 +386,8 @@ static void test_with_updater(void)
     if (!s) return;
     const ChunkStorage *st = serializer_chunk_storage(s);
     CHECK_EQ_INT(load_into(st, &chunk_b, 0, 0), ST_OK);
-    CHECK_EQ_INT(chunk_b.cells[CHUNK_INDEX(7, 100, 6)], placed);
-    CHECK_EQ_INT(chunk_b.cells[CHUNK_INDEX(5, 100, 6)], placed);
+    CHECK_EQ_INT(chunk_get_cell(&chunk_b, 7, 100, 6), placed);
+    CHECK_EQ_INT(chunk_get_cell(&chunk_b, 5, 100, 6), placed);
     serializer_close(s);
 }
 
@@ -437,7 +432,7 @@ static void test_with_threaded_updater(void)
     for (int e = 0; e < 40; e++) {
         int x = -8 + e % 32, z = (e * 5) % 16;
         if (load_into(st, &chunk_b, chunk_coord_of(x), 0) == ST_OK &&
-            chunk_b.cells[CHUNK_INDEX(chunk_local_of(x), 120 + e / 32, z)] == placed)
+            chunk_get_cell(&chunk_b, chunk_local_of(x), 120 + e / 32, z) == placed)
             found++;
     }
     CHECK_EQ_INT(found, 40);
@@ -446,11 +441,7 @@ static void test_with_threaded_updater(void)
 
 int main(void)
 {
-    snprintf(root, sizeof root, "%s/strata-serializer-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(root)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_temp_dir("serializer", root, sizeof root)) return 1;
     if (block_registry_load(STRATA_ASSET_DIR "/blocks.json", &blocks) != ST_OK) {
         fprintf(stderr, "%s\n", st_error_message());
         return 1;
@@ -476,6 +467,6 @@ int main(void)
     gen_context_destroy(gen_ctx);
     generator_destroy(generator);
     block_registry_destroy(blocks);
-    nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_tree(root);
     return check_report();
 }

@@ -93,7 +93,7 @@ static void test_churn(void)
         if (!k->chunk) {
             k->chunk = terrain_allocate_chunk(t, k->cx, k->cz);
             if (!k->chunk) { bad++; continue; }
-            if (k->chunk->cells[CHUNK_INDEX(3, 100, 5)] != 0 || k->chunk->coord_x != k->cx ||
+            if (chunk_get_cell(k->chunk, 3, 100, 5) != 0 || k->chunk->coord_x != k->cx ||
                 k->chunk->origin_z != k->cz * 16 || k->chunk->state != CHUNK_STATE_NOT_LOADED) bad++;
             k->chunk->modification_counter = 5; /* must be reset when reused */
             chunk_set_cell(k->chunk, 3, 100, 5, stamp_of(k->cx, k->cz));

@@ -29,24 +29,28 @@ static void test_steps_single_chunk(void)
     int mismatches = 0;
     for (int y = 0; y < 256; y++)
         for (int x = 0; x < 16; x++)
-            if (cell_contents(c->cells[CHUNK_INDEX(x, y, 7)]) != cell_contents(fake_cell_at(x, y, 7))) mismatches++;
+            if (cell_contents(chunk_get_cell(c, x, y, 7)) != cell_contents(fake_cell_at(x, y, 7))) mismatches++;
     CHECK_EQ_INT(mismatches, 0);
     /* freshly generated: nobody else can see it yet, so its sunlight is written with plain stores */
     CHECK(c->worker_flags & UPDATE_WORKER_FLAG_PRIVATE);
 
     CHECK(updater_step_chunk(c, &ctx)); /* sunlight */
     CHECK_EQ_INT(c->thread_state, CHUNK_STATE_INVALID_PROPAGATED_LIGHT);
-    CHECK_EQ_INT(cell_light(c->cells[CHUNK_INDEX(8, 100, 8)]), 15);
+    CHECK_EQ_INT(cell_light(chunk_get_cell(c, 8, 100, 8)), 15);
     /* the shared (compare-and-swap) path gives the same cells, from dark or from already lit */
-    int32_t *private_cells = malloc(sizeof c->cells);
-    memcpy(private_cells, c->cells, sizeof c->cells);
+    int32_t *private_cells = malloc(CHUNK_CELLS * sizeof *private_cells);
+    chunk_copy_cells_out(c, private_cells);
     c->worker_flags &= ~UPDATE_WORKER_FLAG_PRIVATE;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 0)
-            for (int i = 0; i < CHUNK_CELLS; i++) c->cells[i] = cell_replace_light(c->cells[i], 0);
+            for (int i = 0; i < CHUNK_CELLS; i++) {
+                int32_t *cell = cell_view_at(chunk_cell_view(c), i);
+                *cell = cell_replace_light(*cell, 0);
+            }
         c->thread_state = CHUNK_STATE_INVALID_LIGHT;
         CHECK(updater_step_chunk(c, &ctx));
-        CHECK(memcmp(private_cells, c->cells, sizeof c->cells) == 0);
+        const int32_t *cells = chunk_cell_view_const(c).cells;
+        CHECK(memcmp(private_cells, cells, CHUNK_CELLS * sizeof *private_cells) == 0);
     }
     free(private_cells);
 
@@ -100,7 +104,7 @@ static void test_steps_single_chunk(void)
     CHECK_EQ_INT(updater_step_not_loaded(far, &ctx), CHUNK_STATE_INVALID_CONTENTS1);
     log_set_level(LOG_INFO);
     CHECK(far->worker_flags & CHUNK_FLAG_DAMAGED_ON_DISK);
-    CHECK_EQ_INT(far->cells[CHUNK_INDEX(1, 200, 1)], 0);
+    CHECK_EQ_INT(chunk_get_cell(far, 1, 200, 1), 0);
     fx.storage.has_damaged = false;
     far->modification_counter = 1;
     CHECK_EQ_INT(fake_save(&fx.storage, far), ST_OK);
@@ -432,7 +436,7 @@ static void test_threaded(void)
     CHECK_EQ_INT(fx.storage.bad_saves, 0);
     /* Every edited chunk was saved: the stored copy of the chunk holding the last edit has it. */
     FakeEntry *e = fake_find(&fx.storage, 0, 0);
-    CHECK(e && cell_contents(e->cells[CHUNK_INDEX(5, 70, 5)]) == BLOCK_STONE);
+    CHECK(e && cell_contents(fake_saved_cell(e, 5, 70, 5)) == BLOCK_STONE);
     fixture_free();
 }
 
@@ -469,8 +473,9 @@ static void test_real_generator(void)
             generator_generate_chunk(gen, alone, ctx);
             const TerrainChunk *c = terrain_get_chunk(fx.terrain, cx, cz);
             int diff = 0;
+            const int32_t *live = chunk_cell_view_const(c).cells, *fresh = chunk_cell_view_const(alone).cells;
             for (int i = 0; i < CHUNK_CELLS; i++)
-                if (cell_replace_light(c->cells[i], 0) != cell_replace_light(alone->cells[i], 0)) diff++;
+                if (cell_replace_light(live[i], 0) != cell_replace_light(fresh[i], 0)) diff++;
             if (diff) differing_chunks++;
         }
     CHECK_EQ_INT(differing_chunks, 0);

@@ -27,7 +27,7 @@ static void test_storage_release_and_reload(void)
     CHECK_EQ_INT(fx.storage.total_saves, 1);
     FakeEntry *e = fake_find(&fx.storage, 1, 1);
     CHECK(e != NULL && e->saves == 1);
-    if (e) CHECK_EQ_INT(cell_contents(e->cells[CHUNK_INDEX(3, 100, 3)]), BLOCK_STONE);
+    if (e) CHECK_EQ_INT(cell_contents(fake_saved_cell(e, 3, 100, 3)), BLOCK_STONE);
 
     set_loc(0, 0, 0, 2, 4);
     run_until_idle();
@@ -108,8 +108,8 @@ static void test_storage_autosave_and_save_all(void)
     run_until_idle();
     CHECK_EQ_INT(fx.storage.total_saves, 1);
     FakeEntry *e = fake_find(&fx.storage, 0, 0);
-    CHECK(e && cell_contents(e->cells[CHUNK_INDEX(1, 90, 1)]) == BLOCK_STONE &&
-          cell_contents(e->cells[CHUNK_INDEX(2, 90, 1)]) == BLOCK_STONE);
+    CHECK(e && cell_contents(fake_saved_cell(e, 1, 90, 1)) == BLOCK_STONE &&
+          cell_contents(fake_saved_cell(e, 2, 90, 1)) == BLOCK_STONE);
     UpdaterStats st;
     updater_get_stats(fx.u, &st);
     CHECK_EQ_INT(st.chunks_saved, 1);
@@ -437,7 +437,7 @@ static void test_storage_release_failing_threaded(void)
     fx.u = NULL;
     FakeEntry *e = fake_find(&fx.storage, 1, 1);
     CHECK(e && e->saves == 2); /* once before the failures, once after */
-    CHECK(e && cell_contents(e->cells[CHUNK_INDEX(4, 100, 3)]) == BLOCK_STONE);
+    CHECK(e && cell_contents(fake_saved_cell(e, 4, 100, 3)) == BLOCK_STONE);
     CHECK_EQ_INT(fx.storage.failed_saves, 2);
     CHECK_EQ_INT(fx.storage.bad_saves, 0);
     log_set_level(LOG_INFO);

@@ -3,7 +3,6 @@
  * file and both versions, malformed fields refused with ST_ERR_FORMAT naming the file and the field, and
  * the atomic write (no temp file left, an old file replaced whole). */
 #define _GNU_SOURCE
-#include <ftw.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,16 +11,11 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "test_util.h"
 #include "strata/fileio.h"
 #include "strata/world_file.h"
 
 static char root[256];
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    return remove(path);
-}
 
 static void write_text(const char *dir, const char *text)
 {
@@ -197,15 +191,11 @@ static void test_malformed(void)
 
 int main(void)
 {
-    snprintf(root, sizeof root, "%s/strata-world-file-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(root)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_temp_dir("world-file", root, sizeof root)) return 1;
     RUN(test_round_trip);
     RUN(test_defaults);
     RUN(test_newer_version);
     RUN(test_malformed);
-    nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_tree(root);
     return check_report();
 }

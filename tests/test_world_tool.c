@@ -3,7 +3,6 @@
  * record and a whole region directory are damaged, and 2 on a folder that is not a world.
  * Usage: test_world_tool PATH_TO_STRATA_WORLD */
 #define _GNU_SOURCE
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "test_util.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
 #include "strata/region.h"
@@ -19,12 +19,6 @@
 static char root[256], world[320], output[400];
 static const char *tool;
 static TerrainChunk chunk;
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st; (void)flag; (void)ftw;
-    return remove(path);
-}
 
 /* Runs the tool, returns its exit status; its stdout+stderr is left in a malloc'd string. */
 static int run_tool(const char *command, const char *dir, char **text)
@@ -44,21 +38,12 @@ static int run_tool(const char *command, const char *dir, char **text)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static void flip_byte(const char *path, long offset)
-{
-    FILE *f = fopen(path, "r+b");
-    fseek(f, offset, SEEK_SET);
-    int c = fgetc(f);
-    fseek(f, offset, SEEK_SET);
-    fputc(c ^ 0x40, f);
-    fclose(f);
-}
-
 static void save_chunk(const ChunkStorage *st, int cx, int cz)
 {
     chunk_reset(&chunk, cx, cz);
-    for (int i = 0; i < CHUNK_CELLS; i++) chunk.cells[i] = (i & 255) < 60 + (cx & 7) ? cell_make(BLOCK_STONE, 0) : 0;
-    chunk.cells[CHUNK_INDEX(3, 61, 4)] = cell_make(BLOCK_BRICKS, 0);
+    int32_t *cells = chunk_cell_view(&chunk).cells;
+    for (int i = 0; i < CHUNK_CELLS; i++) cells[i] = (i & 255) < 60 + (cx & 7) ? cell_make(BLOCK_STONE, 0) : 0;
+    chunk_set_cell(&chunk, 3, 61, 4, cell_make(BLOCK_BRICKS, 0));
     chunk.modification_counter = 1;
     CHECK_EQ_INT(st->save(st->user, &chunk), ST_OK);
 }
@@ -70,8 +55,7 @@ int main(int argc, char **argv)
         return 2;
     }
     tool = argv[1];
-    snprintf(root, sizeof root, "%s/strata-world-tool-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(root)) return 1;
+    if (!test_make_temp_dir("world-tool", root, sizeof root)) return 1;
     snprintf(world, sizeof world, "%s/world", root);
     snprintf(output, sizeof output, "%s/out.txt", root);
     log_set_level(LOG_WARN);
@@ -102,10 +86,10 @@ int main(int argc, char **argv)
 
     char region[500];
     snprintf(region, sizeof region, "%s/Regions/Region 0,-2.dat", world);
-    flip_byte(region, REGION_DATA_START + REGION_RECORD_HEADER + 10);
+    test_flip_byte(region, REGION_DATA_START + REGION_RECORD_HEADER + 10, 0x40);
     snprintf(region, sizeof region, "%s/Regions/Region 1,1.dat", world);
-    flip_byte(region, 40);
-    flip_byte(region, REGION_PAGE + 40);
+    test_flip_byte(region, 40, 0x40);
+    test_flip_byte(region, REGION_PAGE + 40, 0x40);
     CHECK_EQ_INT(run_tool("verify", world, &text), 1);
     CHECK_STR_CONTAINS(text, "DAMAGED");
     CHECK_STR_CONTAINS(text, "Regions/Region 0,-2.dat: chunk 3,-17 at offset 8192: CRC mismatch");
@@ -131,8 +115,8 @@ int main(int argc, char **argv)
     char aside[560];
     snprintf(region, sizeof region, "%s/Regions/Region 1,1.dat", world);
     snprintf(aside, sizeof aside, "%s.damaged", region);
-    flip_byte(region, 40);
-    flip_byte(region, REGION_PAGE + 40);
+    test_flip_byte(region, 40, 0x40);
+    test_flip_byte(region, REGION_PAGE + 40, 0x40);
     CHECK_EQ_INT(rename(region, aside), 0);
     CHECK_EQ_INT(serializer_open(world, false, &meta, NULL, &s), ST_OK);   /* the game saves chunk 21,20 again */
     if (!s) return check_report();
@@ -152,6 +136,6 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(text, "2 chunks in 1 region files checked: all sound");
     free(text);
 
-    nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_tree(root);
     return check_report();
 }

@@ -24,8 +24,14 @@ typedef struct FakeEntry {
     int cx, cz;
     int saves;
     int32_t shafts[CHUNK_SHAFTS];
-    int32_t *cells;
+    int32_t *saved_cells;              /* CHUNK_CELLS, CHUNK_INDEX order */
 } FakeEntry;
+
+/* The saved cell (x, y, z) of an entry. */
+static inline int32_t fake_saved_cell(const FakeEntry *e, int x, int y, int z)
+{
+    return e->saved_cells[CHUNK_INDEX(x, y, z)];
+}
 
 typedef struct FakeStorage {
     FakeEntry entries[FAKE_MAX_ENTRIES];
@@ -55,12 +61,12 @@ static inline StResult fake_load(void *user, TerrainChunk *chunk)
         return st_fail(ST_ERR_IO, "fake region: read: Input/output error");
     }
     if (s->has_damaged && chunk->coord_x == s->damaged_cx && chunk->coord_z == s->damaged_cz) {
-        chunk->cells[CHUNK_INDEX(1, 200, 1)] = cell_make(BLOCK_GLASS, 0); /* a half-decoded blob */
+        chunk_set_cell(chunk, 1, 200, 1, cell_make(BLOCK_GLASS, 0)); /* a half-decoded blob */
         return st_fail(ST_ERR_FORMAT, "fake region: chunk %d,%d: CRC mismatch", chunk->coord_x, chunk->coord_z);
     }
     FakeEntry *e = fake_find(s, chunk->coord_x, chunk->coord_z);
     if (!e) return ST_ERR_NOT_FOUND;
-    memcpy(chunk->cells, e->cells, sizeof chunk->cells);
+    chunk_copy_cells_in(chunk, e->saved_cells);
     memcpy(chunk->shafts, e->shafts, sizeof chunk->shafts);
     return ST_OK;
 }
@@ -80,9 +86,9 @@ static inline StResult fake_save(void *user, const TerrainChunk *chunk)
         e = &s->entries[s->count++];
         e->cx = chunk->coord_x;
         e->cz = chunk->coord_z;
-        e->cells = malloc(sizeof chunk->cells);
+        e->saved_cells = malloc(CHUNK_CELLS * sizeof *e->saved_cells);
     }
-    memcpy(e->cells, chunk->cells, sizeof chunk->cells);
+    chunk_copy_cells_out(chunk, e->saved_cells);
     memcpy(e->shafts, chunk->shafts, sizeof chunk->shafts);
     e->saves++;
     s->total_saves++;
@@ -92,7 +98,7 @@ static inline StResult fake_save(void *user, const TerrainChunk *chunk)
 
 static inline void fake_storage_free(FakeStorage *s)
 {
-    for (int i = 0; i < s->count; i++) free(s->entries[i].cells);
+    for (int i = 0; i < s->count; i++) free(s->entries[i].saved_cells);
     memset(s, 0, sizeof *s);
 }
 

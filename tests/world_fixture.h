@@ -19,7 +19,7 @@ static inline Terrain *world_make(int r, FillFn fill)
             for (int z = 0; z < 16; z++)
                 for (int x = 0; x < 16; x++)
                     for (int y = 0; y < 256; y++)
-                        c->cells[CHUNK_INDEX(x, y, z)] = cell_make(fill(c->origin_x + x, y, c->origin_z + z), 0);
+                        chunk_set_cell(c, x, y, z, cell_make(fill(c->origin_x + x, y, c->origin_z + z), 0));
         }
     return t;
 }

@@ -164,9 +164,9 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     for (int cz = -half + 1; cz < half; cz++)
         for (int cx = -half + 1; cx < half; cx++, k++) {
             TerrainChunk *c = terrain_get_chunk(terrain, cx, cz);
-            for (int y = 40; y < 80; y++) c->cells[CHUNK_INDEX(7, y, 7)] = cell_make(BLOCK_AIR, 0);
-            for (int i = 0; i < 12; i++) c->cells[CHUNK_INDEX(i, 90, 3)] = cell_make(BLOCK_PLANKS, 0);
-            c->cells[CHUNK_INDEX(3, 91, 3)] = cell_make(BLOCK_TORCH, 0);
+            for (int y = 40; y < 80; y++) chunk_set_cell(c, 7, y, 7, cell_make(BLOCK_AIR, 0));
+            for (int i = 0; i < 12; i++) chunk_set_cell(c, i, 90, 3, cell_make(BLOCK_PLANKS, 0));
+            chunk_set_cell(c, 3, 91, 3, cell_make(BLOCK_TORCH, 0));
             const uint8_t *data = NULL;
             size_t size = 0, seed_size = 0;
             double t0 = now_us();

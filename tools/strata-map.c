@@ -26,7 +26,9 @@
 #include "strata/block.h"
 #include "strata/chunk.h"
 #include "strata/error.h"
+#include "strata/flags.h"
 #include "strata/generator.h"
+#include "strata/world_settings.h"
 
 typedef enum MapLayer { LAYER_SURFACE, LAYER_HEIGHT, LAYER_TEMPERATURE, LAYER_HUMIDITY, LAYER_MOUNTAIN, LAYER_CAVES } MapLayer;
 
@@ -57,27 +59,46 @@ typedef struct Map {
     uint8_t *rgb;         /* the image, (x1-x0) * (z1-z0) * 3 */
 } Map;
 
+/* ---- command line (flags.h; the world setting flags come from the world settings table) ---- */
+
+enum { MAP_SEED, MAP_RECT, MAP_OUT, MAP_LAYER, MAP_Y, MAP_WORLDGEN, MAP_BLOCKS, MAP_THREADS, MAP_SCALE, MAP_HELP,
+       MAP_SETTING /* + index in WORLD_SETTINGS */ };
+
+static const FlagSpec MAP_FLAGS[] = {
+    {"--rect", FLAG_TEXT, 0, 0, "X0,Z0,X1,Z1", "the rectangle X0 <= x < X1, Z0 <= z < Z1 (required)", MAP_RECT},
+    {"--out", FLAG_TEXT, 0, 0, "PATH", "the PNG to write (required)", MAP_OUT},
+    {"--layer", FLAG_TEXT, 0, 0, "L", "surface (default) | height | temperature | humidity | mountain | caves", MAP_LAYER},
+    {"--y", FLAG_INT, 0, 255, "Y", "the slice height of the caves layer, 0..255 (default 40)", MAP_Y},
+    {"--worldgen", FLAG_TEXT, 0, 0, "PATH", "generator tunables (default assets/worldgen.json)", MAP_WORLDGEN},
+    {"--blocks", FLAG_TEXT, 0, 0, "PATH", "block registry (default assets/blocks.json)", MAP_BLOCKS},
+    {"--threads", FLAG_INT, 1, 64, "N", "worker threads, 1..64 (default 2)", MAP_THREADS},
+    {"--scale", FLAG_INT, 1, 16, "K", "write each pixel as a KxK block (1..16, default 1), for close-ups", MAP_SCALE},
+    {"--help", FLAG_HELP, 0, 0, NULL, "this text", MAP_HELP},
+};
+#define MAP_FLAG_COUNT ((int)(sizeof MAP_FLAGS / sizeof MAP_FLAGS[0]))
+#define MAP_FLAG_MAX (MAP_FLAG_COUNT + 16)
+
+/* The world setting flags (seed first) followed by the map's own. Returns the count. */
+static int map_flags(FlagSpec out[MAP_FLAG_MAX])
+{
+    int n = 0;
+    for (int i = 0; i < WORLD_SETTING_COUNT && n < MAP_FLAG_MAX - MAP_FLAG_COUNT; i++)
+        if (WORLD_SETTINGS[i].flag) out[n++] = world_settings_flag_spec(&WORLD_SETTINGS[i], MAP_SETTING + i);
+    for (int i = 0; i < MAP_FLAG_COUNT; i++)
+        out[n++] = MAP_FLAGS[i];
+    return n;
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: strata-map --seed S --rect X0,Z0,X1,Z1 --out PATH [options]\n"
           "  Writes a top-down PNG of the world rectangle X0 <= x < X1, Z0 <= z < Z1: one pixel per block\n"
           "  column, north (-Z) up, +X right.\n"
-          "options:\n"
-          "  --layer L               surface (default) | height | temperature | humidity | mountain | caves\n"
-          "  --y Y                   the slice height of the caves layer (default 40)\n"
-          "  --mode M                continent (default) | island | flat\n"
-          "  --biome-size F          0.01..100 (default 1)\n"
-          "  --temperature-offset F  -15..15 (default 0)\n"
-          "  --humidity-offset F     -15..15 (default 0)\n"
-          "  --island-size W,H       island mode land size in blocks (default 400,400)\n"
-          "  --sea-level-offset N    sea level = 64 + N (default 0)\n"
-          "  --flat-height N         flat mode surface height (default 64)\n"
-          "  --worldgen PATH         generator tunables (default assets/worldgen.json)\n"
-          "  --blocks PATH           block registry (default assets/blocks.json)\n"
-          "  --threads N             worker threads (default 2)\n"
-          "  --scale K               write each pixel as a KxK block (1..16, default 1), for close-ups\n"
-          "  --help                  this text\n",
+          "options:\n",
           f);
+    FlagSpec flags[MAP_FLAG_MAX];
+    int n = map_flags(flags);
+    flags_print_table(f, flags, n, 26);
 }
 
 static int bad_usage(const char *fmt, const char *arg)
@@ -88,24 +109,44 @@ static int bad_usage(const char *fmt, const char *arg)
     return 2;
 }
 
-static int parse_float(const char *s, float *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end)
-        return 0;
-    *out = (float)v;
-    return 1;
-}
+typedef struct MapOptions {
+    WorldSettings settings;
+    bool seed_given;
+    const char *rect_text, *out, *worldgen, *blocks_path;
+    MapLayer layer;
+    int slice_y, threads, scale;
+} MapOptions;
 
-static int parse_int(const char *s, int *out)
+static StResult map_apply(void *user, const FlagSpec *f, const FlagValue *value)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < -1000000000L || v > 1000000000L)
-        return 0;
-    *out = (int)v;
-    return 1;
+    MapOptions *o = user;
+    if (f->id >= MAP_SETTING) {
+        const WorldSettingSpec *w = &WORLD_SETTINGS[f->id - MAP_SETTING];
+        StResult rc = world_settings_apply_flag(w, value->text, &o->settings);
+        if (rc == ST_OK && w->type == WORLD_SETTING_SEED) o->seed_given = true;
+        return rc;
+    }
+    switch (f->id) {
+    case MAP_RECT: o->rect_text = value->text; break;
+    case MAP_OUT: o->out = value->text; break;
+    case MAP_WORLDGEN: o->worldgen = value->text; break;
+    case MAP_BLOCKS: o->blocks_path = value->text; break;
+    case MAP_Y: o->slice_y = (int)value->integer; break;
+    case MAP_THREADS: o->threads = (int)value->integer; break;
+    case MAP_SCALE: o->scale = (int)value->integer; break;
+    case MAP_LAYER: {
+        int found = -1;
+        for (int k = 0; k < 6; k++)
+            if (strcmp(value->text, LAYER_NAMES[k]) == 0) found = k;
+        if (found < 0)
+            return st_fail(ST_ERR_ARG, "--layer: expected surface|height|temperature|humidity|mountain|caves, got '%s'",
+                           value->text);
+        o->layer = (MapLayer)found;
+        break;
+    }
+    default: break;
+    }
+    return ST_OK;
 }
 
 /* ---- chunk layers ---- */
@@ -113,7 +154,7 @@ static int parse_int(const char *s, int *out)
 static Column read_column(const TerrainChunk *c, int x, int z, int slice_y)
 {
     Column col = {0, 0, 0, 0, 0};
-    const int32_t *cells = &c->cells[CHUNK_INDEX(x, 0, z)];
+    const int32_t *cells = cell_view_const_column(chunk_cell_view_const(c), x, z);
     int y = 255;
     while (y > 0 && cell_contents(cells[y]) == BLOCK_AIR)
         y--;
@@ -338,75 +379,31 @@ static uint8_t *upscale(uint8_t *rgb, int w, int h, int k)
 
 int main(int argc, char **argv)
 {
-    WorldSettings settings;
-    world_settings_default(&settings);
-    const char *seed_text = NULL, *rect_text = NULL, *out = NULL;
-    const char *worldgen = STRATA_ASSET_DIR "/worldgen.json", *blocks_path = STRATA_ASSET_DIR "/blocks.json";
-    MapLayer layer = LAYER_SURFACE;
-    int slice_y = 40, threads = 2, scale = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    MapOptions o = {.worldgen = STRATA_ASSET_DIR "/worldgen.json", .blocks_path = STRATA_ASSET_DIR "/blocks.json",
+                    .layer = LAYER_SURFACE, .slice_y = 40, .threads = 2, .scale = 1};
+    world_settings_default(&o.settings);
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
         }
-        if (strncmp(a, "--", 2) != 0)
-            return bad_usage("unexpected argument '%s'", a);
-        if (i + 1 >= argc)
-            return bad_usage("flag '%s' needs a value", a);
-        const char *v = argv[++i];
-        if (strcmp(a, "--seed") == 0) seed_text = v;
-        else if (strcmp(a, "--rect") == 0) rect_text = v;
-        else if (strcmp(a, "--out") == 0) out = v;
-        else if (strcmp(a, "--worldgen") == 0) worldgen = v;
-        else if (strcmp(a, "--blocks") == 0) blocks_path = v;
-        else if (strcmp(a, "--layer") == 0) {
-            int found = -1;
-            for (int k = 0; k < 6; k++)
-                if (strcmp(v, LAYER_NAMES[k]) == 0)
-                    found = k;
-            if (found < 0)
-                return bad_usage("--layer: expected surface|height|temperature|humidity|mountain|caves, got '%s'", v);
-            layer = (MapLayer)found;
-        } else if (strcmp(a, "--y") == 0) {
-            if (!parse_int(v, &slice_y) || slice_y < 0 || slice_y > 255)
-                return bad_usage("--y: expected 0..255, got '%s'", v);
-        } else if (strcmp(a, "--scale") == 0) {
-            if (!parse_int(v, &scale) || scale < 1 || scale > 16)
-                return bad_usage("--scale: expected 1..16, got '%s'", v);
-        } else if (strcmp(a, "--threads") == 0) {
-            if (!parse_int(v, &threads) || threads < 1 || threads > 64)
-                return bad_usage("--threads: expected 1..64, got '%s'", v);
-        } else if (strcmp(a, "--mode") == 0) {
-            if (terrain_mode_parse(v, &settings.mode) != ST_OK || settings.mode == TERRAIN_MODE_HEIGHTMAP)
-                return bad_usage("--mode: expected continent|island|flat, got '%s'", v);
-        } else if (strcmp(a, "--biome-size") == 0) {
-            if (!parse_float(v, &settings.biome_size))
-                return bad_usage("--biome-size: expected a number, got '%s'", v);
-        } else if (strcmp(a, "--temperature-offset") == 0) {
-            if (!parse_float(v, &settings.temperature_offset))
-                return bad_usage("--temperature-offset: expected a number, got '%s'", v);
-        } else if (strcmp(a, "--humidity-offset") == 0) {
-            if (!parse_float(v, &settings.humidity_offset))
-                return bad_usage("--humidity-offset: expected a number, got '%s'", v);
-        } else if (strcmp(a, "--island-size") == 0) {
-            if (sscanf(v, "%f,%f", &settings.island_size_x, &settings.island_size_z) != 2)
-                return bad_usage("--island-size: expected W,H, got '%s'", v);
-        } else if (strcmp(a, "--sea-level-offset") == 0) {
-            if (!parse_int(v, &settings.sea_level_offset))
-                return bad_usage("--sea-level-offset: expected an integer, got '%s'", v);
-        } else if (strcmp(a, "--flat-height") == 0) {
-            if (!parse_int(v, &settings.flat_height))
-                return bad_usage("--flat-height: expected an integer, got '%s'", v);
-        } else {
-            return bad_usage("unknown flag '%s'", a);
-        }
+    FlagSpec flags[MAP_FLAG_MAX];
+    int flag_count = map_flags(flags);
+    FlagsStatus status_flags = flags_parse(flags, flag_count, argc, argv, map_apply, &o);
+    if (status_flags == FLAGS_ERROR) return bad_usage("%s", st_error_message());
+    if (status_flags == FLAGS_HELP) {
+        usage(stdout);
+        return 0;
     }
-    if (!seed_text) return bad_usage("%s", "missing --seed");
-    if (!rect_text) return bad_usage("%s", "missing --rect");
-    if (!out) return bad_usage("%s", "missing --out");
-    if (world_seed_parse(seed_text, &settings.seed) != ST_OK)
-        return bad_usage("--seed: %s", st_error_message());
+    if (o.settings.mode == TERRAIN_MODE_HEIGHTMAP)
+        return bad_usage("--mode: expected continent|island|flat, got '%s'", "heightmap");
+    if (!o.seed_given) return bad_usage("%s", "missing --seed");
+    if (!o.rect_text) return bad_usage("%s", "missing --rect");
+    if (!o.out) return bad_usage("%s", "missing --out");
+    WorldSettings settings = o.settings;
+    const char *rect_text = o.rect_text, *out = o.out, *worldgen = o.worldgen, *blocks_path = o.blocks_path;
+    MapLayer layer = o.layer;
+    int slice_y = o.slice_y, threads = o.threads, scale = o.scale;
     Map m;
     memset(&m, 0, sizeof m);
     char tail;

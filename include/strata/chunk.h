@@ -70,7 +70,7 @@ typedef struct TerrainChunk {
                                             * may hold light >= 2 that is not plain sky above its column top */
 
     int32_t shafts[CHUNK_SHAFTS];
-    int32_t cells[CHUNK_CELLS];
+    _Alignas(8) int32_t cells[CHUNK_CELLS];  /* only through the accessors and views below */
 } TerrainChunk;
 
 /* Shaft field helpers. */
@@ -111,14 +111,21 @@ static inline int chunk_get_contents(const TerrainChunk *c, int x, int y, int z)
 {
     return cell_contents(chunk_get_cell(c, x, y, z));
 }
-/* Whole-chunk copies (storage, snapshots for saving): CHUNK_CELLS values in CHUNK_INDEX order. */
+/* Whole-chunk copies (storage, snapshots for saving): CHUNK_CELLS values in CHUNK_INDEX order. Copying out
+ * reads with relaxed atomic loads, so it may copy a live chunk the other thread is editing (the update
+ * worker's save snapshot); copying in and clearing use plain stores, for a chunk no other thread can see. */
 static inline void chunk_copy_cells_out(const TerrainChunk *c, int32_t *out)
 {
-    for (int i = 0; i < CHUNK_CELLS; i++) out[i] = c->cells[i];
+    for (int i = 0; i < CHUNK_CELLS; i++) out[i] = cell_load(&c->cells[i]);
 }
 static inline void chunk_copy_cells_in(TerrainChunk *c, const int32_t *in)
 {
     for (int i = 0; i < CHUNK_CELLS; i++) c->cells[i] = in[i];
+}
+/* All cells air (0), light 0. */
+static inline void chunk_clear_cells(TerrainChunk *c)
+{
+    for (int i = 0; i < CHUNK_CELLS; i++) c->cells[i] = 0;
 }
 
 /* ---- Cell views: the hot loops' window on the cells ----------------------------------------------------
@@ -129,16 +136,29 @@ static inline void chunk_copy_cells_in(TerrainChunk *c, const int32_t *in)
  * chunk it is working on into a pooled flat scratch and chunk_cell_view returns a view of that scratch, so
  * the loops written against views do not change. A view is valid while the caller holds the chunk for its
  * step; never keep one across steps or threads. Cells another thread may touch are still read and written
- * with cell_load / cell_store through the view's pointers. */
+ * with cell_load / cell_store through the view's pointers.
+ * Alignment: a view's cells start on an 8-byte boundary and a column is 1 KiB, so the cells at y = 2k and
+ * 2k + 1 of a column are one naturally aligned 64-bit word (the even y in the low half on the little-endian
+ * targets Strata runs on): sunlight and the mesher read, and sunlight compare-and-swaps, two cells at once
+ * through a may_alias int64_t pointer. Step 9's scratch must keep this guarantee. */
 typedef struct CellView { int32_t *cells; } CellView;
 typedef struct CellViewConst { const int32_t *cells; } CellViewConst;
 
 static inline CellView chunk_cell_view(TerrainChunk *c) { CellView v = { c->cells }; return v; }
 static inline CellViewConst chunk_cell_view_const(const TerrainChunk *c) { CellViewConst v = { c->cells }; return v; }
+/* The same cells, read-only. */
+static inline CellViewConst cell_view_to_const(CellView v) { CellViewConst c = { v.cells }; return c; }
 /* The 256 cells of column (x, z), y = 0 first. */
 static inline int32_t *cell_view_column(CellView v, int x, int z) { return v.cells + CHUNK_INDEX(x, 0, z); }
 static inline const int32_t *cell_view_const_column(CellViewConst v, int x, int z) { return v.cells + CHUNK_INDEX(x, 0, z); }
+/* The cell at flat index i = CHUNK_INDEX(x, y, z) (0..CHUNK_CELLS - 1): a pointer, for the loops that walk
+ * flat indices and for cell_load / cell_store / cell_store_light on cells the other thread may touch. */
+static inline int32_t *cell_view_at(CellView v, int i) { return v.cells + i; }
+static inline const int32_t *cell_view_const_at(CellViewConst v, int i) { return v.cells + i; }
 static inline int32_t cell_view_get(CellViewConst v, int x, int y, int z) { return v.cells[CHUNK_INDEX(x, y, z)]; }
 static inline void cell_view_set(CellView v, int x, int y, int z, int32_t value) { v.cells[CHUNK_INDEX(x, y, z)] = value; }
+
+_Static_assert(sizeof(int32_t) * CHUNK_SIZE_Y % 8 == 0, "columns must keep cell pairs 8-byte aligned");
+_Static_assert(_Alignof(TerrainChunk) >= 8, "chunk cells must be 8-byte aligned for 64-bit cell pairs");
 
 #endif

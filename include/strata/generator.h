@@ -1,4 +1,4 @@
-/* generator.h — the terrain generator interface (a struct of function pointers) and world settings.
+/* generator.h — the terrain generator interface (a struct of function pointers). WorldSettings: world_settings.h.
  *
  * A chunk's contents are a pure function of (seed, settings, chunk coordinates): passes read only the
  * chunk they are given and the seed, never neighbour chunks. Anything crossing a chunk border is derived
@@ -16,33 +16,7 @@
 #include "strata/block.h"
 #include "strata/chunk.h"
 #include "strata/error.h"
-
-typedef enum TerrainGenerationMode {
-    TERRAIN_MODE_CONTINENT = 0,
-    TERRAIN_MODE_ISLAND,
-    TERRAIN_MODE_FLAT,
-    TERRAIN_MODE_HEIGHTMAP
-} TerrainGenerationMode;
-
-typedef struct WorldSettings {
-    uint64_t seed;
-    float biome_size;            /* 1.0 default; larger = bigger biomes */
-    float temperature_offset;    /* added to temperature (-15..15) */
-    float humidity_offset;       /* added to humidity (-15..15) */
-    TerrainGenerationMode mode;
-    float island_size_x, island_size_z; /* island mode: land bounds in blocks */
-    int sea_level_offset;        /* sea level = 64 + offset */
-    int flat_height;             /* flat mode: surface height */
-} WorldSettings;
-
-/* Survivalcraft's defaults: biome_size 1, offsets 0, continent, island 400x400, sea offset 0, flat 64. */
-void world_settings_default(WorldSettings *settings);
-/* Parses a --seed value: an integer (decimal, optionally negative) is that number; any other text is
- * hashed with rng_hash_string. Empty text is ST_ERR_ARG. */
-StResult world_seed_parse(const char *text, uint64_t *seed);
-const char *terrain_mode_name(TerrainGenerationMode mode);
-/* "continent" | "island" | "flat" | "heightmap" -> mode; ST_ERR_ARG otherwise. */
-StResult terrain_mode_parse(const char *name, TerrainGenerationMode *mode);
+#include "strata/world_settings.h"
 
 typedef struct GenContext GenContext;   /* per-thread scratch */
 typedef struct Generator Generator;
@@ -91,5 +65,33 @@ static inline void generator_run_pass(const Generator *g, int pass, TerrainChunk
 
 /* Runs all four passes (test and tool convenience). */
 void generator_generate_chunk(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
+
+/* ---- Declaring a generator ------------------------------------------------------------------------------
+ * Each generator (gen24, flat, the tests' fake) declares its function table once, as a static const
+ * GeneratorClass with designated initialisers, and its create function hands it to generator_init, which
+ * copies it into the Generator: callers keep calling g->calculate_height(g, x, z), g->pass[i] and
+ * generator_run_pass. A method left out stays NULL (a test generator may have no climate functions). */
+typedef struct GeneratorClass {
+    const char *name;
+    int (*ocean_level)(const Generator *g);
+    void (*find_coarse_spawn_position)(const Generator *g, int *x, int *z);
+    float (*calculate_ocean_shore_distance)(const Generator *g, float x, float z);
+    float (*calculate_height)(const Generator *g, float x, float z);
+    int (*calculate_temperature)(const Generator *g, float x, float z);
+    int (*calculate_humidity)(const Generator *g, float x, float z);
+    float (*calculate_mountain_range_factor)(const Generator *g, float x, float z);
+    void (*pass[4])(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
+    void (*destroy)(Generator *g);
+} GeneratorClass;
+
+/* Copies cls's name and methods into g and sets g->version and g->impl (ownership of impl passes to g: its
+ * destroy method frees it). settings and blocks are left as they are. Any thread, on a Generator not yet
+ * shared. */
+void generator_init(Generator *g, const GeneratorClass *cls, int version, void *impl);
+
+/* Survivalcraft's frozen-column rule, which gen24's pass 4 applies: a column whose top ground cell lies at
+ * `ground_y` and whose shaft temperature is `temperature` is frozen (it gets snow cover and, from gen24
+ * version 2, no plant) when the temperature adjusted for that altitude is <= 0. Pure; any thread. */
+bool generator_is_column_frozen(int temperature, int ground_y);
 
 #endif

@@ -75,6 +75,9 @@ StResult renderer_screenshot(Renderer *renderer, const char *path);
  * swapping. ST_ERR_ARG if the box is empty or leaves the framebuffer, ST_ERR_GL if the read fails. */
 StResult renderer_read_pixels(Renderer *renderer, int x, int y, int w, int h, uint8_t *rgba_out);
 void renderer_get_stats(const Renderer *renderer, RenderStats *stats);
+/* Seconds a chunk that has just arrived takes to fade in fully from its haze to the fog range at this
+ * renderer's view distance (in the renderer's time: the frame_seconds handed to renderer_draw). */
+double renderer_fade_in_seconds(const Renderer *renderer);
 
 /* Uploads every queued mesh now, ignoring the per-frame budget, and ends every fade-in, so the next
  * renderer_draw shows all chunks that have geometry in full (before a screenshot). */

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "strata/block.h"
+#include "strata/chunk_storage.h"
 #include "strata/error.h"
-#include "strata/update.h"
 #include "strata/world_file.h"
 
 typedef struct Serializer Serializer;

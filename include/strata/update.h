@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include "strata/block.h"
 #include "strata/chunk.h"
+#include "strata/chunk_storage.h"
 #include "strata/error.h"
 #include "strata/generator.h"
 #include "strata/mesher.h"
@@ -43,22 +44,6 @@ typedef struct UpdateLocation {
     int content_chunks;         /* chunks within this radius are kept loaded (raised to >= visibility + 2:
                                  * edge chunks need neighbours with neighbours to reach Valid) */
 } UpdateLocation;
-
-/* Where chunks are stored. Both calls run on the worker thread. NULL storage: always generate. */
-typedef struct ChunkStorage {
-    void *user;
-    /* ST_OK: cells and shafts filled from disk. ST_ERR_NOT_FOUND: never stored (generate it).
-     * ST_ERR_IO or ST_ERR_NOMEM: the stored copy could not be read (not damage): the worker leaves the chunk
-     * NotLoaded (never generated, never saved) and retries at a later exchange; the storage must refuse a
-     * save over a record it could not read. Other errors (ST_ERR_FORMAT): the stored copy is damaged; the
-     * worker logs it, generates in memory and sets CHUNK_FLAG_DAMAGED_ON_DISK so it is not written back
-     * until the player edits it. */
-    StResult (*load)(void *user, TerrainChunk *chunk);
-    /* Called for a chunk with modification_counter > 0 being released or autosaved (on the worker, with a
-     * snapshot of it), or by updater_save_all (on the main thread). A failure keeps the edits in memory:
-     * the chunk is not released and the save is retried at the next autosave / updater_save_all. */
-    StResult (*save)(void *user, const TerrainChunk *chunk);
-} ChunkStorage;
 
 typedef struct UpdaterConfig {
     Terrain *terrain;

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include "strata/error.h"
-#include "strata/generator.h"
+#include "strata/world_settings.h"
 
 #define WORLD_FORMAT_VERSION 1
 

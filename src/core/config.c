@@ -10,6 +10,8 @@
  * Keys are matched case-sensitively. */
 #include "strata/config.h"
 
+#include <cjson/cJSON.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,4 +262,122 @@ StResult config_get_object(const ConfigDoc *doc, const cJSON *obj, const char *w
     if (!item || !cJSON_IsObject(item)) return config_fail_field(doc, where, key, "an object", item);
     if (out) *out = item;
     return ST_OK;
+}
+
+/* ---- arrays of numbers ---- */
+
+static void array_expected(char *out, size_t size, int min_count, int max_count, const char *what, double min, double max)
+{
+    if (min_count == max_count)
+        snprintf(out, size, "an array of %d %s in %.15g..%.15g", min_count, what, min, max);
+    else
+        snprintf(out, size, "an array of %d..%d %s in %.15g..%.15g", min_count, max_count, what, min, max);
+}
+
+/* Checks obj[key] against the count and range; fills values (double) and *n. *n = -1 when absent. */
+static StResult get_array_values(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                                 int min_count, int max_count, double min, double max, bool integers, bool required,
+                                 double *values, int *n)
+{
+    const cJSON *array;
+    *n = -1;
+    StResult rc = lookup(doc, obj, where, key, &array);
+    if (rc != ST_OK) return rc;
+    char what[128];
+    array_expected(what, sizeof what, min_count, max_count, integers ? "integers" : "numbers", min, max);
+    if (!array) return required ? config_fail_field(doc, where, key, what, NULL) : ST_OK;
+    int size = cJSON_IsArray(array) ? cJSON_GetArraySize(array) : -1;
+    if (size < min_count || size > max_count) return config_fail_field(doc, where, key, what, array);
+    for (int i = 0; i < size; i++) {
+        const cJSON *item = cJSON_GetArrayItem(array, i);
+        double v = cJSON_IsNumber(item) ? item->valuedouble : NAN;
+        if (!(v >= min && v <= max) || (integers && floor(v) != v)) return config_fail_field(doc, where, key, what, array);
+        values[i] = v;
+    }
+    *n = size;
+    return ST_OK;
+}
+
+static StResult get_number_array(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                                 int min_count, int max_count, double min, double max, double *out, int *count,
+                                 bool required)
+{
+    if (min_count < 0 || max_count < min_count || !out)
+        return st_fail(ST_ERR_ARG, "%s: config array getter called with bad bounds", doc_path(doc));
+    int n;
+    StResult rc = get_array_values(doc, obj, where, key, min_count, max_count, min, max, false, required, out, &n);
+    if (rc == ST_OK && n >= 0 && count) *count = n;
+    return rc;
+}
+
+StResult config_get_number_array(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                                 int min_count, int max_count, double min, double max, double *out, int *count)
+{
+    return get_number_array(doc, obj, where, key, min_count, max_count, min, max, out, count, true);
+}
+
+StResult config_get_number_array_opt(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                                     int min_count, int max_count, double min, double max, double *out, int *count)
+{
+    /* values land in a scratch copy first so a bad array leaves `out` as it was */
+    if (min_count < 0 || max_count < min_count || max_count > 64 || !out)
+        return st_fail(ST_ERR_ARG, "%s: config array getter called with bad bounds", doc_path(doc));
+    double values[64];
+    int n;
+    StResult rc = get_array_values(doc, obj, where, key, min_count, max_count, min, max, false, false, values, &n);
+    if (rc != ST_OK || n < 0) return rc;
+    memcpy(out, values, (size_t)n * sizeof *out);
+    if (count) *count = n;
+    return ST_OK;
+}
+
+StResult config_get_int_array(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
+                              int min_count, int max_count, long min, long max, int *out, int *count)
+{
+    if (min_count < 0 || max_count < min_count || max_count > 64 || !out || min < -2147483647L || max > 2147483647L)
+        return st_fail(ST_ERR_ARG, "%s: config array getter called with bad bounds", doc_path(doc));
+    double values[64];
+    int n;
+    StResult rc = get_array_values(doc, obj, where, key, min_count, max_count, (double)min, (double)max, true, true,
+                                   values, &n);
+    if (rc != ST_OK) return rc;
+    for (int i = 0; i < n; i++) out[i] = (int)values[i];
+    if (count) *count = n;
+    return ST_OK;
+}
+
+const cJSON *config_get_item(const cJSON *obj, const char *key)
+{
+    return cJSON_IsObject(obj) && key ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+/* ---- builders ---- */
+
+bool config_add_number(cJSON *obj, const char *key, double value)
+{
+    return cJSON_AddNumberToObject(obj, key, value) != NULL;
+}
+
+bool config_add_string(cJSON *obj, const char *key, const char *value)
+{
+    return cJSON_AddStringToObject(obj, key, value) != NULL;
+}
+
+bool config_add_number_array(cJSON *obj, const char *key, const double *values, int count)
+{
+    cJSON *array = cJSON_CreateArray();
+    for (int i = 0; array && i < count; i++) {
+        cJSON *n = cJSON_CreateNumber(values[i]);
+        if (!n || !cJSON_AddItemToArray(array, n)) {
+            cJSON_Delete(n);
+            cJSON_Delete(array);
+            return false;
+        }
+    }
+    if (!array) return false;
+    if (!cJSON_AddItemToObject(obj, key, array)) {
+        cJSON_Delete(array);
+        return false;
+    }
+    return true;
 }

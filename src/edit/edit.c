@@ -15,10 +15,10 @@ bool edit_change_cell(Terrain *terrain, TerrainUpdater *updater, int x, int y, i
     TerrainChunk *chunk = terrain_get_chunk_at_cell(terrain, x, z);
     if (!chunk || chunk->state < CHUNK_STATE_INVALID_LIGHT) return false;
 
-    int32_t *cell = &chunk->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))];
+    int lx = chunk_local_of(x), lz = chunk_local_of(z);
     int32_t block = cell_replace_light(value, 0);
-    if (cell_replace_light(cell_load(cell), 0) == block) return false;
-    cell_store(cell, block);
+    if (cell_replace_light(chunk_get_cell_shared(chunk, lx, y, lz), 0) == block) return false;
+    chunk_set_cell_shared(chunk, lx, y, lz, block);
     chunk->modification_counter++;
     chunk->flags &= ~CHUNK_FLAG_DAMAGED_ON_DISK;
 
@@ -39,7 +39,7 @@ bool edit_destroy_cell(Terrain *terrain, TerrainUpdater *updater, int x, int y, 
     if (y < 0 || y >= CHUNK_SIZE_Y) return false;
     const TerrainChunk *chunk = terrain_get_chunk_at_cell(terrain, x, z);
     if (!chunk || chunk->state < CHUNK_STATE_INVALID_LIGHT) return false;
-    int32_t old = cell_replace_light(cell_load(&chunk->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))]), 0);
+    int32_t old = cell_replace_light(chunk_get_cell_shared(chunk, chunk_local_of(x), y, chunk_local_of(z)), 0);
     if (!edit_change_cell(terrain, updater, x, y, z, cell_make(BLOCK_AIR, 0))) return false;
     if (previous) *previous = old;
     return true;

@@ -24,7 +24,7 @@ static int32_t raycast_cell(const Terrain *terrain, const TerrainChunk **cached,
         *cached = chunk;
     }
     if (!chunk || chunk->state < CHUNK_STATE_INVALID_LIGHT) return 0;
-    return cell_load(&chunk->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))]);
+    return chunk_get_cell_shared(chunk, chunk_local_of(x), y, chunk_local_of(z));
 }
 
 static bool raycast_passes(const BlockRegistry *blocks, int32_t value)

@@ -11,6 +11,7 @@
  * are reproducible. */
 #include "app.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,6 +422,10 @@ int app_run(App *app)
     bool lockstep = app->opts.script_path != NULL;
     Uint64 freq = SDL_GetPerformanceFrequency();
     Uint64 prev = SDL_GetPerformanceCounter();
+    /* STRATA_FRAME_STATS=1 (scripts/soak.sh): every 5 s a log line with the frame count and longest frame. */
+    bool frame_stats = getenv("STRATA_FRAME_STATS") != NULL;
+    double stats_timer = 0.0, stats_max = 0.0;
+    long stats_frames = 0;
     while (!app->quit) {
         Uint64 now = SDL_GetPerformanceCounter();
         double real_dt = (double)(now - prev) / (double)freq;
@@ -466,6 +471,19 @@ int app_run(App *app)
             if (spent < APP_PROBE_FRAME_SECONDS) SDL_Delay((Uint32)((APP_PROBE_FRAME_SECONDS - spent) * 1000.0) + 1);
         }
 
+        if (frame_stats) {
+            stats_timer += real_dt;
+            stats_frames++;
+            if (real_dt > stats_max) stats_max = real_dt;
+            if (stats_timer >= 5.0) {
+                struct mallinfo2 mi = mallinfo2();
+                log_info(APP_TAG, "frame stats: %ld frames in %.1f s, longest %.1f ms, world %s; heap %zu KB in use, "
+                         "%zu KB held, %zu KB mmapped", stats_frames, stats_timer, stats_max * 1000.0,
+                         app_world_ready(app) ? "ready" : "loading", mi.uordblks >> 10, mi.arena >> 10, mi.hblkhd >> 10);
+                stats_timer = stats_max = 0.0;
+                stats_frames = 0;
+            }
+        }
         app->title_timer += real_dt;
         if (app->title_timer >= 1.0) {
             app->title_timer = 0.0;

@@ -27,9 +27,8 @@
 #define APP_READY_FRAME_CAP 20000L   /* wait_ready gives up after this many frames */
 #define APP_MAX_STEPS_PER_FRAME 15   /* physics catch-up cap (a quarter second) */
 #define APP_SPAWN_SEARCH_RADIUS 12   /* blocks around the coarse spawn searched for open ground */
-/* After the world is ready, wait_ready also waits until the fade-in of new chunks has finished: the
- * renderer's haze recedes at 32 blocks per second, so view_distance * 16 / 32 seconds (plus a margin). */
-#define APP_FADE_BLOCKS_PER_SECOND 32.0
+/* After the world is ready, wait_ready also waits until the fade-in of new chunks has finished (the
+ * renderer says how long that takes: renderer_fade_in_seconds), plus this margin. */
 #define APP_FADE_MARGIN_SECONDS 0.1
 /* dig_visible_within keeps watching this many frames past its limit, to report how late the dig showed. */
 #define APP_PROBE_EXTRA_FRAMES 600L
@@ -117,15 +116,32 @@ void app_set_brightness(App *app, float brightness);
 void app_set_season(App *app, int season);
 /* Frees the probe's buffers and ends its effects (the highlight shows again). */
 void app_probe_reset(App *app);
+/* Asks the frame probe to read the crosshair box after this frame's draw (a reference or a comparison),
+ * with the block outline hidden until app_probe_reset. */
+void app_probe_request(App *app, FrameProbeRead read);
 
 /* Copies the player and the time into world.meta (before saving world.json). */
 void app_sync_meta(App *app);
 
-/* interact.c: the block under the crosshair; dig it; place a block onto its face. */
+/* app_control.c: what input and the script runner may change (the App is written nowhere else outside
+ * app.c). The block under the crosshair; dig it; place a block onto its face (interact.h does the work). */
 bool app_find_target(App *app, RaycastHit *hit);
 bool app_dig(App *app);
 bool app_place(App *app, int block);
 void app_select_block(App *app, int block);
+/* Moves the player's feet to (x, y, z), stopped, and ends the spawn hover. */
+void app_teleport(App *app, double x, double y, double z);
+/* Faces a direction (yaw wrapped to 0..360, pitch clamped to the camera's range). */
+void app_look(App *app, float yaw_deg, float pitch_deg);
+void app_set_flying(App *app, bool flying);
+/* Sets the time of day (wrapped to 0..1) and freezes the clock there. */
+void app_set_time(App *app, double time_of_day);
+void app_set_hud(App *app, bool show);
+/* The next drawn frame is written as PNG to `path` (copied). */
+void app_request_screenshot(App *app, const char *path);
+void app_request_quit(App *app);
+/* Seconds wait_ready lets the fade-in of the last chunks take: the renderer's fade-in time plus a margin. */
+double app_fade_in_seconds(const App *app);
 
 /* script_run.c: runs the script's commands for this frame, adding movement to *input. Returns ST_OK, or
  * an error (wait_ready cap, a screenshot that could not be written) that ends the run with exit code 1. */

@@ -1,56 +1,66 @@
 /* cli.c — command line parsing for the game.
  *
- * Design: a table of flags, each with a kind (switch, integer with a range, text, seed); one loop walks
- * argv accepting "--flag value" and "--flag=value". Every failure is an st_fail message that names the
- * flag, what was expected and what was given, so main() can print it above the usage and exit 2 before
- * any window opens. Cross-flag rules (--new needs --world) are checked after the loop. */
+ * Design: a table of flags (flags.h: switch, integer with a range, number, text), parsed by the shared
+ * table-driven parser, which accepts "--flag value" and "--flag=value" and names the flag, what was
+ * expected and what was given in every failure, so main() can print it above the usage and exit 2 before
+ * any window opens. --seed is the world settings table's (world_settings.h). Cross-flag rules (--no-save
+ * excludes --world) are checked after the loop. */
 #include "cli.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "settings.h"
 #include "strata/error.h"
-#include "strata/generator.h"
+#include "strata/flags.h"
+#include "strata/world_settings.h"
 
-typedef enum FlagKind {
-    FLAG_SWITCH, FLAG_INT, FLAG_LONG, FLAG_UNIT, FLAG_TEXT, FLAG_SEED, FLAG_HELP, FLAG_VERSION
-} FlagKind;
+typedef enum CliFlag {
+    CLI_FLAG_SEED, CLI_FLAG_VIEW_DISTANCE, CLI_FLAG_FLAT, CLI_FLAG_WIDTH, CLI_FLAG_HEIGHT, CLI_FLAG_FRAMES,
+    CLI_FLAG_SCREENSHOT, CLI_FLAG_SCRIPT, CLI_FLAG_FLY, CLI_FLAG_ASSETS, CLI_FLAG_WORLD, CLI_FLAG_NEW, CLI_FLAG_NO_SAVE,
+    CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_HELP, CLI_FLAG_VERSION
+} CliFlag;
 
-typedef struct FlagSpec {
-    const char *name;
-    FlagKind kind;
-    long min, max;
-    const char *value_name;
-    const char *help;
-} FlagSpec;
-
+/* The --seed row is replaced by the world settings table's spec (cli_flags); only its help is the game's. */
 static const FlagSpec FLAGS[] = {
-    {"--seed", FLAG_SEED, 0, 0, "S", "world seed: an integer, or any text (hashed); default: random"},
+    {"--seed", FLAG_VALUE, 0, 0, "S", "world seed: an integer, or any text (hashed); default: random", CLI_FLAG_SEED},
     {"--view-distance", FLAG_INT, CLI_VIEW_DISTANCE_MIN, CLI_VIEW_DISTANCE_MAX, "N",
-     "voxel view distance in chunks, 2..32 (default 8)"},
-    {"--flat", FLAG_SWITCH, 0, 0, NULL, "flat world instead of the standard generator"},
-    {"--width", FLAG_INT, CLI_SIZE_MIN, CLI_SIZE_MAX, "W", "window width in pixels (default 1280)"},
-    {"--height", FLAG_INT, CLI_SIZE_MIN, CLI_SIZE_MAX, "H", "window height in pixels (default 720)"},
-    {"--frames", FLAG_LONG, 1, LONG_MAX, "N", "quit after N frames"},
-    {"--screenshot", FLAG_TEXT, 0, 0, "PATH", "write the last frame before quitting as PNG"},
-    {"--script", FLAG_TEXT, 0, 0, "FILE", "play a script of commands (see below)"},
-    {"--fly", FLAG_SWITCH, 0, 0, NULL, "start flying"},
-    {"--assets", FLAG_TEXT, 0, 0, "DIR", "assets folder (blocks.json, worldgen.json, textures/)"},
+     "voxel view distance in chunks, 2..32 (default 8)", CLI_FLAG_VIEW_DISTANCE},
+    {"--flat", FLAG_SWITCH, 0, 0, NULL, "flat world instead of the standard generator", CLI_FLAG_FLAT},
+    {"--width", FLAG_INT, CLI_SIZE_MIN, CLI_SIZE_MAX, "W", "window width in pixels (default 1280)", CLI_FLAG_WIDTH},
+    {"--height", FLAG_INT, CLI_SIZE_MIN, CLI_SIZE_MAX, "H", "window height in pixels (default 720)", CLI_FLAG_HEIGHT},
+    {"--frames", FLAG_INT, 1, FLAG_NO_MAX, "N", "quit after N frames", CLI_FLAG_FRAMES},
+    {"--screenshot", FLAG_TEXT, 0, 0, "PATH", "write the last frame before quitting as PNG", CLI_FLAG_SCREENSHOT},
+    {"--script", FLAG_TEXT, 0, 0, "FILE", "play a script of commands (see below)", CLI_FLAG_SCRIPT},
+    {"--fly", FLAG_SWITCH, 0, 0, NULL, "start flying", CLI_FLAG_FLY},
+    {"--assets", FLAG_TEXT, 0, 0, "DIR", "assets folder (blocks.json, worldgen.json, textures/)", CLI_FLAG_ASSETS},
     {"--world", FLAG_TEXT, 0, 0, "DIR", "world folder to load and save (a bare name lives in the worlds folder);\n"
-     "                          default: seed-S (seed-S-flat) in the worlds folder"},
-    {"--new", FLAG_SWITCH, 0, 0, NULL, "create the world folder; refuse one that exists"},
-    {"--no-save", FLAG_SWITCH, 0, 0, NULL, "play without a world folder: nothing is read or written"},
-    {"--autosave", FLAG_INT, 0, CLI_AUTOSAVE_MAX, "SECONDS", "save modified chunks every SECONDS (0 = off, default 60)"},
-    {"--brightness", FLAG_UNIT, 0, 0, "B", "brightness 0..1: lifts the darkest light levels (default 0.5)"},
+     "                          default: seed-S (seed-S-flat) in the worlds folder", CLI_FLAG_WORLD},
+    {"--new", FLAG_SWITCH, 0, 0, NULL, "create the world folder; refuse one that exists", CLI_FLAG_NEW},
+    {"--no-save", FLAG_SWITCH, 0, 0, NULL, "play without a world folder: nothing is read or written", CLI_FLAG_NO_SAVE},
+    {"--autosave", FLAG_INT, 0, CLI_AUTOSAVE_MAX, "SECONDS", "save modified chunks every SECONDS (0 = off, default 60)",
+     CLI_FLAG_AUTOSAVE},
+    {"--brightness", FLAG_NUMBER, 0, 1, "B", "brightness 0..1: lifts the darkest light levels (default 0.5)",
+     CLI_FLAG_BRIGHTNESS},
     {"--season", FLAG_TEXT, 0, 0, "NAME", "spring, summer, autumn or winter: grass, leaf and water tints\n"
-     "                          (default summer)"},
-    {"--help", FLAG_HELP, 0, 0, NULL, "show this help"},
-    {"--version", FLAG_VERSION, 0, 0, NULL, "show the version"},
+     "                          (default summer)", CLI_FLAG_SEASON},
+    {"--help", FLAG_HELP, 0, 0, NULL, "show this help", CLI_FLAG_HELP},
+    {"--version", FLAG_VERSION, 0, 0, NULL, "show the version", CLI_FLAG_VERSION},
 };
 #define FLAG_COUNT ((int)(sizeof FLAGS / sizeof FLAGS[0]))
+
+/* The game's flags with the world settings' rows filled in from their table. */
+static void cli_flags(FlagSpec out[FLAG_COUNT])
+{
+    for (int i = 0; i < FLAG_COUNT; i++) {
+        out[i] = FLAGS[i];
+        if (FLAGS[i].id == CLI_FLAG_SEED) {
+            out[i] = world_settings_flag_spec(world_setting_find("seed"), CLI_FLAG_SEED);
+            out[i].help = FLAGS[i].help;
+        }
+    }
+}
 
 void cli_options_default(CliOptions *opts)
 {
@@ -63,77 +73,44 @@ void cli_options_default(CliOptions *opts)
     opts->season = SETTINGS_SEASON_DEFAULT;
 }
 
-static const FlagSpec *find_flag(const char *name, size_t len)
+static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
 {
-    for (int i = 0; i < FLAG_COUNT; i++)
-        if (strlen(FLAGS[i].name) == len && strncmp(FLAGS[i].name, name, len) == 0) return &FLAGS[i];
-    return NULL;
-}
-
-static StResult parse_long(const FlagSpec *f, const char *text, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (text[0] == 0 || *end != 0 || errno == ERANGE || v < f->min || v > f->max) {
-        if (f->max == LONG_MAX)
-            return st_fail(ST_ERR_ARG, "%s: expected an integer >= %ld, got '%s'", f->name, f->min, text);
-        return st_fail(ST_ERR_ARG, "%s: expected an integer in %ld..%ld, got '%s'", f->name, f->min, f->max, text);
-    }
-    *out = v;
-    return ST_OK;
-}
-
-/* A number in 0..1 (the whole text, finite). */
-static StResult parse_unit(const FlagSpec *f, const char *text, float *out)
-{
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (text[0] == 0 || *end != 0 || errno == ERANGE || !(v >= 0.0 && v <= 1.0))
-        return st_fail(ST_ERR_ARG, "%s: expected a number in 0..1, got '%s'", f->name, text);
-    *out = (float)v;
-    return ST_OK;
-}
-
-static StResult apply_flag(const FlagSpec *f, const char *value, CliOptions *opts)
-{
-    const char *n = f->name;
-    long v = 0;
-    StResult rc;
-    if (f->kind == FLAG_INT || f->kind == FLAG_LONG) {
-        if ((rc = parse_long(f, value, &v)) != ST_OK) return rc;
-    }
-    float unit = 0.0f;
-    if (f->kind == FLAG_UNIT && (rc = parse_unit(f, value, &unit)) != ST_OK) return rc;
-    if (f->kind == FLAG_TEXT && value[0] == 0) return st_fail(ST_ERR_ARG, "%s: expected a %s, got an empty value", n, f->value_name);
-
-    if (!strcmp(n, "--seed")) {
-        uint64_t seed;
-        if (world_seed_parse(value, &seed) != ST_OK)
-            return st_fail(ST_ERR_ARG, "--seed: expected an integer or some text, got '%s'", value);
-        opts->seed = seed;
+    CliOptions *opts = user;
+    int v = (int)value->integer;
+    switch ((CliFlag)f->id) {
+    case CLI_FLAG_SEED: {
+        WorldSettings settings;
+        world_settings_default(&settings);
+        StResult rc = world_settings_apply_flag(world_setting_find("seed"), value->text, &settings);
+        if (rc != ST_OK) return rc;
+        opts->seed = settings.seed;
         opts->seed_given = true;
-        opts->seed_text = value;
-    } else if (!strcmp(n, "--view-distance")) opts->view_distance = (int)v;
-    else if (!strcmp(n, "--flat")) opts->flat = true;
-    else if (!strcmp(n, "--width")) opts->width = (int)v;
-    else if (!strcmp(n, "--height")) opts->height = (int)v;
-    else if (!strcmp(n, "--frames")) opts->frames = v;
-    else if (!strcmp(n, "--screenshot")) opts->screenshot_path = value;
-    else if (!strcmp(n, "--script")) opts->script_path = value;
-    else if (!strcmp(n, "--fly")) opts->fly = true;
-    else if (!strcmp(n, "--assets")) opts->asset_dir = value;
-    else if (!strcmp(n, "--world")) opts->world_dir = value;
-    else if (!strcmp(n, "--new")) opts->new_world = true;
-    else if (!strcmp(n, "--no-save")) opts->no_save = true;
-    else if (!strcmp(n, "--autosave")) { opts->autosave_seconds = (int)v; opts->autosave_given = true; }
-    else if (!strcmp(n, "--brightness")) opts->brightness = unit;
-    else if (!strcmp(n, "--season")) {
-        int season = settings_season_parse(value);
+        opts->seed_text = value->text;
+        break;
+    }
+    case CLI_FLAG_VIEW_DISTANCE: opts->view_distance = v; break;
+    case CLI_FLAG_FLAT: opts->flat = true; break;
+    case CLI_FLAG_WIDTH: opts->width = v; break;
+    case CLI_FLAG_HEIGHT: opts->height = v; break;
+    case CLI_FLAG_FRAMES: opts->frames = value->integer; break;
+    case CLI_FLAG_SCREENSHOT: opts->screenshot_path = value->text; break;
+    case CLI_FLAG_SCRIPT: opts->script_path = value->text; break;
+    case CLI_FLAG_FLY: opts->fly = true; break;
+    case CLI_FLAG_ASSETS: opts->asset_dir = value->text; break;
+    case CLI_FLAG_WORLD: opts->world_dir = value->text; break;
+    case CLI_FLAG_NEW: opts->new_world = true; break;
+    case CLI_FLAG_NO_SAVE: opts->no_save = true; break;
+    case CLI_FLAG_AUTOSAVE: opts->autosave_seconds = v; opts->autosave_given = true; break;
+    case CLI_FLAG_BRIGHTNESS: opts->brightness = (float)value->number; break;
+    case CLI_FLAG_SEASON: {
+        int season = settings_season_parse(value->text);
         if (season < 0)
-            return st_fail(ST_ERR_ARG, "--season: expected %s, got '%s'", settings_season_choices(), value);
+            return st_fail(ST_ERR_ARG, "--season: expected %s, got '%s'", settings_season_choices(), value->text);
         opts->season = season;
+        break;
+    }
+    case CLI_FLAG_HELP:
+    case CLI_FLAG_VERSION: break;
     }
     return ST_OK;
 }
@@ -141,39 +118,12 @@ static StResult apply_flag(const FlagSpec *f, const char *value, CliOptions *opt
 CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
 {
     cli_options_default(opts);
-    CliStatus early = CLI_RUN;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strncmp(arg, "--", 2) != 0 || arg[2] == 0) {
-            st_fail(ST_ERR_ARG, "unexpected argument '%s' (flags start with --)", arg);
-            return CLI_ERROR;
-        }
-        const char *eq = strchr(arg, '=');
-        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const FlagSpec *f = find_flag(arg, name_len);
-        if (!f) {
-            st_fail(ST_ERR_ARG, "unknown flag '%.*s'", (int)name_len, arg);
-            return CLI_ERROR;
-        }
-        bool takes_value = f->kind == FLAG_INT || f->kind == FLAG_LONG || f->kind == FLAG_UNIT ||
-                           f->kind == FLAG_TEXT || f->kind == FLAG_SEED;
-        const char *value = NULL;
-        if (takes_value) {
-            if (eq) value = eq + 1;
-            else if (i + 1 < argc) value = argv[++i];
-            else {
-                st_fail(ST_ERR_ARG, "%s: missing value (expected %s %s)", f->name, f->name, f->value_name);
-                return CLI_ERROR;
-            }
-        } else if (eq) {
-            st_fail(ST_ERR_ARG, "%s takes no value, got '%s'", f->name, eq + 1);
-            return CLI_ERROR;
-        }
-        if (f->kind == FLAG_HELP) { if (early == CLI_RUN) early = CLI_HELP; continue; }
-        if (f->kind == FLAG_VERSION) { if (early == CLI_RUN) early = CLI_VERSION; continue; }
-        if (apply_flag(f, value, opts) != ST_OK) return CLI_ERROR;
-    }
-    if (early != CLI_RUN) return early;
+    FlagSpec flags[FLAG_COUNT];
+    cli_flags(flags);
+    FlagsStatus status = flags_parse(flags, FLAG_COUNT, argc, argv, cli_apply, opts);
+    if (status == FLAGS_ERROR) return CLI_ERROR;
+    if (status == FLAGS_HELP) return CLI_HELP;
+    if (status == FLAGS_VERSION) return CLI_VERSION;
     if (opts->no_save && (opts->world_dir || opts->new_world || opts->autosave_given)) {
         st_fail(ST_ERR_ARG, "--no-save cannot be combined with %s (an unsaved world has no folder)",
                 opts->world_dir ? "--world" : opts->new_world ? "--new" : "--autosave");
@@ -191,12 +141,9 @@ void cli_print_usage(FILE *out, const char *program)
 {
     fprintf(out, "Usage: %s [flags]\n\nStrata %s, a voxel sandbox.\n\nFlags:\n", program ? program : "strata",
             STRATA_VERSION);
-    for (int i = 0; i < FLAG_COUNT; i++) {
-        char left[40];
-        if (FLAGS[i].value_name) snprintf(left, sizeof left, "%s %s", FLAGS[i].name, FLAGS[i].value_name);
-        else snprintf(left, sizeof left, "%s", FLAGS[i].name);
-        fprintf(out, "  %-22s  %s\n", left, FLAGS[i].help);
-    }
+    FlagSpec flags[FLAG_COUNT];
+    cli_flags(flags);
+    flags_print_table(out, flags, FLAG_COUNT, 22);
     fputs("\nControls: WASD walk, mouse look, Space jump (flying: up), Shift/C down (flying), F fly,\n"
           "  left mouse dig, right mouse place, 1-9 choose block, Esc free the mouse, F3 HUD, T time of day,\n"
           "  B brightness (0, 0.25, 0.5, 0.75, 1), N season.\n"

@@ -8,7 +8,7 @@
  * After a change the renderer is told which chunks the edit remeshes (the 3x3 neighbourhood, as edit.c
  * downgrades it), so their new meshes go up in the first frame they arrive instead of waiting for the
  * upload budget. */
-#include "app.h"
+#include "interact.h"
 
 #include <math.h>
 
@@ -16,60 +16,53 @@
 #include "strata/cell.h"
 #include "strata/log.h"
 
-bool app_find_target(App *app, RaycastHit *hit)
+bool interact_find_target(const Interaction *world, const Player *player, RaycastHit *hit)
 {
     double eye[3];
-    player_eye(&app->player, eye);
+    player_eye(player, eye);
     float origin[3] = {(float)eye[0], (float)eye[1], (float)eye[2]};
     float dir[3];
-    camera_look_direction(app->player.yaw_deg, app->player.pitch_deg, dir);
-    return edit_raycast(app->world.terrain, app->world.blocks, origin, dir, PLAYER_REACH, hit);
+    camera_look_direction(player->yaw_deg, player->pitch_deg, dir);
+    return edit_raycast(world->terrain, world->blocks, origin, dir, PLAYER_REACH, hit);
 }
 
 /* The chunks whose geometry a change of cell (x, z) can alter: its chunk and the eight around it. */
-static void mark_edited(App *app, int x, int z)
+static void mark_edited(const Interaction *world, int x, int z)
 {
+    if (!world->renderer) return;
     int cx = chunk_coord_of(x), cz = chunk_coord_of(z);
     for (int dz = -1; dz <= 1; dz++)
-        for (int dx = -1; dx <= 1; dx++) renderer_mark_edited(app->renderer, cx + dx, cz + dz);
+        for (int dx = -1; dx <= 1; dx++) renderer_mark_edited(world->renderer, cx + dx, cz + dz);
 }
 
-bool app_dig(App *app)
+bool interact_dig(const Interaction *world, const Player *player)
 {
     RaycastHit hit;
-    if (!app_find_target(app, &hit)) return false;
+    if (!interact_find_target(world, player, &hit)) return false;
     if (cell_contents(hit.value) == BLOCK_BEDROCK) return false;
-    if (!edit_change_cell(app->world.terrain, app->world.updater, hit.x, hit.y, hit.z, cell_make(BLOCK_AIR, 0)))
+    if (!edit_change_cell(world->terrain, world->updater, hit.x, hit.y, hit.z, cell_make(BLOCK_AIR, 0)))
         return false;
-    mark_edited(app, hit.x, hit.z);
+    mark_edited(world, hit.x, hit.z);
     return true;
 }
 
-bool app_place(App *app, int block)
+bool interact_place(const Interaction *world, const Player *player, int block)
 {
-    const BlockRegistry *blocks = app->world.blocks;
+    const BlockRegistry *blocks = world->blocks;
     if (!block_is_defined(blocks, block) || block == BLOCK_AIR) return false;
     RaycastHit hit;
-    if (!app_find_target(app, &hit)) return false;
+    if (!interact_find_target(world, player, &hit)) return false;
     if (hit.place_y < 0 || hit.place_y >= CHUNK_SIZE_Y) return false;
-    if (blocks->solid[block] && player_overlaps_cell(&app->player, hit.place_x, hit.place_y, hit.place_z))
+    if (blocks->solid[block] && player_overlaps_cell(player, hit.place_x, hit.place_y, hit.place_z))
         return false;
     /* Not even a torch or a flower where the eye is: the camera would sit inside it. */
     double eye[3];
-    player_eye(&app->player, eye);
+    player_eye(player, eye);
     if (hit.place_x == (int)floor(eye[0]) && hit.place_y == (int)floor(eye[1]) && hit.place_z == (int)floor(eye[2]))
         return false;
-    if (!edit_change_cell(app->world.terrain, app->world.updater, hit.place_x, hit.place_y, hit.place_z,
+    if (!edit_change_cell(world->terrain, world->updater, hit.place_x, hit.place_y, hit.place_z,
                           cell_make(block, 0)))
         return false;
-    mark_edited(app, hit.place_x, hit.place_z);
+    mark_edited(world, hit.place_x, hit.place_z);
     return true;
-}
-
-void app_select_block(App *app, int block)
-{
-    app->selected_block = block;
-    app->selected_slot = 0;
-    for (int i = 0; i < APP_HOTBAR_SLOTS; i++)
-        if (app->hotbar[i] == block) { app->selected_slot = i + 1; break; }
 }

@@ -33,7 +33,7 @@ static int cell_contents_at(const Terrain *t, int x, int y, int z, bool *ready)
     if (y < 0 || y >= CHUNK_SIZE_Y) return BLOCK_AIR;
     const TerrainChunk *c = terrain_get_chunk_at_cell(t, x, z);
     if (!c || c->state < CHUNK_STATE_INVALID_LIGHT) { *ready = false; return BLOCK_AIR; }
-    return cell_contents(cell_load(&c->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))]));
+    return cell_contents(chunk_get_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z)));
 }
 
 static bool cell_is_solid(const Terrain *t, const BlockRegistry *b, int x, int y, int z)
@@ -205,7 +205,7 @@ int player_ground_height(const Player *player, const Terrain *terrain, const Blo
             if (!c || c->state < CHUNK_STATE_INVALID_LIGHT) return -1;
             int lx = chunk_local_of(x), lz = chunk_local_of(z);
             for (int y = CHUNK_SIZE_Y - 1; y >= ground; y--) {
-                int id = cell_contents(cell_load(&c->cells[CHUNK_INDEX(lx, y, lz)]));
+                int id = cell_contents(chunk_get_cell_shared(c, lx, y, lz));
                 if (blocks->solid[id]) { ground = y + 1; break; }
             }
         }
@@ -225,7 +225,7 @@ static int ground_column_height(const Terrain *t, const BlockRegistry *b, int x,
     if (!c || c->state < CHUNK_STATE_INVALID_LIGHT) return -1;
     int lx = chunk_local_of(x), lz = chunk_local_of(z);
     for (int y = CHUNK_SIZE_Y - 1; y >= 0; y--) {
-        int id = cell_contents(cell_load(&c->cells[CHUNK_INDEX(lx, y, lz)]));
+        int id = cell_contents(chunk_get_cell_shared(c, lx, y, lz));
         bool fluid = b->shape[id] == BLOCK_SHAPE_FLUID;
         if (!b->solid[id] && !fluid) continue;
         if (fluid || is_tree_or_crop(id)) return -1;

@@ -16,10 +16,6 @@
  * edit): that count does not grow when a loaded machine slows the worker down. */
 #include "app.h"
 
-#include <math.h>
-
-#include "camera.h"
-#include "daytime.h"
 #include "settings.h"
 #include "strata/error.h"
 #include "strata/log.h"
@@ -41,14 +37,13 @@ static StResult ready_timeout(App *app, const ScriptCommand *c, const char *what
 static StResult dig_visible_frame(App *app, const ScriptCommand *c, bool *done)
 {
     ScriptRunner *r = &app->runner;
-    FrameProbe *p = &app->probe;
+    const FrameProbe *p = &app->probe;
     const char *path = app->script.path;
     *done = false;
     switch (r->probe_phase) {
     case 0:
         app_probe_reset(app);
-        p->hide_highlight = true;
-        p->read = PROBE_READ_REFERENCE;
+        app_probe_request(app, PROBE_READ_REFERENCE);
         r->probe_phase = 1;
         return ST_OK;
     case 1:
@@ -59,7 +54,7 @@ static StResult dig_visible_frame(App *app, const ScriptCommand *c, bool *done)
         r->probe_frame = 0;
         r->probe_ready_frame = -1;
         r->probe_phase = 2;
-        p->read = PROBE_READ_COMPARE;
+        app_probe_request(app, PROBE_READ_COMPARE);
         return ST_OK;
     default:
         break;
@@ -88,7 +83,7 @@ static StResult dig_visible_frame(App *app, const ScriptCommand *c, bool *done)
     /* Frames that begin with the world ready (relit, remeshed, uploaded) count apart: how many of them pass
      * before the dig shows depends on the main thread only, not on how fast the worker got there. */
     if (r->probe_ready_frame < 0 && app_world_ready(app)) r->probe_ready_frame = r->probe_frame;
-    p->read = PROBE_READ_COMPARE;
+    app_probe_request(app, PROBE_READ_COMPARE);
     return ST_OK;
 }
 
@@ -115,7 +110,7 @@ StResult script_runner_frame(App *app, PlayerInput *input)
         case SCRIPT_WAIT_READY: {
             /* Ready, then ready for as long as the fade-in of the last chunks takes (in the renderer's
              * time: the frame_seconds the app hands it, at least 1/60 s a frame). */
-            double fade = app->opts.view_distance * 16.0 / APP_FADE_BLOCKS_PER_SECOND + APP_FADE_MARGIN_SECONDS;
+            double fade = app_fade_in_seconds(app);
             if (app_world_ready(app)) {
                 r->ready_seconds += app->last_render_seconds;
             } else {
@@ -133,15 +128,10 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             if (r->counter < c->frames) { r->counter++; return ST_OK; }
             break;
         case SCRIPT_TELEPORT:
-            app->player.position[0] = c->args[0];
-            app->player.position[1] = c->args[1];
-            app->player.position[2] = c->args[2];
-            app->player.velocity[0] = app->player.velocity[1] = app->player.velocity[2] = 0.0;
-            app->pending_spawn = false;
+            app_teleport(app, c->args[0], c->args[1], c->args[2]);
             break;
         case SCRIPT_LOOK:
-            app->player.yaw_deg = camera_wrap_yaw((float)c->args[0]);
-            app->player.pitch_deg = camera_clamp_pitch((float)c->args[1]);
+            app_look(app, (float)c->args[0], (float)c->args[1]);
             break;
         case SCRIPT_MOVE:
             if (r->counter < c->frames) {
@@ -161,7 +151,7 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             r->counter = 0;
             return ST_OK;
         case SCRIPT_FLY:
-            app->player.flying = c->on;
+            app_set_flying(app, c->on);
             break;
         case SCRIPT_DIG:
             if (app_dig(app)) r->settle = true;
@@ -178,13 +168,12 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             break;
         case SCRIPT_SCREENSHOT:
             /* The frame is drawn and saved now: later commands wait for the next frame. */
-            snprintf(app->screenshot_path, sizeof app->screenshot_path, "%s", c->text);
+            app_request_screenshot(app, c->text);
             r->pc++;
             r->counter = 0;
             return ST_OK;
         case SCRIPT_TIME:
-            app->time_of_day = daytime_wrap(c->args[0]);
-            app->time_frozen = true;
+            app_set_time(app, c->args[0]);
             break;
         case SCRIPT_SAVE: {
             app_sync_meta(app);
@@ -200,7 +189,7 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             app_set_season(app, c->season);
             break;
         case SCRIPT_HUD:
-            app->show_hud = c->on;
+            app_set_hud(app, c->on);
             break;
         case SCRIPT_DIG_VISIBLE_WITHIN: {
             bool done = false;
@@ -211,7 +200,7 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             break;
         }
         case SCRIPT_QUIT:
-            app->quit = true;
+            app_request_quit(app);
             r->active = false;
             r->pc++;
             return ST_OK;

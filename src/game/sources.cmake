@@ -17,6 +17,7 @@ target_sources(strata PRIVATE
   src/game/main.c
   src/game/app.c
   src/game/input.c
+  src/game/app_control.c
   src/game/interact.c
   src/game/script_run.c
   src/game/world_session.c)

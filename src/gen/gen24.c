@@ -7,7 +7,9 @@
  * Pass 4: grass and plants, trees, cacti, pumpkins, snow and ice, bedrock and the air ceiling. The
  * generator is immutable after creation and used from any thread; per-thread scratch is the GenContext.
  * Every term and feature gets its own seed from rng_derive(world seed, name). */
-#include "gen_internal.h"
+#include "gen24_internal.h"
+#include "gen_feature.h"
+#include "gen_generators.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -56,10 +58,10 @@ static void g24_pass4(const Generator *gen, TerrainChunk *chunk, GenContext *ctx
     gen24_bedrock_and_air(g, chunk);
 }
 
-static void free_brushes(GenBrush *b, int n)
+static void free_brushes(CompiledBrush *b, int n)
 {
     for (int i = 0; i < n; i++)
-        gen_brush_free(&b[i]);
+        brush_compiled_free(b + i);
 }
 
 static void g24_destroy(Generator *gen)
@@ -127,6 +129,19 @@ static void init_block_tables(Gen24 *g)
     }
 }
 
+static const GeneratorClass GEN24_CLASS = {
+    .name = "gen24",
+    .ocean_level = g24_ocean_level,
+    .find_coarse_spawn_position = g24_spawn,
+    .calculate_ocean_shore_distance = g24_shore,
+    .calculate_height = g24_height,
+    .calculate_temperature = g24_temperature,
+    .calculate_humidity = g24_humidity,
+    .calculate_mountain_range_factor = g24_mountain,
+    .pass = {gen24_pass1, gen24_pass2, g24_pass3, g24_pass4},
+    .destroy = g24_destroy,
+};
+
 StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
 {
     if (version != 0 && version != GEN24_VERSION && version != GEN24_VERSION_FULL_SNOW)
@@ -156,21 +171,7 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
     g->snow_cover = version == GEN24_VERSION_FULL_SNOW ? BLOCK_SNOW : BLOCK_SNOW_LAYER;
     g->plants_in_snow = version == GEN24_VERSION_FULL_SNOW;
 
-    gen->name = "gen24";
-    gen->version = version;
-    gen->impl = g;
-    gen->ocean_level = g24_ocean_level;
-    gen->find_coarse_spawn_position = g24_spawn;
-    gen->calculate_ocean_shore_distance = g24_shore;
-    gen->calculate_height = g24_height;
-    gen->calculate_temperature = g24_temperature;
-    gen->calculate_humidity = g24_humidity;
-    gen->calculate_mountain_range_factor = g24_mountain;
-    gen->pass[0] = gen24_pass1;
-    gen->pass[1] = gen24_pass2;
-    gen->pass[2] = g24_pass3;
-    gen->pass[3] = g24_pass4;
-    gen->destroy = g24_destroy;
+    generator_init(gen, &GEN24_CLASS, version, g);
     g->key = gen_generator_key(gen, cfg->text_hash);
 
     StResult rc = gen24_build_cave_brushes(g, rng_derive(s->seed, "cave_brushes"));

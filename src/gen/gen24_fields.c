@@ -6,23 +6,19 @@
  * cut where a noise crosses 0.5, height clamped to 10..251). The known weakness is fixed: instead of one
  * permutation table shifted by four +-3000 offsets, every term owns a NoiseTable seeded with
  * rng_derive(seed, "<term>"), so two seeds share no term. All functions are pure and thread safe. */
-#include "gen_internal.h"
+#include "gen24_internal.h"
 
 #include <math.h>
-
-float gen_range_probability(float v, GenTrapezoid t)
-{
-    if (v < t.a) return 0.0f;
-    if (v < t.b) return (v - t.a) / (t.b - t.a);
-    if (v <= t.c) return 1.0f;
-    if (v <= t.d) return t.d > t.c ? 1.0f - (v - t.c) / (t.d - t.c) : 1.0f;
-    return 0.0f;
-}
 
 int gen_temperature_adjustment(int y)
 {
     float a = y > 64 ? -0.0008f * (float)((y - 64) * (y - 64)) : 0.1f * (float)(64 - y);
     return (int)lrintf(a); /* round half to even, like Math.Round */
+}
+
+bool generator_is_column_frozen(int temperature, int ground_y)
+{
+    return gen_is_column_frozen(temperature, ground_y);
 }
 
 float gen24_shore_x(const Gen24 *g, float z)

@@ -11,7 +11,7 @@
  * that must know a column's base fill without generating the chunk (tree placement in neighbour chunks,
  * water just outside a chunk for caves) gets bit-identical values. The coarse grid is aligned to world
  * multiples of 4, so neighbouring chunks share corner columns exactly. */
-#include "gen_internal.h"
+#include "gen24_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -108,6 +108,7 @@ Gen24RockRule gen24_rock_rule(const Gen24 *g, float shore_distance, float mounta
 
 void gen24_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 {
+    CellView view = chunk_cell_view(chunk);
     (void)ctx;
     const Gen24 *g = gen->impl;
     int ox = chunk->origin_x, oz = chunk->origin_z;
@@ -144,7 +145,7 @@ void gen24_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
             float shore = gen24_shore_combine(g, (float)wx, (float)wz, shore_x[z], shore_z[x], shore_x_far[z],
                                               shore_z_far[x]);
             Gen24RockRule rule = gen24_rock_rule(g, shore, mountain, temperature, humidity);
-            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int32_t *column = cell_view_column(view, x, z);
             for (int y = 0; y < 256; y++) {
                 float d = density[y];
                 if (d < 0.0f)

@@ -5,14 +5,16 @@
  * occasional level stretches with a wider brush, drops, climbs and up to 12 branches, and stays within
  * max_distance of its source centre. Tracing yields a list of strokes (position + which of the 7 sizes x
  * 3 variants of cave brush); the list is a pure function of (seed, source coords) and is memoised per
- * source in the GenContext LRU, so neighbouring chunks reuse it. Each chunk paints only its own cells.
+ * source in the GenContext LRU, so neighbouring chunks reuse it. Each chunk paints only its own cells. Caves
+ * are a GenFeature (gen_feature.h): that helper walks the sources, the cache and the bounds rejects.
  *
  * "Never next to water": a cell is carved only if it, the cell above and its four horizontal neighbours
  * hold no water. Inside the chunk that is read from the chunk; just outside it, from the base fill
  * recomputed purely from the density field (gen24_column_density), so the rule gives the same answer
  * whatever chunks exist. Caves therefore never drain the sea or a river. cave_range is derived from the
  * brush bounds and max_distance so that no stroke can reach a chunk that does not trace its source. */
-#include "gen_internal.h"
+#include "gen24_internal.h"
+#include "gen_feature.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,12 +27,12 @@ StResult gen24_build_cave_brushes(Gen24 *g, uint64_t seed)
     g->cave_variants = c->brush_variants;
     Rng rng;
     rng_init(&rng, seed);
-    GenBrushBuilder b;
-    gen_builder_init(&b);
+    TerrainBrush b;
+    brush_init(&b);
     int ext = 0;
     for (int i = 0; i < g->cave_types; i++)
         for (int j = 0; j < g->cave_variants; j++) {
-            gen_builder_clear(&b);
+            brush_clear(&b);
             int tunnels = 6 + 4 * i;
             int max_len = 9 + i;
             for (int k = 0; k < tunnels; k++) {
@@ -39,16 +41,16 @@ StResult gen24_build_cave_brushes(Gen24 *g, uint64_t seed)
                                0.5f * rng_float_range(&rng, -1.0f, 1.0f)};
                 GenVec3 p = {0.0f, 0.0f, 0.0f};
                 for (int l = 0; l < len; l++) {
-                    gen_builder_add_box(&b, (int)floorf(p.x) - 1, (int)floorf(p.y) - 1, (int)floorf(p.z) - 1, 2, 2, 2, 0);
+                    brush_add_box(&b, (int)floorf(p.x) - 1, (int)floorf(p.y) - 1, (int)floorf(p.z) - 1, 2, 2, 2, 0);
                     p.x += dir.x;
                     p.y += dir.y;
                     p.z += dir.z;
                 }
             }
-            GenBrush *brush = &g->cave_brushes[i * g->cave_variants + j];
-            StResult rc = gen_brush_compile(&b, brush);
+            CompiledBrush *brush = &g->cave_brushes[i * g->cave_variants + j];
+            StResult rc = brush_compile(&b, brush);
             if (rc != ST_OK) {
-                gen_builder_free(&b);
+                brush_free(&b);
                 return rc;
             }
             int e[4] = {-brush->min_x, brush->max_x, -brush->min_z, brush->max_z};
@@ -56,7 +58,7 @@ StResult gen24_build_cave_brushes(Gen24 *g, uint64_t seed)
                 if (e[k] > ext)
                     ext = e[k];
         }
-    gen_builder_free(&b);
+    brush_free(&b);
     /* strokes lie within max_distance (+1 for flooring) of the source centre (local 8) */
     int reach = (int)ceilf(c->max_distance) + 1 + ext + 8;
     g->cave_range = (reach + 15) / 16;
@@ -78,25 +80,27 @@ static int cave_random_type(Rng *rng, int types)
     return t < types ? t : types - 1;
 }
 
+/* One cave brush stamp: where, and which of cave_types x cave_variants brushes. */
+typedef struct GenCaveStroke { int32_t x, y, z; int32_t brush; } GenCaveStroke;
+
 static void add_stroke(GenCache *cache, GenCacheEntry *e, const Gen24 *g, const CavePoint *p, int variant)
 {
-    if (!gen_cache_reserve(cache, e, 1))
+    int x = (int)floorf(p->pos.x), y = (int)floorf(p->pos.y), z = (int)floorf(p->pos.z);
+    int brush = p->type * g->cave_variants + variant;
+    const CompiledBrush *b = &g->cave_brushes[brush];
+    GenCaveStroke *s = gen_feature_add_item(cache, e, x + b->min_x, x + b->max_x, z + b->min_z, z + b->max_z);
+    if (!s)
         return;
-    GenCaveStroke *s = &((GenCaveStroke *)e->items)[e->count++];
-    s->x = (int32_t)floorf(p->pos.x);
-    s->y = (int32_t)floorf(p->pos.y);
-    s->z = (int32_t)floorf(p->pos.z);
-    s->brush = p->type * g->cave_variants + variant;
-    const GenBrush *b = &g->cave_brushes[s->brush];
-    if (e->count == 1 || s->x + b->min_x < e->min_x) e->min_x = s->x + b->min_x;
-    if (e->count == 1 || s->x + b->max_x > e->max_x) e->max_x = s->x + b->max_x;
-    if (e->count == 1 || s->z + b->min_z < e->min_z) e->min_z = s->z + b->min_z;
-    if (e->count == 1 || s->z + b->max_z > e->max_z) e->max_z = s->z + b->max_z;
+    s->x = x;
+    s->y = y;
+    s->z = z;
+    s->brush = brush;
 }
 
 /* Traces the caves of source chunk (si, sj) into e (pure in the seed and the coordinates). */
-static void trace_source(const Gen24 *g, GenCache *cache, GenCacheEntry *e, int si, int sj)
+static void trace_source(const void *generator, GenCache *cache, GenCacheEntry *e, int si, int sj)
 {
+    const Gen24 *g = generator;
     const GenCaveConfig *c = &g->cfg.caves;
     Rng rng;
     rng_init(&rng, rng_hash2(g->seed_caves, si, sj));
@@ -221,55 +225,64 @@ static inline bool ring_is_water(const Gen24 *g, GenContext *ctx, const TerrainC
     return y < ctx->ring_levels && ctx->ring_water[side][along][y];
 }
 
-bool gen24_carve_allowed(const Gen24 *g, GenContext *ctx, const TerrainChunk *chunk, int cx, int cy, int cz)
+static inline bool water_at(CellView view, int x, int y, int z)
 {
-    const int32_t *cells = chunk->cells;
-    int i = CHUNK_INDEX(cx, cy, cz);
-    if (cell_contents(cells[i]) == BLOCK_WATER || (cy < 255 && cell_contents(cells[i + 1]) == BLOCK_WATER))
+    return cell_contents(cell_view_column(view, x, z)[y]) == BLOCK_WATER;
+}
+
+bool gen24_carve_allowed(const Gen24 *g, GenContext *ctx, const TerrainChunk *chunk, CellView view, int cx, int cy,
+                         int cz)
+{
+    if (water_at(view, cx, cy, cz) || (cy < 255 && water_at(view, cx, cy + 1, cz)))
         return false;
-    if (cx > 0 ? cell_contents(cells[i - 256]) == BLOCK_WATER : ring_is_water(g, ctx, chunk, 0, cz, cy)) return false;
-    if (cx < 15 ? cell_contents(cells[i + 256]) == BLOCK_WATER : ring_is_water(g, ctx, chunk, 1, cz, cy)) return false;
-    if (cz > 0 ? cell_contents(cells[i - 4096]) == BLOCK_WATER : ring_is_water(g, ctx, chunk, 2, cx, cy)) return false;
-    if (cz < 15 ? cell_contents(cells[i + 4096]) == BLOCK_WATER : ring_is_water(g, ctx, chunk, 3, cx, cy)) return false;
+    if (cx > 0 ? water_at(view, cx - 1, cy, cz) : ring_is_water(g, ctx, chunk, 0, cz, cy)) return false;
+    if (cx < 15 ? water_at(view, cx + 1, cy, cz) : ring_is_water(g, ctx, chunk, 1, cz, cy)) return false;
+    if (cz > 0 ? water_at(view, cx, cy, cz - 1) : ring_is_water(g, ctx, chunk, 2, cx, cy)) return false;
+    if (cz < 15 ? water_at(view, cx, cy, cz + 1) : ring_is_water(g, ctx, chunk, 3, cx, cy)) return false;
     return true;
 }
 
-static void paint_avoid_water(const Gen24 *g, GenContext *ctx, const GenBrush *brush, TerrainChunk *chunk, int x, int y,
-                              int z)
+static void paint_avoid_water(const Gen24 *g, GenContext *ctx, const CompiledBrush *brush, TerrainChunk *chunk,
+                              CellView view, int x, int y, int z)
 {
     int lx = x - chunk->origin_x, lz = z - chunk->origin_z;
-    const GenBrushCell *c = brush->cells, *end = c + brush->count;
-    int32_t *cells = chunk->cells;
+    const BrushCell *c = brush->cells, *end = c + brush->count;
     for (; c < end; c++) {
         int cx = lx + c->x, cy = y + c->y, cz = lz + c->z;
         if ((unsigned)cx > 15u || (unsigned)cz > 15u || (unsigned)cy > 254u)
             continue;
-        int i = CHUNK_INDEX(cx, cy, cz);
-        if (cell_contents(cells[i]) == BLOCK_AIR || !gen24_carve_allowed(g, ctx, chunk, cx, cy, cz))
+        int32_t *column = cell_view_column(view, cx, cz);
+        if (cell_contents(column[cy]) == BLOCK_AIR || !gen24_carve_allowed(g, ctx, chunk, view, cx, cy, cz))
             continue;
-        cells[i] = 0;
+        column[cy] = 0;
     }
 }
+
+static void paint_stroke(const void *generator, GenContext *ctx, TerrainChunk *chunk, CellView view, const void *item)
+{
+    const Gen24 *g = generator;
+    const GenCaveStroke *s = item;
+    const CompiledBrush *b = &g->cave_brushes[s->brush];
+    if (brush_touches_chunk(b, s->x, s->z, chunk->coord_x, chunk->coord_z))
+        paint_avoid_water(g, ctx, b, chunk, view, s->x, s->y, s->z);
+}
+
+static int cave_range(const void *generator) { return ((const Gen24 *)generator)->cave_range; }
+static uint64_t cave_key(const void *generator) { return ((const Gen24 *)generator)->key; }
+
+static const GenFeature CAVES = {
+    .name = "caves",
+    .slot = GEN_FEATURE_SLOT_CAVES,
+    .item_size = sizeof(GenCaveStroke),
+    .range = cave_range,
+    .key = cave_key,
+    .derive = trace_source,
+    .paint = paint_stroke,
+};
 
 void gen24_caves(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
 {
     if (!g->cfg.caves.enabled)
         return;
-    int r = g->cave_range;
-    int ox = chunk->origin_x, oz = chunk->origin_z;
-    for (int si = chunk->coord_x - r; si <= chunk->coord_x + r; si++)
-        for (int sj = chunk->coord_z - r; sj <= chunk->coord_z + r; sj++) {
-            bool hit;
-            GenCacheEntry *e = gen_cache_lookup(&ctx->caves, g->key, si, sj, &hit);
-            if (!hit)
-                trace_source(g, &ctx->caves, e, si, sj);
-            if (e->count == 0 || e->max_x < ox || e->min_x > ox + 15 || e->max_z < oz || e->min_z > oz + 15)
-                continue;
-            const GenCaveStroke *s = e->items;
-            for (int k = 0; k < e->count; k++) {
-                const GenBrush *b = &g->cave_brushes[s[k].brush];
-                if (gen_brush_touches(b, s[k].x, s[k].z, chunk->coord_x, chunk->coord_z))
-                    paint_avoid_water(g, ctx, b, chunk, s[k].x, s[k].y, s[k].z);
-            }
-        }
+    gen_feature_paint_chunk(&CAVES, g, ctx, chunk);
 }

@@ -2,7 +2,8 @@
  * settings.flat_height, constant temperature and humidity from the settings' offsets (Survivalcraft's
  * flat generator: 12 + offset, clamped). Same interface as gen24: everything happens in pass 1; passes
  * 2-4 have nothing to add. */
-#include "gen_internal.h"
+#include "gen_config.h"
+#include "gen_generators.h"
 
 #include <stdlib.h>
 
@@ -57,6 +58,7 @@ static float flat_mountain(const Generator *g, float x, float z)
 
 static void flat_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 {
+    CellView view = chunk_cell_view(chunk);
     (void)ctx;
     const GenFlat *f = flat(gen);
     int32_t column[256];
@@ -71,7 +73,7 @@ static void flat_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ct
     column[255] = 0;
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
-            int32_t *c = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int32_t *c = cell_view_column(view, x, z);
             for (int y = 0; y < 256; y++)
                 c[y] = column[y];
             int i = CHUNK_SHAFT_INDEX(x, z);
@@ -90,6 +92,19 @@ static void flat_destroy(Generator *gen)
     gen->impl = NULL;
 }
 
+static const GeneratorClass FLAT_CLASS = {
+    .name = "flat",
+    .ocean_level = flat_ocean_level,
+    .find_coarse_spawn_position = flat_spawn,
+    .calculate_ocean_shore_distance = flat_shore,
+    .calculate_height = flat_height,
+    .calculate_temperature = flat_temperature,
+    .calculate_humidity = flat_humidity,
+    .calculate_mountain_range_factor = flat_mountain,
+    .pass = {flat_pass1, flat_nothing, flat_nothing, flat_nothing},
+    .destroy = flat_destroy,
+};
+
 static int clamp15(int v) { return v < 0 ? 0 : (v > 15 ? 15 : v); }
 
 StResult gen_flat_create(Generator *gen, const WorldgenConfig *cfg, int version)
@@ -105,20 +120,6 @@ StResult gen_flat_create(Generator *gen, const WorldgenConfig *cfg, int version)
     f->ocean_level = cfg->sea_level + s->sea_level_offset;
     f->temperature = clamp15(12 + (int)s->temperature_offset);
     f->humidity = clamp15(12 + (int)s->humidity_offset);
-    gen->name = "flat";
-    gen->version = GEN_FLAT_VERSION;
-    gen->impl = f;
-    gen->ocean_level = flat_ocean_level;
-    gen->find_coarse_spawn_position = flat_spawn;
-    gen->calculate_ocean_shore_distance = flat_shore;
-    gen->calculate_height = flat_height;
-    gen->calculate_temperature = flat_temperature;
-    gen->calculate_humidity = flat_humidity;
-    gen->calculate_mountain_range_factor = flat_mountain;
-    gen->pass[0] = flat_pass1;
-    gen->pass[1] = flat_nothing;
-    gen->pass[2] = flat_nothing;
-    gen->pass[3] = flat_nothing;
-    gen->destroy = flat_destroy;
+    generator_init(gen, &FLAT_CLASS, GEN_FLAT_VERSION, f);
     return ST_OK;
 }

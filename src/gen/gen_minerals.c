@@ -8,11 +8,11 @@
  * fate depends only on that cell: the result is the same whatever the generation order. Ore counts per
  * source are base + k * mountain_factor * noise, so mountains are richer. The ranges come from the brush
  * bounds, so a stroke can never reach a chunk that does not replay its source. */
-#include "gen_internal.h"
+#include "gen24_internal.h"
 
 #include <math.h>
 
-static int brush_extent(const GenBrush *b)
+static int brush_extent(const CompiledBrush *b)
 {
     int e = 0;
     if (b->count == 0) return 0;
@@ -24,9 +24,9 @@ static int brush_extent(const GenBrush *b)
 }
 
 /* Compiles the builder into `out` and widens *ext to the brush's horizontal reach. */
-static StResult compile_brush(GenBrushBuilder *b, GenBrush *out, int *ext)
+static StResult compile_brush(TerrainBrush *b, CompiledBrush *out, int *ext)
 {
-    StResult rc = gen_brush_compile(b, out);
+    StResult rc = brush_compile(b, out);
     if (rc != ST_OK)
         return rc;
     int e = brush_extent(out);
@@ -35,11 +35,11 @@ static StResult compile_brush(GenBrushBuilder *b, GenBrush *out, int *ext)
     return ST_OK;
 }
 
-static StResult build_vein_brushes(const GenVeinConfig *v, Rng *rng, GenBrushBuilder *b, GenBrush *out, int *ext)
+static StResult build_vein_brushes(const GenVeinConfig *v, Rng *rng, TerrainBrush *b, CompiledBrush *out, int *ext)
 {
     int32_t value = cell_make(v->block, 0);
     for (int i = 0; i < 16; i++) {
-        gen_builder_clear(b);
+        brush_clear(b);
         int strokes = rng_int_range(rng, v->veins_min, v->veins_max);
         for (int j = 0; j < strokes; j++) {
             GenVec3 d = gen_vec3_normalize(gen_vec3(rng_float_range(rng, -1.0f, 1.0f),
@@ -48,7 +48,7 @@ static StResult build_vein_brushes(const GenVeinConfig *v, Rng *rng, GenBrushBui
             int steps = rng_int_range(rng, v->steps_min, v->steps_max);
             GenVec3 p = {0.0f, 0.0f, 0.0f};
             for (int k = 0; k < steps; k++) {
-                gen_builder_set(b, (int)floorf(p.x), (int)floorf(p.y), (int)floorf(p.z), value, 0);
+                brush_add_cell(b, (int)floorf(p.x), (int)floorf(p.y), (int)floorf(p.z), value, 0);
                 p.x += 0.5f * d.x;
                 p.y += 0.5f * d.y;
                 p.z += 0.5f * d.z;
@@ -62,12 +62,12 @@ static StResult build_vein_brushes(const GenVeinConfig *v, Rng *rng, GenBrushBui
 }
 
 /* A basin: random columns of `block` below y 0 under air above, deepest in the middle. */
-static StResult build_fluid_brushes(const GenFluidPocketConfig *f, Rng *rng, GenBrushBuilder *b, GenBrush *out,
+static StResult build_fluid_brushes(const GenFluidPocketConfig *f, Rng *rng, TerrainBrush *b, CompiledBrush *out,
                                     int *ext)
 {
     int32_t fluid = cell_make(f->block, 0);
     for (int i = 0; i < 4 * f->size_count; i++) {
-        gen_builder_clear(b);
+        brush_clear(b);
         int size = f->sizes[i / 4];
         float shape = i % 4 == 2 ? 0.5f : 1.0f;
         int iterations = i % 4 == 1 ? size * size : 2 * size * size;
@@ -82,8 +82,8 @@ static StResult build_fluid_brushes(const GenFluidPocketConfig *f, Rng *rng, Gen
             int depth = f->deep ? 1 + (int)gen_lerp((float)(size + 2), 0.0f, len / (float)size) + rng_int_range(rng, 0, 1)
                                 : shallow;
             int x = (int)floorf(hx), z = (int)floorf(hz);
-            gen_builder_add_box(b, x, 0, z, box, air, box, 0);
-            gen_builder_add_box(b, x, -depth, z, box, depth, box, fluid);
+            brush_add_box(b, x, 0, z, box, air, box, 0);
+            brush_add_box(b, x, -depth, z, box, depth, box, fluid);
         }
         StResult rc = compile_brush(b, &out[i], ext);
         if (rc != ST_OK)
@@ -96,8 +96,8 @@ StResult gen24_build_mineral_brushes(Gen24 *g, uint64_t seed)
 {
     Rng rng;
     rng_init(&rng, seed);
-    GenBrushBuilder b;
-    gen_builder_init(&b);
+    TerrainBrush b;
+    brush_init(&b);
     StResult rc = ST_OK;
     int vein_ext = 0, fluid_ext = 0;
     for (int k = 0; k < g->cfg.ore_count && rc == ST_OK; k++)
@@ -108,7 +108,7 @@ StResult gen24_build_mineral_brushes(Gen24 *g, uint64_t seed)
         rc = build_fluid_brushes(&g->cfg.water_pockets, &rng, &b, g->water_brushes, &fluid_ext);
     if (rc == ST_OK)
         rc = build_fluid_brushes(&g->cfg.magma_pockets, &rng, &b, g->magma_brushes, &fluid_ext);
-    gen_builder_free(&b);
+    brush_free(&b);
     /* veins start at local 0..15 of their source; basins at 8 +- 7 */
     g->vein_range = (15 + vein_ext) / 16;
     g->fluid_range = (15 + fluid_ext) / 16;
@@ -117,16 +117,16 @@ StResult gen24_build_mineral_brushes(Gen24 *g, uint64_t seed)
     return rc;
 }
 
-static void paint_veins(const Gen24 *g, TerrainChunk *chunk, Rng *rng, const GenVeinConfig *v, const GenBrush *brushes,
+static void paint_veins(const Gen24 *g, TerrainChunk *chunk, Rng *rng, const GenVeinConfig *v, const CompiledBrush *brushes,
                         int si, int sj, int count)
 {
     for (int n = 0; n < count; n++) {
         int x = si * 16 + rng_int_range(rng, 0, 15);
         int y = rng_int_range(rng, v->y_min, v->y_max);
         int z = sj * 16 + rng_int_range(rng, 0, 15);
-        const GenBrush *b = &brushes[rng_int_range(rng, 0, 15)];
-        if (gen_brush_touches(b, x, z, chunk->coord_x, chunk->coord_z))
-            gen_brush_paint_selective(b, chunk, x, y, z, v->host);
+        const CompiledBrush *b = &brushes[rng_int_range(rng, 0, 15)];
+        if (brush_touches_chunk(b, x, z, chunk->coord_x, chunk->coord_z))
+            brush_paint_selective(b, chunk, x, y, z, v->host);
     }
     (void)g;
 }
@@ -156,22 +156,23 @@ void gen24_minerals(const Gen24 *g, TerrainChunk *chunk)
 
 /* A basin: its fluid is painted everywhere, its air bubble only where it does not touch water (so a pocket
  * never opens a hole next to the sea or a river). */
-static void paint_basin(const Gen24 *g, GenContext *ctx, const GenBrush *brush, TerrainChunk *chunk, int x, int y, int z)
+static void paint_basin(const Gen24 *g, GenContext *ctx, const CompiledBrush *brush, TerrainChunk *chunk, CellView view,
+                        int x, int y, int z)
 {
     int lx = x - chunk->origin_x, lz = z - chunk->origin_z;
-    const GenBrushCell *c = brush->cells, *end = c + brush->count;
+    const BrushCell *c = brush->cells, *end = c + brush->count;
     for (; c < end; c++) {
         int cx = lx + c->x, cy = y + c->y, cz = lz + c->z;
         if ((unsigned)cx > 15u || (unsigned)cz > 15u || (unsigned)cy > 254u)
             continue;
-        if (c->value == 0 && !gen24_carve_allowed(g, ctx, chunk, cx, cy, cz))
+        if (c->value == 0 && !gen24_carve_allowed(g, ctx, chunk, view, cx, cy, cz))
             continue;
-        chunk->cells[CHUNK_INDEX(cx, cy, cz)] = c->value;
+        cell_view_set(view, cx, cy, cz, c->value);
     }
 }
 
-static void paint_fluid_pockets(const Gen24 *g, GenContext *ctx, TerrainChunk *chunk, Rng *rng,
-                                const GenFluidPocketConfig *f, const GenBrush *brushes, int si, int sj, float m)
+static void paint_fluid_pockets(const Gen24 *g, GenContext *ctx, TerrainChunk *chunk, CellView view, Rng *rng,
+                                const GenFluidPocketConfig *f, const CompiledBrush *brushes, int si, int sj, float m)
 {
     if (!rng_bool(rng, f->probability_base + f->probability_mountain * m))
         return;
@@ -182,15 +183,16 @@ static void paint_fluid_pockets(const Gen24 *g, GenContext *ctx, TerrainChunk *c
         int x = si * 16 + 8 + (int)lrintf(7.0f * gen_cos(angle));
         int z = sj * 16 + 8 + (int)lrintf(7.0f * gen_sin(angle));
         int dy = f->deep ? rng_int_range(rng, 0, 1) : 0;
-        const GenBrush *b = &brushes[rng_int_range(rng, 0, 4 * f->size_count - 1)];
-        if (gen_brush_touches(b, x, z, chunk->coord_x, chunk->coord_z))
-            paint_basin(g, ctx, b, chunk, x, y + dy, z);
+        const CompiledBrush *b = &brushes[rng_int_range(rng, 0, 4 * f->size_count - 1)];
+        if (brush_touches_chunk(b, x, z, chunk->coord_x, chunk->coord_z))
+            paint_basin(g, ctx, b, chunk, view, x, y + dy, z);
     }
 }
 
 void gen24_pockets(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
 {
     int r = g->vein_range > g->fluid_range ? g->vein_range : g->fluid_range;
+    CellView view = chunk_cell_view(chunk);
     for (int si = chunk->coord_x - r; si <= chunk->coord_x + r; si++)
         for (int sj = chunk->coord_z - r; sj <= chunk->coord_z + r; sj++) {
             Rng rng;
@@ -200,7 +202,7 @@ void gen24_pockets(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
                 const GenVeinConfig *v = &g->cfg.pockets[k];
                 paint_veins(g, chunk, &rng, v, g->pocket_brushes[k], si, sj, vein_count(g, v, 100 + k, si, sj, m));
             }
-            paint_fluid_pockets(g, ctx, chunk, &rng, &g->cfg.water_pockets, g->water_brushes, si, sj, m);
-            paint_fluid_pockets(g, ctx, chunk, &rng, &g->cfg.magma_pockets, g->magma_brushes, si, sj, m);
+            paint_fluid_pockets(g, ctx, chunk, view, &rng, &g->cfg.water_pockets, g->water_brushes, si, sj, m);
+            paint_fluid_pockets(g, ctx, chunk, view, &rng, &g->cfg.magma_pockets, g->magma_brushes, si, sj, m);
         }
 }

@@ -10,7 +10,7 @@
  * out of a snowfield, and dry bushes remain only where there is no snow. The random draws of such a column
  * are still made and then dropped, so every unfrozen column keeps exactly the plant it had in version 1,
  * which grew plants in frozen columns too (and left those columns without snow). */
-#include "gen_internal.h"
+#include "gen24_internal.h"
 
 static int random_plant(const Gen24 *g, Rng *rng, int ground, int temperature, int humidity, int y)
 {
@@ -43,12 +43,13 @@ static int random_plant(const Gen24 *g, Rng *rng, int ground, int temperature, i
 
 void gen24_grass_and_plants(const Gen24 *g, TerrainChunk *chunk)
 {
+    CellView view = chunk_cell_view(chunk);
     Rng rng;
     rng_init(&rng, rng_hash2(g->seed_plants, chunk->coord_x, chunk->coord_z));
     const int32_t grass = cell_make(BLOCK_GRASS, 0);
     for (int x = 0; x < 16; x++)
         for (int z = 0; z < 16; z++) {
-            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int32_t *column = cell_view_column(view, x, z);
             int y = gen_column_top(column, 254);
             if (y < 0)
                 continue;

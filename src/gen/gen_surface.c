@@ -14,7 +14,7 @@
  * (gen_plants.c, same gen_is_column_frozen rule), so their grass carries the layer. Full snow blocks are not
  * generated (version 1 of the generator laid them as cover, and grew plants that kept it off; Gen24.snow_cover
  * and Gen24.plants_in_snow keep that for worlds made with it). */
-#include "gen_internal.h"
+#include "gen24_internal.h"
 
 #include <math.h>
 
@@ -56,6 +56,7 @@ static inline bool is_ground(int id) { return id != BLOCK_AIR && id != BLOCK_WAT
 
 void gen24_pass2(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 {
+    CellView view = chunk_cell_view(chunk);
     (void)ctx;
     const Gen24 *g = gen->impl;
     /* the mountain factor on the lattice, interpolated per column (as gen24_mountain_factor does) */
@@ -65,7 +66,7 @@ void gen24_pass2(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
             lattice[cz][cx] = gen24_mountain_raw(g, (float)(chunk->origin_x + 4 * cx), (float)(chunk->origin_z + 4 * cz));
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
-            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int32_t *column = cell_view_column(view, x, z);
             int y = gen_column_top(column, 254);
             while (y >= 0 && !is_ground(cell_contents(column[y])))
                 y--;
@@ -90,6 +91,7 @@ void gen24_pass2(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 /* Fluids exist only up to the sea level and in pockets (below their y_max), so the scan starts there. */
 void gen24_fluids_down(const Gen24 *g, TerrainChunk *chunk)
 {
+    CellView view = chunk_cell_view(chunk);
     int top = g->ocean_level;
     if (g->cfg.water_pockets.y_max > top) top = g->cfg.water_pockets.y_max;
     if (g->cfg.magma_pockets.y_max > top) top = g->cfg.magma_pockets.y_max;
@@ -98,7 +100,7 @@ void gen24_fluids_down(const Gen24 *g, TerrainChunk *chunk)
     if (top < 0) return;
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
-            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int32_t *column = cell_view_column(view, x, z);
             int above = cell_contents(column[top]);
             for (int y = top - 1; y >= 0; y--) {
                 int c = cell_contents(column[y]);
@@ -113,10 +115,11 @@ void gen24_fluids_down(const Gen24 *g, TerrainChunk *chunk)
 
 void gen24_snow_and_ice(const Gen24 *g, TerrainChunk *chunk)
 {
+    CellView view = chunk_cell_view(chunk);
     const int32_t ice = cell_make(BLOCK_ICE, 0), snow = cell_make(g->snow_cover, 0);
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
-            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int32_t *column = cell_view_column(view, x, z);
             int temperature = shaft_temperature(chunk->shafts[CHUNK_SHAFT_INDEX(x, z)]);
             int y = gen_column_top(column, 254);
             if (y < 0 || !gen_is_column_frozen(temperature, y))
@@ -145,10 +148,11 @@ void gen24_snow_and_ice(const Gen24 *g, TerrainChunk *chunk)
 
 void gen24_bedrock_and_air(const Gen24 *g, TerrainChunk *chunk)
 {
+    CellView view = chunk_cell_view(chunk);
     const int32_t bedrock = cell_make(BLOCK_BEDROCK, 0);
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
-            int32_t *column = &chunk->cells[CHUNK_INDEX(x, 0, z)];
+            int32_t *column = cell_view_column(view, x, z);
             float n = gen_noise2(&g->n_bedrock, (float)(chunk->origin_x + x), (float)(chunk->origin_z + z), 0.1f, 1,
                                      1.0f, 1.0f);
             int layers = 2 + (int)(4.0f * n);

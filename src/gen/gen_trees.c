@@ -11,15 +11,20 @@
  * around it. Crucially that test uses only pure data — the base fill from the density field
  * (gen24_column_density) and the surface rule (gen24_surface_layer) — never the chunk's cells, so every
  * chunk a tree touches agrees on where it stands and paints its own part of it (only into air, plants or
- * leaves; the root replaces the ground). The placements of a source are memoised in the GenContext LRU.
+ * leaves; the root replaces the ground). Trees are a GenFeature (gen_feature.h): the placements of a source
+ * are memoised in the GenContext LRU and painted by every chunk they reach.
  * The one approximation: a cave mouth carved in pass 3 right under a tree is not seen. */
-#include "gen_internal.h"
+#include "gen24_internal.h"
+#include "gen_feature.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define LEAF_MARK ((int32_t)-1)
+
+/* One tree: where it stands and which brush of which type. */
+typedef struct GenTreePlacement { int32_t x, y, z; int16_t type, brush; } GenTreePlacement;
 
 typedef struct TreeShapeParams {
     GenTreeShape shape;
@@ -89,24 +94,24 @@ static float branch_length(const TreeShapeParams *p, Rng *rng, int y)
     }
 }
 
-static bool next_to(const GenBrushBuilder *b, int x, int y, int z, int32_t leaves, int wood)
+static bool next_to(const TerrainBrush *b, int x, int y, int z, int32_t leaves, int wood)
 {
     static const int d[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int k = 0; k < 6; k++) {
-        int i = gen_builder_find(b, x + d[k][0], y + d[k][1], z + d[k][2]);
-        if (i >= 0 && (b->cells[i].value == leaves || cell_contents(b->cells[i].value) == wood))
+        const BrushCell *c = brush_find(b, x + d[k][0], y + d[k][1], z + d[k][2]);
+        if (c && (c->value == leaves || cell_contents(c->value) == wood))
             return true;
     }
     return false;
 }
 
-static void build_tree(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, int index)
+static void build_tree(TerrainBrush *b, Rng *rng, const GenTreeConfig *t, int index)
 {
     TreeShapeParams p = {t->shape, t->sizes[index], index};
     int h = (int)p.h;
     int32_t wood = cell_make(t->trunk, 0), leaves = cell_make(t->leaves, 0);
-    gen_builder_add_ray(b, 0, 0, 0, 0, h, 0, wood, false);
-    gen_builder_set(b, 0, -1, 0, wood, GEN_BRUSH_FORCE); /* the root replaces the ground */
+    brush_add_ray(b, 0, 0, 0, 0, h, 0, wood, false);
+    brush_add_cell(b, 0, -1, 0, wood, BRUSH_CELL_FORCE); /* the root replaces the ground */
     int branches, rounds = 3;
     switch (t->shape) {
     case GEN_TREE_OAK: branches = (int)gen_lerp(10.0f, 22.0f, (float)index / 16.0f); break;
@@ -119,30 +124,30 @@ static void build_tree(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, int
         float len = branch_length(&p, rng, y);
         GenVec3 v = gen_vec3_normalize(gen_vec3(rng_float_range(rng, -1.0f, 1.0f), rng_float_range(rng, 0.0f, 0.33f),
                                                 rng_float_range(rng, -1.0f, 1.0f)));
-        gen_builder_add_ray(b, 0, y, 0, (int)lrintf(v.x * len), y + (int)lrintf(v.y * len), (int)lrintf(v.z * len), wood,
+        brush_add_ray(b, 0, y, 0, (int)lrintf(v.x * len), y + (int)lrintf(v.y * len), (int)lrintf(v.z * len), wood,
                             true);
     }
     for (int round = 0; round < rounds; round++) {
         int x0, y0, z0, x1, y1, z1;
-        gen_builder_bounds(b, &x0, &y0, &z0, &x1, &y1, &z1);
+        brush_bounds(b, &x0, &y0, &z0, &x1, &y1, &z1);
         for (int x = x0 - 1; x <= x1 + 1; x++)
             for (int z = z0 - 1; z <= z1 + 1; z++)
                 for (int y = 1; y <= y1 + 1; y++) {
                     float prob = leaves_probability(&p, rng, y, round);
-                    if (rng_float(rng) < prob && gen_builder_find(b, x, y, z) < 0 && next_to(b, x, y, z, leaves, t->trunk))
-                        gen_builder_set(b, x, y, z, LEAF_MARK, 0);
+                    if (rng_float(rng) < prob && !brush_find(b, x, y, z) && next_to(b, x, y, z, leaves, t->trunk))
+                        brush_add_cell(b, x, y, z, LEAF_MARK, 0);
                 }
-        gen_builder_replace(b, LEAF_MARK, leaves);
+        brush_replace_value(b, LEAF_MARK, leaves);
     }
-    gen_builder_set(b, 0, h, 0, leaves, 0);
+    brush_add_cell(b, 0, h, 0, leaves, 0);
 }
 
-static void build_mimosa(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, int index)
+static void build_mimosa(TerrainBrush *b, Rng *rng, const GenTreeConfig *t, int index)
 {
     float size = t->sizes[index];
     int32_t wood = cell_make(t->trunk, 0), leaves = cell_make(t->leaves, 0);
-    gen_builder_set(b, 0, 0, 0, wood, 0);
-    gen_builder_set(b, 0, -1, 0, wood, GEN_BRUSH_FORCE);
+    brush_add_cell(b, 0, 0, 0, wood, 0);
+    brush_add_cell(b, 0, -1, 0, wood, BRUSH_CELL_FORCE);
     int ends[3][3];
     float angle = rng_float_range(rng, 0.0f, 6.2831853f);
     for (int i = 0; i < 3; i++) {
@@ -153,7 +158,7 @@ static void build_mimosa(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, i
         ends[i][0] = (int)lrintf(r.x * (float)len);
         ends[i][1] = (int)lrintf(r.y * (float)len);
         ends[i][2] = (int)lrintf(r.z * (float)len);
-        gen_builder_add_ray(b, 0, 0, 0, ends[i][0], ends[i][1], ends[i][2], wood, false);
+        brush_add_ray(b, 0, 0, 0, ends[i][0], ends[i][1], ends[i][2], wood, false);
     }
     for (int i = 0; i < 3; i++) {
         float radius = rng_float_range(rng, 0.3f * size, 0.45f * size);
@@ -164,7 +169,7 @@ static void build_mimosa(GenBrushBuilder *b, Rng *rng, const GenTreeConfig *t, i
                     int manhattan = abs(x) + abs(y) + abs(z);
                     float dist = sqrtf((float)(x * x) + 2.89f * (float)(y * y) + (float)(z * z));
                     if (dist <= radius && (radius - dist > 1.0f || manhattan <= 2 || rng_bool(rng, 0.7f)))
-                        gen_builder_set_if_empty(b, ends[i][0] + x, ends[i][1] + y, ends[i][2] + z, leaves, 0);
+                        brush_add_cell_if_empty(b, ends[i][0] + x, ends[i][1] + y, ends[i][2] + z, leaves, 0);
                 }
     }
 }
@@ -173,21 +178,21 @@ StResult gen24_build_tree_brushes(Gen24 *g, uint64_t seed)
 {
     Rng rng;
     rng_init(&rng, seed);
-    GenBrushBuilder b;
-    gen_builder_init(&b);
+    TerrainBrush b;
+    brush_init(&b);
     int ext = 0;
     for (int k = 0; k < g->cfg.tree_type_count; k++) {
         const GenTreeConfig *t = &g->cfg.trees[k];
         for (int i = 0; i < t->size_count; i++) {
-            gen_builder_clear(&b);
+            brush_clear(&b);
             if (t->shape == GEN_TREE_MIMOSA)
                 build_mimosa(&b, &rng, t, i);
             else
                 build_tree(&b, &rng, t, i);
-            GenBrush *brush = &g->tree_brushes[k][i];
-            StResult rc = gen_brush_compile(&b, brush);
+            CompiledBrush *brush = &g->tree_brushes[k][i];
+            StResult rc = brush_compile(&b, brush);
             if (rc != ST_OK) {
-                gen_builder_free(&b);
+                brush_free(&b);
                 return rc;
             }
             int e[4] = {-brush->min_x, brush->max_x, -brush->min_z, brush->max_z};
@@ -196,7 +201,7 @@ StResult gen24_build_tree_brushes(Gen24 *g, uint64_t seed)
                     ext = e[j];
         }
     }
-    gen_builder_free(&b);
+    brush_free(&b);
     /* trees stand at local 2..13 of their source */
     int lo = (ext - 2 + 15) / 16, hi = (13 + ext) / 16;
     g->tree_range = lo > hi ? lo : hi;
@@ -306,8 +311,9 @@ static bool tree_roll(const Gen24 *g, Rng *rng, int temperature, int humidity, i
     return true;
 }
 
-static void place_source(const Gen24 *g, GenCache *cache, GenCacheEntry *e, int si, int sj)
+static void place_source(const void *generator, GenCache *cache, GenCacheEntry *e, int si, int sj)
 {
+    const Gen24 *g = generator;
     Rng rng;
     rng_init(&rng, rng_hash2(g->seed_trees, si, sj));
     int ox = si * 16, oz = sj * 16;
@@ -352,18 +358,15 @@ static void place_source(const Gen24 *g, GenCache *cache, GenCacheEntry *e, int 
         int y = top + 1, type;
         if (tree_roll(g, &rng, temperature + gen_temperature_adjustment(y), humidity, y, &type)) {
             int brush = rng_int_range(&rng, 0, g->cfg.trees[type].size_count - 1);
-            if (gen_cache_reserve(cache, e, 1)) {
-                GenTreePlacement *p = &((GenTreePlacement *)e->items)[e->count++];
+            const CompiledBrush *b = &g->tree_brushes[type][brush];
+            GenTreePlacement *p =
+                gen_feature_add_item(cache, e, wx + b->min_x, wx + b->max_x, wz + b->min_z, wz + b->max_z);
+            if (p) {
                 p->x = wx;
                 p->y = y;
                 p->z = wz;
                 p->type = (int16_t)type;
                 p->brush = (int16_t)brush;
-                const GenBrush *b = &g->tree_brushes[type][brush];
-                if (e->count == 1 || wx + b->min_x < e->min_x) e->min_x = wx + b->min_x;
-                if (e->count == 1 || wx + b->max_x > e->max_x) e->max_x = wx + b->max_x;
-                if (e->count == 1 || wz + b->min_z < e->min_z) e->min_z = wz + b->min_z;
-                if (e->count == 1 || wz + b->max_z > e->max_z) e->max_z = wz + b->max_z;
             }
         }
         placed++;
@@ -371,23 +374,31 @@ static void place_source(const Gen24 *g, GenCache *cache, GenCacheEntry *e, int 
     free(fill);
 }
 
+static void paint_tree(const void *generator, GenContext *ctx, TerrainChunk *chunk, CellView view, const void *item)
+{
+    (void)ctx;
+    (void)view; /* brush_paint_into walks the chunk's cells through its own view */
+    const Gen24 *g = generator;
+    const GenTreePlacement *p = item;
+    const CompiledBrush *b = &g->tree_brushes[p->type][p->brush];
+    if (brush_touches_chunk(b, p->x, p->z, chunk->coord_x, chunk->coord_z))
+        brush_paint_into(b, chunk, p->x, p->y, p->z, g->replaceable_by_trees);
+}
+
+static int tree_range(const void *generator) { return ((const Gen24 *)generator)->tree_range; }
+static uint64_t tree_key(const void *generator) { return ((const Gen24 *)generator)->key; }
+
+static const GenFeature TREES = {
+    .name = "trees",
+    .slot = GEN_FEATURE_SLOT_TREES,
+    .item_size = sizeof(GenTreePlacement),
+    .range = tree_range,
+    .key = tree_key,
+    .derive = place_source,
+    .paint = paint_tree,
+};
+
 void gen24_trees(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
 {
-    int r = g->tree_range;
-    int ox = chunk->origin_x, oz = chunk->origin_z;
-    for (int si = chunk->coord_x - r; si <= chunk->coord_x + r; si++)
-        for (int sj = chunk->coord_z - r; sj <= chunk->coord_z + r; sj++) {
-            bool hit;
-            GenCacheEntry *e = gen_cache_lookup(&ctx->trees, g->key, si, sj, &hit);
-            if (!hit)
-                place_source(g, &ctx->trees, e, si, sj);
-            if (e->count == 0 || e->max_x < ox || e->min_x > ox + 15 || e->max_z < oz || e->min_z > oz + 15)
-                continue;
-            const GenTreePlacement *p = e->items;
-            for (int k = 0; k < e->count; k++) {
-                const GenBrush *b = &g->tree_brushes[p[k].type][p[k].brush];
-                if (gen_brush_touches(b, p[k].x, p[k].z, chunk->coord_x, chunk->coord_z))
-                    gen_brush_paint_into(b, chunk, p[k].x, p[k].y, p[k].z, g->replaceable_by_trees);
-            }
-        }
+    gen_feature_paint_chunk(&TREES, g, ctx, chunk);
 }

@@ -4,12 +4,15 @@
  * ST_ERR_FORMAT naming the file and the field path ("assets/worldgen.json: field 'ores[2].y': ...")
  * instead of a silently different world. Block names resolve through the block registry. The hash of
  * the text becomes part of the generator's cache key. */
-#include "gen_internal.h"
+#include "gen_config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "strata/config.h"
 #include "strata/fileio.h"
 
 typedef struct Parser {
@@ -73,18 +76,17 @@ static StResult block(const Parser *p, const cJSON *o, const char *where, const 
 static StResult numbers(const Parser *p, const cJSON *o, const char *where, const char *key, int n, double lo, double hi,
                         bool ordered, float *out)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key);
+    double v[8];
+    StResult rc = n <= 8 ? config_get_number_array(p->doc, o, where, key, n, n, lo, hi, v, NULL)
+                         : st_fail(ST_ERR_ARG, "%s: numbers: at most 8", key);
+    if (rc != ST_OK)
+        return rc;
     char expected[128];
     snprintf(expected, sizeof expected, "an array of %d numbers in %g..%g%s", n, lo, hi, ordered ? ", in order" : "");
-    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
-        return bad_field(p, where, key, expected, a);
     for (int i = 0; i < n; i++) {
-        const cJSON *e = cJSON_GetArrayItem(a, i);
-        if (!cJSON_IsNumber(e) || e->valuedouble < lo || e->valuedouble > hi)
-            return bad_field(p, where, key, expected, a);
-        out[i] = (float)e->valuedouble;
+        out[i] = (float)v[i];
         if (ordered && i > 0 && out[i] < out[i - 1])
-            return bad_field(p, where, key, expected, a);
+            return bad_field(p, where, key, expected, cJSON_GetObjectItemCaseSensitive(o, key));
     }
     return ST_OK;
 }
@@ -223,18 +225,8 @@ static StResult parse_fluid(const Parser *p, const cJSON *root, const char *key,
     TRY(num(p, o, key, "probability_mountain", 0, 1, &f->probability_mountain));
     TRY(irange(p, o, key, "y", 0, 255, &f->y_min, &f->y_max));
     TRY(irange(p, o, key, "count", 0, 16, &f->count_min, &f->count_max));
-    const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(o, "sizes");
-    int n = cJSON_IsArray(sizes) ? cJSON_GetArraySize(sizes) : 0;
-    char expected[96];
-    snprintf(expected, sizeof expected, "an array of 1..%d integers in 2..16", GEN_MAX_FLUID_SIZES);
-    if (n < 1 || n > GEN_MAX_FLUID_SIZES)
-        return bad_field(p, key, "sizes", expected, sizes);
-    for (int i = 0; i < n; i++) {
-        const cJSON *e = cJSON_GetArrayItem(sizes, i);
-        if (!cJSON_IsNumber(e) || e->valuedouble < 2 || e->valuedouble > 16 || e->valuedouble != (int)e->valuedouble)
-            return bad_field(p, key, "sizes", expected, sizes);
-        f->sizes[i] = (int)e->valuedouble;
-    }
+    int n = 0;
+    TRY(config_get_int_array(p->doc, o, key, "sizes", 1, GEN_MAX_FLUID_SIZES, 2, 16, f->sizes, &n));
     f->size_count = n;
     f->deep = false;
     TRY(config_get_bool_opt(p->doc, o, key, "deep", &f->deep));
@@ -303,18 +295,11 @@ static StResult parse_trees(const Parser *p, const cJSON *root, WorldgenConfig *
                        &t->probability_humidity, &t->probability_height));
         TRY(parse_odds(p, e, w, "density", &t->density_scale, &t->density_temperature, &t->density_humidity,
                        &t->density_height));
-        const cJSON *sizes = cJSON_GetObjectItemCaseSensitive(e, "sizes");
-        int m = cJSON_IsArray(sizes) ? cJSON_GetArraySize(sizes) : 0;
-        char expected[96];
-        snprintf(expected, sizeof expected, "an array of 1..%d sizes in 3..32", GEN_MAX_TREE_BRUSHES);
-        if (m < 1 || m > GEN_MAX_TREE_BRUSHES)
-            return bad_field(p, w, "sizes", expected, sizes);
-        for (int k = 0; k < m; k++) {
-            const cJSON *v = cJSON_GetArrayItem(sizes, k);
-            if (!cJSON_IsNumber(v) || v->valuedouble < 3 || v->valuedouble > 32)
-                return bad_field(p, w, "sizes", expected, sizes);
-            t->sizes[k] = (float)v->valuedouble;
-        }
+        double sizes[GEN_MAX_TREE_BRUSHES];
+        int m = 0;
+        TRY(config_get_number_array(p->doc, e, w, "sizes", 1, GEN_MAX_TREE_BRUSHES, 3, 32, sizes, &m));
+        for (int k = 0; k < m; k++)
+            t->sizes[k] = (float)sizes[k];
         t->size_count = m;
     }
     cfg->tree_type_count = n;

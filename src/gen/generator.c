@@ -1,113 +1,38 @@
-/* generator.c — the generator interface: world settings, seed parsing, creation and dispatch by terrain
- * mode, and the per-thread GenContext with its memo caches.
+/* generator.c — the generator registry: creation and dispatch by terrain mode (the table of generators),
+ * destruction, and generator_init, which every generator declares itself through.
  *
- * Design: generator_create validates the settings, loads worldgen.json (the tunables) and hands off to
- * gen24 (continent, island) or flat. A Generator is immutable afterwards. Generator.version is what a
- * world stores; generator_create_version rebuilds the generator a world was made with, or refuses a
- * version this build does not know. The GenContext caches (caves and tree placements per source chunk)
- * are keyed by a hash of everything the derivation depends on (seed, settings, tunables, version), so a
- * context can be shared across generators and a cache can never change a result. */
-#include "gen_internal.h"
+ * Design: generator_create validates the settings (world_settings.h), loads worldgen.json (the tunables) and hands off to the
+ * generator the table names for the mode (gen24 for continent and island, flat). A Generator is immutable
+ * afterwards. Generator.version is what a world stores; generator_create_version rebuilds the generator a
+ * world was made with, or refuses a version this build does not know. The registry knows the generators
+ * (gen_generators.h); they know only the public generator.h. The per-thread GenContext and its caches live
+ * in gen_feature.c, the shared math in gen_math.c. */
+#include "strata/generator.h"
+#include "gen_config.h"
+#include "gen_generators.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define WORLDGEN_DEFAULT_PATH STRATA_ASSET_DIR "/worldgen.json"
 
-void world_settings_default(WorldSettings *s)
-{
-    memset(s, 0, sizeof *s);
-    s->seed = 0;
-    s->biome_size = 1.0f;
-    s->temperature_offset = 0.0f;
-    s->humidity_offset = 0.0f;
-    s->mode = TERRAIN_MODE_CONTINENT;
-    s->island_size_x = 400.0f;
-    s->island_size_z = 400.0f;
-    s->sea_level_offset = 0;
-    s->flat_height = 64;
-}
+/* The table of generators: which create function builds each terrain mode (heightmap has none yet). */
+static const struct {
+    TerrainGenerationMode mode;
+    GenCreateFn create;
+} GENERATORS[] = {
+    {TERRAIN_MODE_CONTINENT, gen24_create},
+    {TERRAIN_MODE_ISLAND, gen24_create},
+    {TERRAIN_MODE_FLAT, gen_flat_create},
+};
 
-StResult world_seed_parse(const char *text, uint64_t *seed)
+/* The create function for a mode generator_create has already accepted (so one exists). */
+static GenCreateFn create_for_mode(TerrainGenerationMode mode)
 {
-    if (!text || !*text)
-        return st_fail(ST_ERR_ARG, "seed: expected a number or a text, got an empty string");
-    const char *p = text;
-    bool negative = *p == '-';
-    if (negative)
-        p++;
-    bool digits = *p != '\0';
-    for (const char *q = p; *q; q++)
-        if (*q < '0' || *q > '9')
-            digits = false;
-    if (digits) {
-        errno = 0;
-        if (negative) {
-            char *end;
-            long long v = strtoll(text, &end, 10);
-            if (errno == 0 && *end == '\0') {
-                *seed = (uint64_t)v;
-                return ST_OK;
-            }
-        } else {
-            char *end;
-            unsigned long long v = strtoull(text, &end, 10);
-            if (errno == 0 && *end == '\0') {
-                *seed = (uint64_t)v;
-                return ST_OK;
-            }
-        }
-        /* out of range: fall through and treat it as text */
-    }
-    *seed = rng_hash_string(text);
-    return ST_OK;
-}
-
-const char *terrain_mode_name(TerrainGenerationMode mode)
-{
-    switch (mode) {
-    case TERRAIN_MODE_CONTINENT: return "continent";
-    case TERRAIN_MODE_ISLAND: return "island";
-    case TERRAIN_MODE_FLAT: return "flat";
-    case TERRAIN_MODE_HEIGHTMAP: return "heightmap";
-    }
-    return "unknown";
-}
-
-StResult terrain_mode_parse(const char *name, TerrainGenerationMode *mode)
-{
-    static const TerrainGenerationMode modes[] = {TERRAIN_MODE_CONTINENT, TERRAIN_MODE_ISLAND, TERRAIN_MODE_FLAT,
-                                                  TERRAIN_MODE_HEIGHTMAP};
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-        if (name && strcmp(name, terrain_mode_name(modes[i])) == 0) {
-            *mode = modes[i];
-            return ST_OK;
-        }
-    return st_fail(ST_ERR_ARG, "terrain mode: expected continent|island|flat|heightmap, got '%s'", name ? name : "");
-}
-
-/* The same ranges world.json accepts (src/store/world_file.c), so every loadable world has a generator. */
-static StResult check_settings(const WorldSettings *s)
-{
-    if (!(s->biome_size >= 0.01f && s->biome_size <= 100.0f))
-        return st_fail(ST_ERR_ARG, "world settings: biome_size: expected 0.01..100, got %g", (double)s->biome_size);
-    if (!(s->temperature_offset >= -15.0f && s->temperature_offset <= 15.0f))
-        return st_fail(ST_ERR_ARG, "world settings: temperature_offset: expected -15..15, got %g",
-                       (double)s->temperature_offset);
-    if (!(s->humidity_offset >= -15.0f && s->humidity_offset <= 15.0f))
-        return st_fail(ST_ERR_ARG, "world settings: humidity_offset: expected -15..15, got %g",
-                       (double)s->humidity_offset);
-    if (s->mode == TERRAIN_MODE_ISLAND &&
-        (!(s->island_size_x >= 1.0f && s->island_size_x <= 1e7f) || !(s->island_size_z >= 1.0f && s->island_size_z <= 1e7f)))
-        return st_fail(ST_ERR_ARG, "world settings: island_size: expected 1..10000000 blocks each way, got %gx%g",
-                       (double)s->island_size_x, (double)s->island_size_z);
-    if (s->sea_level_offset < -64 || s->sea_level_offset > 191)
-        return st_fail(ST_ERR_ARG, "world settings: sea_level_offset: expected -64..191, got %d", s->sea_level_offset);
-    if (s->mode == TERRAIN_MODE_FLAT && (s->flat_height < 0 || s->flat_height > 255))
-        return st_fail(ST_ERR_ARG, "world settings: flat_height: expected 0..255, got %d", s->flat_height);
-    return ST_OK;
+    for (size_t i = 0; i < sizeof GENERATORS / sizeof GENERATORS[0]; i++)
+        if (GENERATORS[i].mode == mode)
+            return GENERATORS[i].create;
+    return gen24_create; /* unreachable: the mode checks above admit only modes in the table */
 }
 
 StResult generator_create_version(const WorldSettings *settings, const BlockRegistry *blocks,
@@ -121,7 +46,7 @@ StResult generator_create_version(const WorldSettings *settings, const BlockRegi
     if (settings->mode != TERRAIN_MODE_CONTINENT && settings->mode != TERRAIN_MODE_ISLAND &&
         settings->mode != TERRAIN_MODE_FLAT)
         return st_fail(ST_ERR_ARG, "generator_create: unknown terrain mode %d", (int)settings->mode);
-    StResult rc = check_settings(settings);
+    StResult rc = world_settings_validate(settings);
     if (rc != ST_OK)
         return rc;
     WorldgenConfig *cfg = malloc(sizeof *cfg);
@@ -139,7 +64,7 @@ StResult generator_create_version(const WorldSettings *settings, const BlockRegi
     }
     g->settings = *settings;
     g->blocks = blocks;
-    rc = settings->mode == TERRAIN_MODE_FLAT ? gen_flat_create(g, cfg, version) : gen24_create(g, cfg, version);
+    rc = create_for_mode(settings->mode)(g, cfg, version);
     free(cfg);
     if (rc != ST_OK) {
         free(g);
@@ -170,136 +95,19 @@ void generator_generate_chunk(const Generator *g, TerrainChunk *chunk, GenContex
         generator_run_pass(g, pass, chunk, ctx);
 }
 
-uint64_t gen_generator_key(const Generator *g, uint64_t worldgen_hash)
+void generator_init(Generator *g, const GeneratorClass *cls, int version, void *impl)
 {
-    const WorldSettings *s = &g->settings;
-    uint64_t h = rng_mix64(s->seed ^ 0x9E3779B97F4A7C15ull);
-    uint32_t f[6];
-    memcpy(&f[0], &s->biome_size, 4);
-    memcpy(&f[1], &s->temperature_offset, 4);
-    memcpy(&f[2], &s->humidity_offset, 4);
-    memcpy(&f[3], &s->island_size_x, 4);
-    memcpy(&f[4], &s->island_size_z, 4);
-    f[5] = (uint32_t)s->mode;
-    for (int i = 0; i < 6; i++)
-        h = rng_mix64(h ^ f[i]);
-    h = rng_mix64(h ^ (uint64_t)(uint32_t)s->sea_level_offset);
-    h = rng_mix64(h ^ (uint64_t)(uint32_t)s->flat_height);
-    h = rng_mix64(h ^ (uint64_t)(uint32_t)g->version);
-    h = rng_mix64(h ^ rng_hash_string(g->name ? g->name : ""));
-    return rng_mix64(h ^ worldgen_hash);
-}
-
-/* ---- GenContext ---- */
-
-GenContext *gen_context_create(void)
-{
-    GenContext *ctx = calloc(1, sizeof *ctx);
-    if (!ctx)
-        return NULL;
-    ctx->caves.item_size = sizeof(GenCaveStroke);
-    ctx->trees.item_size = sizeof(GenTreePlacement);
-    return ctx;
-}
-
-static void cache_free(GenCache *c)
-{
-    for (int i = 0; i < GEN_CACHE_ENTRIES; i++)
-        free(c->entries[i].items);
-}
-
-void gen_context_destroy(GenContext *ctx)
-{
-    if (!ctx)
-        return;
-    cache_free(&ctx->caves);
-    cache_free(&ctx->trees);
-    free(ctx);
-}
-
-static uint64_t cache_tag(uint64_t key, int sx, int sz)
-{
-    uint64_t t = rng_mix64(key ^ rng_mix64(((uint64_t)(uint32_t)sx << 32) | (uint32_t)sz));
-    return t ? t : 1; /* 0 marks an empty slot */
-}
-
-GenCacheEntry *gen_cache_lookup(GenCache *cache, uint64_t key, int sx, int sz, bool *hit)
-{
-    uint64_t tag = cache_tag(key, sx, sz);
-    cache->clock++;
-    int victim = 0;
-    for (int i = 0; i < GEN_CACHE_ENTRIES; i++) {
-        if (cache->tags[i] == tag) {
-            GenCacheEntry *e = &cache->entries[i];
-            if (e->valid && e->key == key && e->sx == sx && e->sz == sz) {
-                e->stamp = cache->clock;
-                cache->hits++;
-                *hit = true;
-                return e;
-            }
-        }
-    }
-    /* miss: an empty slot, or the least recently used */
-    for (int i = 0; i < GEN_CACHE_ENTRIES; i++) {
-        const GenCacheEntry *e = &cache->entries[i];
-        if (!e->valid) {
-            victim = i;
-            break;
-        }
-        if (e->stamp < cache->entries[victim].stamp)
-            victim = i;
-    }
-    GenCacheEntry *e = &cache->entries[victim];
-    cache->misses++;
-    cache->tags[victim] = tag;
-    e->valid = true;
-    e->key = key;
-    e->sx = sx;
-    e->sz = sz;
-    e->stamp = cache->clock;
-    e->count = 0;
-    e->min_x = e->max_x = e->min_z = e->max_z = 0;
-    *hit = false;
-    return e;
-}
-
-bool gen_cache_reserve(GenCache *cache, GenCacheEntry *e, int n)
-{
-    if (e->count + n <= e->cap)
-        return true;
-    int cap = e->cap ? e->cap * 2 : 256;
-    while (cap < e->count + n)
-        cap *= 2;
-    void *items = realloc(e->items, cache->item_size * (size_t)cap);
-    if (!items) {
-        e->valid = false; /* never reuse a truncated derivation */
-        return false;
-    }
-    e->items = items;
-    e->cap = cap;
-    return true;
-}
-
-/* ---- random helpers ---- */
-
-GenVec3 gen_vec3_normalize(GenVec3 v)
-{
-    float l = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
-    if (l <= 0.0f)
-        return gen_vec3(0.0f, 0.0f, 0.0f);
-    return gen_vec3(v.x / l, v.y / l, v.z / l);
-}
-
-GenVec3 gen_rng_direction(Rng *rng)
-{
-    for (;;) {
-        float x = rng_float_range(rng, -1.0f, 1.0f);
-        float y = rng_float_range(rng, -1.0f, 1.0f);
-        float z = rng_float_range(rng, -1.0f, 1.0f);
-        float l2 = x * x + y * y + z * z;
-        if (l2 > 1e-4f && l2 <= 1.0f) {
-            float l = sqrtf(l2);
-            return gen_vec3(x / l, y / l, z / l);
-        }
-    }
+    g->name = cls->name;
+    g->version = version;
+    g->impl = impl;
+    g->ocean_level = cls->ocean_level;
+    g->find_coarse_spawn_position = cls->find_coarse_spawn_position;
+    g->calculate_ocean_shore_distance = cls->calculate_ocean_shore_distance;
+    g->calculate_height = cls->calculate_height;
+    g->calculate_temperature = cls->calculate_temperature;
+    g->calculate_humidity = cls->calculate_humidity;
+    g->calculate_mountain_range_factor = cls->calculate_mountain_range_factor;
+    for (int i = 0; i < 4; i++)
+        g->pass[i] = cls->pass[i];
+    g->destroy = cls->destroy;
 }

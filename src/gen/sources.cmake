@@ -1,8 +1,9 @@
 # sources of src/gen (listed explicitly)
 set(STRATA_GEN_SOURCES
   src/gen/generator.c
+  src/gen/gen_feature.c
+  src/gen/gen_math.c
   src/gen/gen_worldgen.c
-  src/gen/gen_brush.c
   src/gen/gen24.c
   src/gen/gen24_fields.c
   src/gen/gen24_fill.c

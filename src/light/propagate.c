@@ -48,6 +48,7 @@ static const uint8_t LIGHT_DISTANCE[64] = {
 typedef struct PropagateRun {
     LightContext *ctx;
     TerrainChunk *chunk;                   /* the centre */
+    CellView views[9];                     /* the cells of ctx->chunks[i], for this step (unset where NULL) */
     const uint8_t *attenuation;
     uint16_t gen;
     uint64_t rows[4];                      /* border-ring rows of the centre raised by this call */
@@ -56,6 +57,12 @@ typedef struct PropagateRun {
 static inline TerrainChunk *propagate_chunk_of(const PropagateRun *r, int rx, int rz)
 {
     return r->ctx->chunks[(rz >> 4) * 3 + (rx >> 4)];
+}
+
+/* The cell at region coordinates (rx, y, rz), which must lie in a chunk that is present. */
+static inline int32_t *propagate_cell_at(const PropagateRun *r, int rx, int y, int rz)
+{
+    return cell_view_at(r->views[(rz >> 4) * 3 + (rx >> 4)], CHUNK_INDEX(rx & 15, y, rz & 15));
 }
 
 /* The light a region cell has now: its raised value in this call, else its light bits (value v). */
@@ -132,8 +139,8 @@ static bool propagate_plan_pair(const PropagateRun *r, PropagatePair *pair, int 
     propagate_rows_between(pair->rows, lo, hi);
     pair->ka = ka;
     pair->kb = kb;
-    pair->ca = &ka->cells[CHUNK_INDEX(ax & 15, 0, az & 15)];
-    pair->cb = &kb->cells[CHUNK_INDEX(bx & 15, 0, bz & 15)];
+    pair->ca = propagate_cell_at(r, ax, 0, az);
+    pair->cb = propagate_cell_at(r, bx, 0, bz);
     pair->pa = (uint32_t)ax << 8 | (uint32_t)az << 14;
     pair->pb = (uint32_t)bx << 8 | (uint32_t)bz << 14;
     pair->da = da;
@@ -186,7 +193,7 @@ static void propagate_flood(PropagateRun *r)
             uint32_t p = q->data[level][i];
             int y = (int)(p & 255), rx = (int)((p >> 8) & 63), rz = (int)(p >> 14);
             TerrainChunk *k = propagate_chunk_of(r, rx, rz);
-            int32_t v = cell_load(&k->cells[CHUNK_INDEX(rx & 15, y, rz & 15)]);
+            int32_t v = cell_load(propagate_cell_at(r, rx, y, rz));
             if (propagate_current(r, k, p, v) != level) continue;   /* raised again since */
             for (int d = 0; d < 6; d++) {
                 if ((d == 0 && y == CHUNK_SIZE_Y - 1) || (d == 1 && y == 0)) continue;
@@ -196,7 +203,7 @@ static void propagate_flood(PropagateRun *r)
                 if (level - 1 <= LIGHT_DISTANCE[nx] + LIGHT_DISTANCE[nz]) continue;
                 TerrainChunk *nk = propagate_chunk_of(r, nx, nz);
                 if (!nk || (nk->worker_flags & LIGHT_WORKER_FLAG_PROPAGATED)) continue;
-                int32_t *np = &nk->cells[CHUNK_INDEX(nx & 15, (int)(n & 255), nz & 15)];
+                int32_t *np = propagate_cell_at(r, nx, (int)(n & 255), nz);
                 propagate_offer(r, nk, np, cell_load(np), n, level);
             }
         }
@@ -225,6 +232,8 @@ void light_propagate(const Terrain *terrain, TerrainChunk *chunk, const BlockReg
         for (int dx = 0; dx < 3; dx++)
             ctx->chunks[dz * 3 + dx] = dx == 1 && dz == 1 ? chunk
                 : terrain_get_chunk(terrain, chunk->coord_x + dx - 1, chunk->coord_z + dz - 1);
+    for (int i = 0; i < 9; i++)
+        if (ctx->chunks[i]) run.views[i] = chunk_cell_view(ctx->chunks[i]);
     LightBuckets *q = &ctx->buckets;
     q->failed = false;
     for (int level = 0; level <= LIGHT_MAX; level++) q->count[level] = 0;

@@ -38,8 +38,7 @@
 #include "strata/cell.h"
 #include "strata/log.h"
 
-_Static_assert(offsetof(TerrainChunk, cells) % 8 == 0, "cell pairs must be 8-byte aligned for 64-bit CAS");
-
+/* Two cells (y even, y + 1) as one 64-bit word: chunk.h guarantees views' columns are 8-byte aligned. */
 typedef int64_t __attribute__((may_alias)) SunlightPair;
 
 #define SUNLIGHT_PREFETCH_COLUMNS 1   /* how far ahead the column scan asks for memory */
@@ -74,7 +73,7 @@ static inline void sunlight_set_pair(SunlightPair *p, int64_t old, int64_t sky_b
 
 /* Of the given slices of column (x, z), those holding an emitter whose light can go somewhere: the
  * emitter lets light through, or a face of it touches a cell that does (or another chunk). */
-static uint32_t sunlight_useful_emitter_slices(const TerrainChunk *chunk, const BlockRegistry *blocks, int x, int z,
+static uint32_t sunlight_useful_emitter_slices(CellViewConst cells, const BlockRegistry *blocks, int x, int z,
                                                uint32_t slices)
 {
     if (x == 0 || x == CHUNK_SIZE_X - 1 || z == 0 || z == CHUNK_SIZE_Z - 1) return slices;
@@ -84,12 +83,13 @@ static uint32_t sunlight_useful_emitter_slices(const TerrainChunk *chunk, const 
     for (int s = 0; s < CHUNK_SLICES; s++) {
         if (!(slices & (1u << s))) continue;
         for (int y = s * CHUNK_SLICE_HEIGHT; y < (s + 1) * CHUNK_SLICE_HEIGHT && !(useful & (1u << s)); y++) {
-            int i = CHUNK_INDEX(x, y, z), c = cell_contents(cell_load(&chunk->cells[i]));
+            int i = CHUNK_INDEX(x, y, z), c = cell_contents(cell_load(cell_view_const_at(cells, i)));
             if (!blocks->emission[c]) continue;
             bool open = blocks->attenuation[c] < LIGHT_MAX;
             for (int d = 0; d < 6 && !open; d++) {
                 if ((d == 0 && y == CHUNK_SIZE_Y - 1) || (d == 1 && y == 0)) continue;
-                open = blocks->attenuation[cell_contents(cell_load(&chunk->cells[i + step[d]]))] < LIGHT_MAX;
+                int n = cell_contents(cell_load(cell_view_const_at(cells, i + step[d])));
+                open = blocks->attenuation[n] < LIGHT_MAX;
             }
             if (open) useful |= 1u << s;
         }
@@ -98,14 +98,14 @@ static uint32_t sunlight_useful_emitter_slices(const TerrainChunk *chunk, const 
 }
 
 /* worker_emitter_slices bits for column (x, z) whose emitters are in `slices`. */
-static uint64_t sunlight_emitter_blocks(const TerrainChunk *chunk, const BlockRegistry *blocks, int x, int z,
+static uint64_t sunlight_emitter_blocks(CellViewConst cells, const BlockRegistry *blocks, int x, int z,
                                         uint32_t slices, uint64_t known)
 {
     int quadrant = (x >= 8) + 2 * (z >= 8);
     uint32_t todo = 0;
     for (int s = 0; s < CHUNK_SLICES; s++)
         if ((slices & (1u << s)) && !((known >> (4 * s + quadrant)) & 1)) todo |= 1u << s;
-    uint32_t useful = todo ? sunlight_useful_emitter_slices(chunk, blocks, x, z, todo) : 0;
+    uint32_t useful = todo ? sunlight_useful_emitter_slices(cells, blocks, x, z, todo) : 0;
     uint64_t bits = 0;
     for (int s = 0; s < CHUNK_SLICES; s++)
         if (useful & (1u << s)) bits |= 1ull << (4 * s + quadrant);
@@ -116,6 +116,7 @@ static uint64_t sunlight_emitter_blocks(const TerrainChunk *chunk, const BlockRe
 
 typedef struct SunlightRun {
     TerrainChunk *chunk;
+    CellView view;                         /* the chunk's cells, for this step */
     const BlockRegistry *blocks;
     const uint8_t *class;
     int sky;
@@ -148,7 +149,7 @@ static inline void sunlight_want(SunlightRun *r, int i, int32_t v, int want)
     int light = cell_light(v);
     if (light == want) return;
     if (light < want) {
-        sunlight_set(&r->chunk->cells[i], v, want, r->shared);
+        sunlight_set(cell_view_at(r->view, i), v, want, r->shared);
         return;
     }
     r->deferred[i >> 6] |= 1ull << (i & 63);
@@ -167,7 +168,7 @@ typedef struct SunlightDark {
 static inline __attribute__((always_inline)) void sunlight_dark_cell(SunlightRun *r, SunlightDark *dark, int base,
                                                                       int y, bool border)
 {
-    int32_t v = cell_load(&r->chunk->cells[base + y]);
+    int32_t v = cell_load(cell_view_at(r->view, base + y));
     unsigned k = r->class[cell_contents(v)];
     int e = (int)(k & 15);
     if (k & LIGHT_CLASS_SUN) dark->bottom = y;
@@ -193,7 +194,7 @@ static uint32_t sunlight_column(SunlightRun *r, int x, int z)
     const uint8_t *class = r->class;
     const bool shared = r->shared, border = light_is_border_column(x, z);
     const int sky = r->sky, base = CHUNK_INDEX(x, 0, z);
-    int32_t *column = &r->chunk->cells[base];
+    int32_t *column = cell_view_column(r->view, x, z);
     const int32_t sky_air = (int32_t)sky << CELL_LIGHT_SHIFT;
     const int64_t sky_bits = (int64_t)(((uint64_t)(uint32_t)sky_air << 32) | (uint32_t)sky_air);
     const int64_t pair_sky_light = sky_bits;   /* the light bits of a pair at the sky level */
@@ -301,9 +302,9 @@ static inline __attribute__((always_inline)) void sunlight_raise(SunlightRun *r,
     uint64_t bit = 1ull << (i & 63);
     if (r->deferred[i >> 6] & bit) {
         r->deferred[i >> 6] &= ~bit;
-        if (cell_light(v) != light) sunlight_set(&r->chunk->cells[i], v, light, r->shared);
+        if (cell_light(v) != light) sunlight_set(cell_view_at(r->view, i), v, light, r->shared);
     } else {
-        sunlight_set(&r->chunk->cells[i], v, light, r->shared);
+        sunlight_set(cell_view_at(r->view, i), v, light, r->shared);
     }
     if (light < 2) return;
     if (light_is_border_column((i >> 8) & 15, i >> 12)) light_mark_row(r->rows, i & 255);
@@ -315,11 +316,11 @@ static inline __attribute__((always_inline)) void sunlight_raise(SunlightRun *r,
 static void sunlight_seed_rows(SunlightRun *r, int a, int b, int y0, int y1)
 {
     int sa = CHUNK_INDEX(a & 15, 0, a >> 4), sb = CHUNK_INDEX(b & 15, 0, b >> 4);
-    const int32_t *cells = r->chunk->cells;
+    const int32_t *ca = cell_view_at(r->view, sa), *cb = cell_view_at(r->view, sb);
     const uint8_t *attenuation = r->blocks->attenuation;
     for (int y = y0; y <= y1; y++) {
-        int la = sunlight_current(r, sa + y, cell_load(&cells[sa + y]));
-        int32_t vb = cell_load(&cells[sb + y]);
+        int la = sunlight_current(r, sa + y, cell_load(&ca[y]));
+        int32_t vb = cell_load(&cb[y]);
         int lb = sunlight_current(r, sb + y, vb);
         if (la - 1 <= lb) continue;
         int nl = la - 1 - attenuation[cell_contents(vb)];
@@ -335,12 +336,12 @@ static inline void sunlight_seed_edge(SunlightRun *r, int a, int b)
 static void sunlight_flood(SunlightRun *r)
 {
     const uint8_t *attenuation = r->blocks->attenuation;
-    int32_t *cells = r->chunk->cells;
+    const CellView view = r->view;
     LightBuckets *q = r->q;
     for (int level = LIGHT_MAX; level >= 2; level--) {
         for (int k = 0; k < q->count[level]; k++) {
             int i = (int)q->data[level][k];
-            if (sunlight_current(r, i, cell_load(&cells[i])) != level) continue;   /* raised again since */
+            if (sunlight_current(r, i, cell_load(cell_view_at(view, i))) != level) continue;   /* raised again since */
             int y = i & 255, x = (i >> 8) & 15, z = i >> 12;
             int n[6], m = 0;
             if (y < CHUNK_SIZE_Y - 1) n[m++] = i + 1;
@@ -350,7 +351,7 @@ static void sunlight_flood(SunlightRun *r)
             if (z < CHUNK_SIZE_Z - 1) n[m++] = i + CHUNK_INDEX(0, 0, 1);
             if (z > 0) n[m++] = i - CHUNK_INDEX(0, 0, 1);
             for (int d = 0; d < m; d++) {
-                int32_t nv = cell_load(&cells[n[d]]);
+                int32_t nv = cell_load(cell_view_at(view, n[d]));
                 int nl = level - 1 - attenuation[cell_contents(nv)];
                 if (nl > sunlight_current(r, n[d], nv)) sunlight_raise(r, n[d], nv, nl);
             }
@@ -362,11 +363,12 @@ static void sunlight_flood(SunlightRun *r)
 /* Deferred cells the flood did not reach keep only their sunlight. */
 static void sunlight_lower_deferred(SunlightRun *r)
 {
-    int32_t *cells = r->chunk->cells;
+    const CellView view = r->view;
     for (int w = 0; w < CHUNK_CELLS / 64; w++) {
         for (uint64_t bits = r->deferred[w]; bits; bits &= bits - 1) {
             int i = w * 64 + __builtin_ctzll(bits);
-            sunlight_set(&cells[i], cell_load(&cells[i]), r->own[i], r->shared);
+            int32_t *p = cell_view_at(view, i);
+            sunlight_set(p, cell_load(p), r->own[i], r->shared);
         }
         r->deferred[w] = 0;
     }
@@ -377,6 +379,7 @@ void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_
 {
     SunlightRun *r = &(SunlightRun){0};
     r->chunk = chunk;
+    r->view = chunk_cell_view(chunk);
     r->blocks = tables->blocks;
     r->class = tables->class;
     r->sky = sky_light < 0 ? 0 : sky_light > LIGHT_MAX ? LIGHT_MAX : sky_light;
@@ -392,11 +395,13 @@ void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_
              * column (1 KB) while this one is processed. */
             int ahead = CHUNK_INDEX(x, 0, z) + SUNLIGHT_PREFETCH_COLUMNS * CHUNK_SIZE_Y;
             if (ahead < CHUNK_CELLS) {
-                const char *next = (const char *)&chunk->cells[ahead];
+                const char *next = (const char *)cell_view_at(r->view, ahead);
                 for (int line = 0; line < CHUNK_SIZE_Y * 4; line += 64) __builtin_prefetch(next + line);
             }
             uint32_t slices = sunlight_column(r, x, z);
-            if (slices) emitter_blocks |= sunlight_emitter_blocks(chunk, r->blocks, x, z, slices, emitter_blocks);
+            if (slices)
+                emitter_blocks |= sunlight_emitter_blocks(cell_view_to_const(r->view), r->blocks, x, z, slices,
+                                                          emitter_blocks);
         }
     for (int z = 0; z < CHUNK_SIZE_Z; z++)
         for (int x = 0; x < CHUNK_SIZE_X; x++) {

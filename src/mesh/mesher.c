@@ -98,21 +98,20 @@ static uint64_t mesher_pass_seed(const MesherContext *ctx, const TerrainChunk *c
 }
 
 /* Missing neighbour columns read as air, lit like our nearest cell: the column to read and what to keep. */
-static const int32_t *mesher_source_column(const MesherContext *ctx, const TerrainChunk *chunk, int lx, int lz,
-                                           bool *missing)
+static const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int lz, bool *missing)
 {
-    const TerrainChunk *src = ctx->neighbours[((lz >> 4) + 1) * 3 + (lx >> 4) + 1];
-    *missing = !src;
-    if (!src) {
-        src = chunk;
+    int n = ((lz >> 4) + 1) * 3 + (lx >> 4) + 1;
+    *missing = ctx->neighbour_missing[n];
+    if (*missing) {
         lx = lx < 0 ? 0 : lx > 15 ? 15 : lx;
         lz = lz < 0 ? 0 : lz > 15 ? 15 : lz;
     }
-    return &src->cells[CHUNK_INDEX(lx & 15, 0, lz & 15)];
+    return cell_view_const_column(ctx->neighbours[n], lx & 15, lz & 15);
 }
 
 /* Hashes the slices of one parity, each with its one-cell border, straight from the chunks: column by
- * column (each column's memory read front to back), two cells per 64-bit load. Per slice the words are
+ * column (each column's memory read front to back), two cells per 64-bit load (chunk.h: view columns are
+ * 8-byte aligned). Per slice the words are
  * keyed by position and summed as products of their halves (the NH construction): no dependency chain
  * between words, and a change in one or a few cells changes the sum except with odds near 2^-32.
  * Rows outside the world are constant and not hashed. */
@@ -120,7 +119,7 @@ typedef int64_t __attribute__((may_alias)) MesherCellPair;
 
 #define MESHER_KEY_STEP 0x9E3779B97F4A7C15ull
 
-static void mesher_hash_pass(const MesherContext *ctx, const TerrainChunk *chunk, int first_slice, uint64_t seed,
+static void mesher_hash_pass(const MesherContext *ctx, int first_slice, uint64_t seed,
                              uint64_t hashes[MESHER_PASS_SLICES])
 {
     uint64_t sum[MESHER_PASS_SLICES], key[MESHER_PASS_SLICES];
@@ -132,7 +131,7 @@ static void mesher_hash_pass(const MesherContext *ctx, const TerrainChunk *chunk
     for (int sz = 0; sz < SLAB_SIZE; sz++)
         for (int sx = 0; sx < SLAB_SIZE; sx++) {
             bool missing;
-            const int32_t *column = mesher_source_column(ctx, chunk, sx - 1, sz - 1, &missing);
+            const int32_t *column = mesher_source_column(ctx, sx - 1, sz - 1, &missing);
             uint64_t keep = missing ? pair_light : ~0ull;
             for (int i = 0; i < MESHER_PASS_SLICES; i++) {
                 /* the slab is rows y0-1 .. y0+16: word w (w = 0..9) holds rows y0-2+2w and y0-1+2w, the first
@@ -164,13 +163,13 @@ static void mesher_hash_pass(const MesherContext *ctx, const TerrainChunk *chunk
 }
 
 /* Whether a slice's own cells are all air (then it has no faces, whatever its border holds). */
-static bool mesher_slice_empty(const TerrainChunk *chunk, int slice)
+static bool mesher_slice_empty(CellViewConst cells, int slice)
 {
     const uint64_t pair_contents = ((uint64_t)CELL_CONTENTS_MASK << 32) | CELL_CONTENTS_MASK;
     for (int z = 0; z < CHUNK_SIZE_Z; z++)
         for (int x = 0; x < CHUNK_SIZE_X; x++) {
             const MesherCellPair *words =
-                (const MesherCellPair *)&chunk->cells[CHUNK_INDEX(x, slice * CHUNK_SLICE_HEIGHT, z)];
+                (const MesherCellPair *)(cell_view_const_column(cells, x, z) + slice * CHUNK_SLICE_HEIGHT);
             uint64_t any = 0;
             for (int w = 0; w < CHUNK_SLICE_HEIGHT / 2; w++) any |= (uint64_t)__atomic_load_n(&words[w], __ATOMIC_RELAXED);
             if (any & pair_contents) return false;
@@ -180,7 +179,7 @@ static bool mesher_slice_empty(const TerrainChunk *chunk, int slice)
 
 /* Copies one slice with its border into ctx->slab_data (for a slice that is rebuilt) and builds its
  * per-column bit masks on the way (rows walked downwards, so every shift is by one). */
-static void mesher_copy_slab(MesherContext *ctx, const TerrainChunk *chunk, int slice)
+static void mesher_copy_slab(MesherContext *ctx, int slice)
 {
     MesherSlab *slab = &ctx->slab_data;
     const uint8_t *kind = ctx->kind;
@@ -192,7 +191,7 @@ static void mesher_copy_slab(MesherContext *ctx, const TerrainChunk *chunk, int 
     for (int sz = 0; sz < SLAB_SIZE; sz++)
         for (int sx = 0; sx < SLAB_SIZE; sx++) {
             bool missing;
-            const int32_t *from = mesher_source_column(ctx, chunk, sx - 1, sz - 1, &missing) + y_base;
+            const int32_t *from = mesher_source_column(ctx, sx - 1, sz - 1, &missing) + y_base;
             int32_t keep = missing ? CELL_LIGHT_MASK : ~0;
             int col = sx + sz * SLAB_SIZE;
             int32_t *dst = &slab->cells[col * SLAB_STRIDE_X];
@@ -280,24 +279,29 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
     }
     mesher_light_prepare_blocks(ctx, blocks);
     mesher_light_prepare_columns(ctx, chunk);
+    const CellViewConst own = chunk_cell_view_const(chunk);
     for (int dz = -1; dz <= 1; dz++)
-        for (int dx = -1; dx <= 1; dx++)
-            ctx->neighbours[(dz + 1) * 3 + dx + 1] = dx == 0 && dz == 0 ? chunk
+        for (int dx = -1; dx <= 1; dx++) {
+            int n = (dz + 1) * 3 + dx + 1;
+            const TerrainChunk *k = dx == 0 && dz == 0 ? chunk
                 : terrain_get_chunk(terrain, chunk->coord_x + dx, chunk->coord_z + dz);
+            ctx->neighbours[n] = k && k != chunk ? chunk_cell_view_const(k) : own;
+            ctx->neighbour_missing[n] = !k;
+        }
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
     uint64_t hashes[MESHER_PASS_SLICES];
-    mesher_hash_pass(ctx, chunk, first, seed, hashes);
+    mesher_hash_pass(ctx, first, seed, hashes);
     g->slices_rebuilt_last_pass = 0;
     for (int i = 0; i < MESHER_PASS_SLICES; i++) {
         int s = first + 2 * i;
         uint64_t h = hashes[i];
         if (g->slice_built[s] && g->slice_hash[s] == h) continue;
         ctx->failed = false;
-        if (mesher_slice_empty(chunk, s)) {   /* all air: nothing to show, nothing to copy */
+        if (mesher_slice_empty(own, s)) {   /* all air: nothing to show, nothing to copy */
             for (int k = 0; k < MESH_SUBSET_COUNT; k++) g->slices[s][k].count = 0;
         } else {
-            mesher_copy_slab(ctx, chunk, s);
+            mesher_copy_slab(ctx, s);
             mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s]);
         }
         mesher_measure_slice(g, s);

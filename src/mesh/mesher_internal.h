@@ -84,7 +84,8 @@ struct MesherContext {
 
     /* per pass */
     uint8_t column_tint[MESHER_TINT_TYPES][CHUNK_SHAFTS][3];
-    const TerrainChunk *neighbours[9];     /* [(dz + 1) * 3 + dx + 1] */
+    CellViewConst neighbours[9];           /* [(dz + 1) * 3 + dx + 1]: the 3x3 chunks' cells for this pass */
+    bool neighbour_missing[9];             /* that chunk is missing: neighbours[] holds the centre's cells */
     bool failed;                           /* a vertex list could not grow */
 };
 

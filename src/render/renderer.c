@@ -402,3 +402,10 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     *fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     r->frame_index = (r->frame_index + 1) % RENDER_FRAMES_IN_FLIGHT;
 }
+
+double renderer_fade_in_seconds(const Renderer *r)
+{
+    float fog_start, fog_end;
+    render_fog_range(r->view_distance_chunks, &fog_start, &fog_end);
+    return fog_end / RENDER_FADE_SPEED;
+}

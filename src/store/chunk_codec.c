@@ -149,24 +149,25 @@ static inline void codec_transpose_block(const int32_t *src, int32_t *dst, __m12
 /* Cells y0..y0+15 of every column -> band[(y - y0) * 256 + column], light cleared, in 16x16 tiles: rows
  * 1 KiB apart all map to 4 of the 64 L1 sets, so a tile must stay small (16 lines) or it thrashes. The band
  * (16 KiB) stays in L1 while its runs are scanned, so encoding never writes a chunk-sized scratch array. */
-static void codec_gather_band(const TerrainChunk *chunk, int y0, int32_t *band)
+static void codec_gather_band(CellViewConst cells, int y0, int32_t *band)
 {
     const __m128i keep = _mm_set1_epi32(~(int32_t)CELL_LIGHT_MASK);
     for (int column0 = 0; column0 < 256; column0 += 16)
         for (int y = y0; y < y0 + 16; y += 4)
             for (int column = column0; column < column0 + 16; column += 4)
-                codec_transpose_block(chunk->cells + (column << 8) + y, band + ((y - y0) << 8) + column, keep);
+                codec_transpose_block(cell_view_const_at(cells, (column << 8) + y), band + ((y - y0) << 8) + column,
+                                      keep);
 }
 
 /* Sequence -> cells, in 16x16 tiles (see above). */
-static void codec_scatter_sequence(const int32_t *sequence, TerrainChunk *chunk)
+static void codec_scatter_sequence(const int32_t *sequence, CellView cells)
 {
     const __m128i keep = _mm_set1_epi32(-1);
     for (int column0 = 0; column0 < 256; column0 += 16)
         for (int y0 = 0; y0 < 256; y0 += 16)
             for (int column = column0; column < column0 + 16; column += 4)
                 for (int y = y0; y < y0 + 16; y += 4)
-                    codec_transpose_block(sequence + (y << 8) + column, chunk->cells + (column << 8) + y, keep);
+                    codec_transpose_block(sequence + (y << 8) + column, cell_view_at(cells, (column << 8) + y), keep);
 }
 
 /* Bit k set when s[k] != s[k-1], for k in 0..63 (s[-1] must be readable). */
@@ -194,21 +195,21 @@ static inline void codec_fill(int32_t *dst, int32_t value, int count)
     for (int k = 16; k < count; k += 4) _mm_storeu_si128((__m128i *)(dst + k), v);
 }
 #else
-static void codec_gather_band(const TerrainChunk *chunk, int y0, int32_t *band)
+static void codec_gather_band(CellViewConst cells, int y0, int32_t *band)
 {
     const int32_t keep = ~(int32_t)CELL_LIGHT_MASK;
     for (int column = 0; column < 256; column++) {
-        const int32_t *src = &chunk->cells[(column << 8) + y0];
+        const int32_t *src = cell_view_const_at(cells, (column << 8) + y0);
         for (int dy = 0; dy < 16; dy++) band[(dy << 8) + column] = cell_load(&src[dy]) & keep;
     }
 }
 
-static void codec_scatter_sequence(const int32_t *sequence, TerrainChunk *chunk)
+static void codec_scatter_sequence(const int32_t *sequence, CellView cells)
 {
     for (int column0 = 0; column0 < 256; column0 += 16)
         for (int y0 = 0; y0 < 256; y0 += 16)
             for (int column = column0; column < column0 + 16; column++) {
-                int32_t *dst = &chunk->cells[(column << 8) + y0];
+                int32_t *dst = cell_view_at(cells, (column << 8) + y0);
                 const int32_t *src = &sequence[(y0 << 8) + column];
                 for (int dy = 0; dy < 16; dy++) cell_store(&dst[dy], src[dy << 8]);
             }
@@ -257,11 +258,12 @@ static size_t codec_build_raw(ChunkCodec *codec, const TerrainChunk *chunk)
     }
     p += CHUNK_SHAFTS;
 
+    const CellViewConst cells = chunk_cell_view_const(chunk);
     int32_t *band = codec->sequence;   /* 16 x 256 cells; band[-1] is the cell before the band */
     int runs = 0, start = 0;
     int32_t run_value = 0;
     for (int y0 = 0; y0 < 256; y0 += 16) {
-        codec_gather_band(chunk, y0, band);
+        codec_gather_band(cells, y0, band);
         if (y0 == 0) run_value = band[0];
         band[-1] = y0 == 0 ? band[0] ^ 1 : run_value;   /* the run in progress reaches the band's edge */
         for (int w = 0; w < 16 * 256 / 64; w++) {
@@ -385,7 +387,7 @@ static StResult codec_parse_raw(ChunkCodec *codec, const BlockRegistry *blocks, 
     }
     if (filled != CHUNK_CELLS)
         return st_fail(ST_ERR_FORMAT, "chunk blob: runs cover %d cells, expected %d", filled, CHUNK_CELLS);
-    codec_scatter_sequence(sequence, chunk);
+    codec_scatter_sequence(sequence, chunk_cell_view(chunk));
     return ST_OK;
 }
 
@@ -396,7 +398,7 @@ StResult chunk_codec_decode(ChunkCodec *codec, const BlockRegistry *blocks, cons
     StResult rc = codec_inflate(codec, bytes, size, &raw_size);
     if (rc == ST_OK) rc = codec_parse_raw(codec, blocks, raw_size, chunk);
     if (rc != ST_OK) {
-        memset(chunk->cells, 0, sizeof chunk->cells);
+        chunk_clear_cells(chunk);
         memset(chunk->shafts, 0, sizeof chunk->shafts);
     }
     return rc;

@@ -5,7 +5,7 @@
  * handles live in a small array scanned linearly (max_open is ~16); a use stamp picks the LRU victim. A
  * damaged file's open error is kept in its hash entry so that 256 chunk loads of one broken region cost one
  * open and produce the same clear message, and the damaged bytes are never written (see region_cache.h). */
-#include "region_cache.h"
+#include "strata/region_cache.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -15,18 +15,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <threads.h>
 #include <unistd.h>
 
 #include "strata/chunk_codec.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
 #include "strata/region.h"
-#include "region_cache.h"
+#include "strata/region_cache.h"
 
 struct Serializer {
     char dir[PATH_MAX];
@@ -36,7 +36,7 @@ struct Serializer {
     RegionCache *regions;
     ChunkCodec *codec;
     ChunkStorage storage;
-    mtx_t mutex;
+    pthread_mutex_t mutex;
     bool mutex_ready;
     SerializerStats stats;
     int (*unread)[2];          /* chunks whose load could not read their record: no save may replace it */
@@ -100,12 +100,12 @@ static StResult serializer_load_locked(Serializer *s, TerrainChunk *chunk)
 static StResult serializer_load(void *user, TerrainChunk *chunk)
 {
     Serializer *s = user;
-    mtx_lock(&s->mutex);
+    pthread_mutex_lock(&s->mutex);
     StResult rc = serializer_load_locked(s, chunk);
     serializer_unread_mark(s, chunk->coord_x, chunk->coord_z, rc == ST_ERR_IO || rc == ST_ERR_NOMEM);
     if (rc == ST_OK) s->stats.chunks_loaded++;
     else if (rc != ST_ERR_NOT_FOUND) s->stats.load_errors++;
-    mtx_unlock(&s->mutex);
+    pthread_mutex_unlock(&s->mutex);
     return rc;
 }
 
@@ -137,10 +137,10 @@ static StResult serializer_save_locked(Serializer *s, const TerrainChunk *chunk)
 static StResult serializer_save(void *user, const TerrainChunk *chunk)
 {
     Serializer *s = user;
-    mtx_lock(&s->mutex);
+    pthread_mutex_lock(&s->mutex);
     StResult rc = serializer_save_locked(s, chunk);
     if (rc != ST_OK) s->stats.save_errors++;
-    mtx_unlock(&s->mutex);
+    pthread_mutex_unlock(&s->mutex);
     return rc;
 }
 
@@ -148,11 +148,11 @@ const ChunkStorage *serializer_chunk_storage(Serializer *serializer) { return &s
 
 void serializer_get_stats(Serializer *serializer, SerializerStats *stats)
 {
-    mtx_lock(&serializer->mutex);
+    pthread_mutex_lock(&serializer->mutex);
     *stats = serializer->stats;
     stats->regions_open = region_cache_open_count(serializer->regions);
     stats->region_files = region_cache_file_count(serializer->regions);
-    mtx_unlock(&serializer->mutex);
+    pthread_mutex_unlock(&serializer->mutex);
 }
 
 /* ---- open / close ---- */
@@ -215,7 +215,7 @@ StResult serializer_open(const char *dir, bool create, WorldMeta *meta, const Bl
     snprintf(world_json, sizeof world_json, "%s/world.json", dir);
     if (n1 < 0 || n2 < 0 || (size_t)n2 >= sizeof s->regions_dir) rc = st_fail(ST_ERR_ARG, "world folder path too long: %s", dir);
 
-    if (rc == ST_OK && mtx_init(&s->mutex, mtx_plain) != thrd_success) rc = st_fail(ST_ERR_NOMEM, "serializer: mutex init failed");
+    if (rc == ST_OK && pthread_mutex_init(&s->mutex, NULL) != 0) rc = st_fail(ST_ERR_NOMEM, "serializer: mutex init failed");
     else s->mutex_ready = rc == ST_OK;
 
     if (rc == ST_OK && create) {
@@ -260,7 +260,7 @@ void serializer_close(Serializer *serializer)
     region_cache_destroy(serializer->regions);
     chunk_codec_destroy(serializer->codec);
     if (serializer->lock_fd >= 0) close(serializer->lock_fd);   /* releases the flock */
-    if (serializer->mutex_ready) mtx_destroy(&serializer->mutex);
+    if (serializer->mutex_ready) pthread_mutex_destroy(&serializer->mutex);
     free(serializer->unread);
     free(serializer);
 }

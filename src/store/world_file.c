@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "strata/config.h"
 #include "strata/fileio.h"
 
@@ -52,61 +54,19 @@ static StResult world_get_float(const ConfigDoc *doc, const cJSON *obj, const ch
     return rc;
 }
 
-static StResult world_get_int(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key, long min,
-                              long max, int *out)
-{
-    long v = *out;
-    StResult rc = config_get_int_opt(doc, obj, where, key, min, max, &v);
-    if (rc == ST_OK) *out = (int)v;
-    return rc;
-}
-
-/* An optional array of `count` numbers in min..max. */
-static StResult world_get_numbers(const ConfigDoc *doc, const cJSON *obj, const char *where, const char *key,
-                                  int count, double min, double max, double *out)
-{
-    const cJSON *array = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!array) return ST_OK;
-    char expected[96];
-    snprintf(expected, sizeof expected, "an array of %d numbers in %.15g..%.15g", count, min, max);
-    if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) != count) return config_fail_field(doc, where, key, expected, array);
-    for (int i = 0; i < count; i++) {
-        const cJSON *item = cJSON_GetArrayItem(array, i);
-        if (!cJSON_IsNumber(item) || !(item->valuedouble >= min && item->valuedouble <= max))
-            return config_fail_field(doc, where, key, expected, array);
-        out[i] = item->valuedouble;
-    }
-    return ST_OK;
-}
-
 static StResult world_parse_settings(const ConfigDoc *doc, const cJSON *settings, WorldSettings *s)
 {
-    StResult rc;
     if (!cJSON_IsObject(settings)) return config_fail_field(doc, "", "settings", "an object", settings);
-    if ((rc = world_get_float(doc, settings, "settings", "biome_size", 0.01, 100.0, &s->biome_size)) != ST_OK) return rc;
-    if ((rc = world_get_float(doc, settings, "settings", "temperature_offset", -15.0, 15.0, &s->temperature_offset)) != ST_OK)
-        return rc;
-    if ((rc = world_get_float(doc, settings, "settings", "humidity_offset", -15.0, 15.0, &s->humidity_offset)) != ST_OK)
-        return rc;
-    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(settings, "mode");
-    if (mode) {
-        if (!cJSON_IsString(mode) || terrain_mode_parse(mode->valuestring, &s->mode) != ST_OK)
-            return config_fail_field(doc, "settings", "mode", "\"continent\", \"island\", \"flat\" or \"heightmap\"", mode);
-    }
-    double island[2] = {s->island_size_x, s->island_size_z};
-    if ((rc = world_get_numbers(doc, settings, "settings", "island_size", 2, 1.0, 1e7, island)) != ST_OK) return rc;
-    s->island_size_x = (float)island[0];
-    s->island_size_z = (float)island[1];
-    if ((rc = world_get_int(doc, settings, "settings", "sea_level_offset", -64, 191, &s->sea_level_offset)) != ST_OK) return rc;
-    if ((rc = world_get_int(doc, settings, "settings", "flat_height", 0, 255, &s->flat_height)) != ST_OK) return rc;
-    return ST_OK;
+    return world_settings_read(doc, settings, "settings", s);
 }
 
 static StResult world_parse_player(const ConfigDoc *doc, const cJSON *player, WorldMeta *meta)
 {
     StResult rc;
     if (!cJSON_IsObject(player)) return config_fail_field(doc, "", "player", "an object", player);
-    if ((rc = world_get_numbers(doc, player, "player", "position", 3, -1e9, 1e9, meta->player_position)) != ST_OK) return rc;
+    if ((rc = config_get_number_array_opt(doc, player, "player", "position", 3, 3, -1e9, 1e9, meta->player_position, NULL)) !=
+        ST_OK)
+        return rc;
     if ((rc = world_get_float(doc, player, "player", "yaw", -1e6, 1e6, &meta->player_yaw)) != ST_OK) return rc;
     if ((rc = world_get_float(doc, player, "player", "pitch", -180.0, 180.0, &meta->player_pitch)) != ST_OK) return rc;
     return config_get_bool_opt(doc, player, "player", "flying", &meta->player_flying);
@@ -184,20 +144,6 @@ StResult world_meta_parse(const char *path, const char *text, WorldMeta *meta)
 
 /* ---- save ---- */
 
-static cJSON *world_number_array(const double *values, int count)
-{
-    cJSON *array = cJSON_CreateArray();
-    for (int i = 0; array && i < count; i++) {
-        cJSON *n = cJSON_CreateNumber(values[i]);
-        if (!n || !cJSON_AddItemToArray(array, n)) {
-            cJSON_Delete(n);
-            cJSON_Delete(array);
-            return NULL;
-        }
-    }
-    return array;
-}
-
 /* cJSON's Add* helpers return NULL on failure; `ok` collects that across a whole object. */
 static cJSON *world_build(const WorldMeta *meta)
 {
@@ -213,15 +159,7 @@ static cJSON *world_build(const WorldMeta *meta)
     cJSON *settings = cJSON_AddObjectToObject(root, "settings");
     ok &= settings != NULL;
     if (settings) {
-        double island[2] = {s->island_size_x, s->island_size_z};
-        ok &= cJSON_AddNumberToObject(settings, "biome_size", s->biome_size) != NULL;
-        ok &= cJSON_AddNumberToObject(settings, "temperature_offset", s->temperature_offset) != NULL;
-        ok &= cJSON_AddNumberToObject(settings, "humidity_offset", s->humidity_offset) != NULL;
-        ok &= cJSON_AddStringToObject(settings, "mode", terrain_mode_name(s->mode)) != NULL;
-        cJSON *island_array = world_number_array(island, 2);
-        ok &= island_array && cJSON_AddItemToObject(settings, "island_size", island_array);
-        ok &= cJSON_AddNumberToObject(settings, "sea_level_offset", s->sea_level_offset) != NULL;
-        ok &= cJSON_AddNumberToObject(settings, "flat_height", s->flat_height) != NULL;
+        ok &= world_settings_write(s, settings);
     }
     cJSON *generator = cJSON_AddObjectToObject(root, "generator");
     ok &= generator != NULL;
@@ -232,8 +170,7 @@ static cJSON *world_build(const WorldMeta *meta)
     cJSON *player = cJSON_AddObjectToObject(root, "player");
     ok &= player != NULL;
     if (player) {
-        cJSON *position = world_number_array(meta->player_position, 3);
-        ok &= position && cJSON_AddItemToObject(player, "position", position);
+        ok &= config_add_number_array(player, "position", meta->player_position, 3);
         ok &= cJSON_AddNumberToObject(player, "yaw", meta->player_yaw) != NULL;
         ok &= cJSON_AddNumberToObject(player, "pitch", meta->player_pitch) != NULL;
         ok &= cJSON_AddBoolToObject(player, "flying", meta->player_flying) != NULL;

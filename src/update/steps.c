@@ -74,7 +74,7 @@ ChunkState updater_step_not_loaded(TerrainChunk *chunk, StepContext *ctx)
         return CHUNK_STATE_INVALID_LIGHT;
     }
     /* A failed or absent load may have written part of the chunk: start the generator from a clean one. */
-    memset(chunk->cells, 0, sizeof chunk->cells);
+    chunk_clear_cells(chunk);
     memset(chunk->shafts, 0, sizeof chunk->shafts);
     if (rc == ST_ERR_NOT_FOUND) {
         step_set_load_result(chunk, 0);

@@ -102,7 +102,7 @@ static void worker_autosave_one(TerrainUpdater *u)
     snap->modification_counter = entry.counter;
     snap->flags = entry.flags;
     memcpy(snap->shafts, live->shafts, sizeof snap->shafts); /* shafts are written only by the worker */
-    for (int i = 0; i < CHUNK_CELLS; i++) snap->cells[i] = cell_load(&live->cells[i]);
+    chunk_copy_cells_out(live, chunk_cell_view(snap).cells);   /* relaxed loads: main may be editing live */
 
     if (worker_save_unlocked(u, live, snap) == ST_OK) return;
     /* Main gives the counter back at the next exchange. The chunk is still in the Terrain: main never

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "strata/config.h"
 
 static const char *const BLOCK_STANDARD_NAMES[BLOCK_FIRST_FREE] = {

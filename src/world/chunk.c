@@ -17,5 +17,5 @@ void chunk_reset(TerrainChunk *chunk, int cx, int cz)
     chunk->state = CHUNK_STATE_NOT_LOADED;
     chunk->thread_state = CHUNK_STATE_NOT_LOADED;
     memset(chunk->shafts, 0, sizeof chunk->shafts);
-    memset(chunk->cells, 0, sizeof chunk->cells);
+    chunk_clear_cells(chunk);
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "strata/log.h"
+#include "strata/rng.h"
 
 #define TERRAIN_MASK (TERRAIN_CAPACITY - 1)
 #define TERRAIN_MAX_LOAD (TERRAIN_CAPACITY / 4 * 3)
@@ -50,16 +51,11 @@ static inline TerrainNode *terrain_node_of(TerrainChunk *chunk)
     return (TerrainNode *)((char *)chunk - offsetof(TerrainNode, chunk));
 }
 
-/* Home slot: both coordinates packed into 64 bits, then the splitmix64 finalizer. */
+/* Home slot: both coordinates packed into 64 bits, then the splitmix64 finalizer (rng_mix64). */
 uint32_t terrain_home_slot(int cx, int cz)
 {
     uint64_t k = ((uint64_t)(uint32_t)cx << 32) | (uint32_t)cz;
-    k ^= k >> 30;
-    k *= 0xBF58476D1CE4E5B9ull;
-    k ^= k >> 27;
-    k *= 0x94D049BB133111EBull;
-    k ^= k >> 31;
-    return (uint32_t)k & TERRAIN_MASK;
+    return (uint32_t)rng_mix64(k) & TERRAIN_MASK;
 }
 
 Terrain *terrain_create_with_limit(int max_chunks)
@@ -234,7 +230,7 @@ int32_t terrain_get_cell_value(const Terrain *terrain, int x, int y, int z)
     if ((unsigned)y >= CHUNK_SIZE_Y) return 0;
     const TerrainChunk *c = terrain_get_chunk(terrain, chunk_coord_of(x), chunk_coord_of(z));
     if (!c) return 0;
-    return cell_load(&c->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))]);
+    return chunk_get_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z));
 }
 
 bool terrain_set_cell_value(Terrain *terrain, int x, int y, int z, int32_t value)
@@ -242,18 +238,18 @@ bool terrain_set_cell_value(Terrain *terrain, int x, int y, int z, int32_t value
     if ((unsigned)y >= CHUNK_SIZE_Y) return false;
     TerrainChunk *c = terrain_get_chunk(terrain, chunk_coord_of(x), chunk_coord_of(z));
     if (!c) return false;
-    cell_store(&c->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))], value);
+    chunk_set_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z), value);
     return true;
 }
 
 int32_t terrain_get_cell_value_fast(const Terrain *terrain, int x, int y, int z)
 {
     const TerrainChunk *c = terrain_get_chunk(terrain, chunk_coord_of(x), chunk_coord_of(z));
-    return cell_load(&c->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))]);
+    return chunk_get_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z));
 }
 
 void terrain_set_cell_value_fast(Terrain *terrain, int x, int y, int z, int32_t value)
 {
     TerrainChunk *c = terrain_get_chunk(terrain, chunk_coord_of(x), chunk_coord_of(z));
-    cell_store(&c->cells[CHUNK_INDEX(chunk_local_of(x), y, chunk_local_of(z))], value);
+    chunk_set_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z), value);
 }

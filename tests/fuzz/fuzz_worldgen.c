@@ -4,7 +4,7 @@
  * The input is worldgen.json text. Properties checked (a failure traps): a config that parses has its
  * counts within their arrays and the sea level in 16..200. Memory errors and leaks are ASan's. */
 #include "fuzz_common.h"
-#include "gen_internal.h"
+#include "gen_config.h"
 
 static BlockRegistry *blocks;
 

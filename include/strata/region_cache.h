@@ -1,4 +1,4 @@
-/* region_cache.h (private to src/store) — a bounded set of open region files, plus which exist on disk.
+/* region_cache.h — a bounded set of open region files, plus which exist on disk.
  *
  * The cache knows every region file in the folder (scanned once at creation, then kept up to date), so a
  * chunk whose region was never written is answered without a system call. At most `max_open` files are
@@ -7,8 +7,8 @@
  * such a region first moves the damaged file aside to "<name>.damaged" (kept byte for byte) and starts a
  * fresh one. Ownership: the cache owns every RegionFile it returns; a returned pointer is valid until the
  * next region_cache_get or region_cache_destroy. Threads: one thread at a time (the serializer locks). */
-#ifndef STRATA_STORE_REGION_CACHE_H
-#define STRATA_STORE_REGION_CACHE_H
+#ifndef STRATA_REGION_CACHE_H
+#define STRATA_REGION_CACHE_H
 
 #include <stdbool.h>
 #include "strata/error.h"

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# soak.sh MINUTES [OUT_DIR] — runs the real game (SDL_VIDEODRIVER=offscreen) for MINUTES on a generated
+# script of teleports far apart, falls, flights and edits (dig, place) with autosave every 10 s, samples its
+# RSS from /proc every 5 s and reads the frame times it logs (STRATA_FRAME_STATS=1: the longest frame of
+# every 5 s). Prints a summary: RSS at 5 minutes (half time for runs under 10 minutes) and at the end, the
+# growth between them, the peak, and the longest frame after the world was first ready.
+# Environment: STRATA_BIN (default build/strata), SOAK_VIEW_DISTANCE (default 8), SOAK_SEED (default 1).
+# Exit: 0 when RSS grew at most 5% after the reference point and no frame after ready took over 250 ms,
+# 1 otherwise (2 for bad usage or a game that would not start).
+set -u
+MINUTES=${1:?usage: soak.sh MINUTES [OUT_DIR]}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${STRATA_BIN:-$ROOT/build/strata}
+OUT=${2:-$(mktemp -d /tmp/strata-soak-XXXXXX)}
+VIEW=${SOAK_VIEW_DISTANCE:-8}
+SEED=${SOAK_SEED:-1}
+mkdir -p "$OUT"
+[ -x "$BIN" ] || { echo "soak: no game at $BIN (build it first)"; exit 2; }
+
+# The script: far more cycles than MINUTES can play; the game is stopped at the deadline.
+SCRIPT="$OUT/soak.script"
+awk -v cycles=$((MINUTES * 40 + 20)) -v seed="$SEED" 'BEGIN {
+  srand(seed);
+  print "time 0.5"; print "wait_ready";
+  for (i = 0; i < cycles; i++) {
+    x = int((rand() * 2 - 1) * 3000) + 0.5; z = int((rand() * 2 - 1) * 3000) + 0.5;
+    printf "teleport %.1f 160 %.1f\n", x, z;
+    print "fly off"; print "wait_ready"; print "wait 90";
+    yaw = int(rand() * 360);
+    printf "look %d -70\n", yaw;
+    print "dig"; print "place stone"; print "dig"; print "place planks";
+    print "fly on";
+    printf "move 1 0.3 0.2 %d\n", 120 + int(rand() * 120);
+    printf "look %d -50\n", (yaw + 90) % 360;
+    print "move 1 0 -0.5 60";
+    print "fly off"; print "wait 60";
+    print "dig"; print "place glass";
+    if (i % 5 == 4) print "save";
+  }
+  print "quit";
+}' > "$SCRIPT"
+
+LOG="$OUT/game.log"
+RSS="$OUT/rss.csv"
+echo "seconds,rss_kb" > "$RSS"
+echo "soak: $MINUTES min, view distance $VIEW, output in $OUT"
+SDL_VIDEODRIVER=${SDL_VIDEODRIVER:-offscreen} STRATA_FRAME_STATS=1 "$BIN" --seed "$SEED" --view-distance "$VIEW" \
+  --width 800 --height 480 --world "$OUT/world" --new --autosave 10 --script "$SCRIPT" > "$LOG" 2>&1 &
+PID=$!
+START=$(date +%s)
+DEADLINE=$((START + MINUTES * 60))
+while kill -0 "$PID" 2>/dev/null && [ "$(date +%s)" -lt "$DEADLINE" ]; do
+  kb=$(awk '/^VmRSS:/ {print $2}' "/proc/$PID/status" 2>/dev/null)
+  [ -n "$kb" ] && echo "$(( $(date +%s) - START )),$kb" >> "$RSS"
+  sleep 5
+done
+if kill -0 "$PID" 2>/dev/null; then
+  kill -TERM "$PID"; sleep 5; kill -KILL "$PID" 2>/dev/null
+  STOPPED="stopped at the deadline"
+else
+  wait "$PID"; STOPPED="exited by itself (status $?)"
+fi
+ELAPSED=$(( $(date +%s) - START ))
+echo "soak: the game $STOPPED after $ELAPSED s"
+
+REF=$((MINUTES >= 10 ? 300 : MINUTES * 30))
+awk -F, -v ref="$REF" 'NR > 1 {
+    if ($1 >= ref && !have_ref) { ref_kb = $2; ref_t = $1; have_ref = 1 }
+    if (have_ref && $2 > peak_after) peak_after = $2;
+    if ($2 > peak) peak = $2;
+    end_kb = $2; end_t = $1; n++
+  }
+  END {
+    if (!have_ref) { print "soak: too few RSS samples"; exit 1 }
+    growth = 100.0 * (end_kb - ref_kb) / ref_kb;
+    printf "RSS: %.1f MB at %d s, %.1f MB at the end (%d s): %+.1f%%; peak %.1f MB (%.1f MB after %d s); %d samples\n",
+      ref_kb / 1024, ref_t, end_kb / 1024, end_t, growth, peak / 1024, peak_after / 1024, ref_t, n;
+    exit growth > 5.0 ? 1 : 0
+  }' "$RSS"
+RSS_OK=$?
+awk '/world ready after/ { ready = 1 }
+  /frame stats:/ && ready { for (i = 1; i <= NF; i++) if ($i == "longest") { v = $(i + 1) + 0; if (v > max) max = v }; lines++ }
+  /dig visible|teleport|: dig|saved/ { }
+  END {
+    printf "frames: longest %.1f ms after the world was first ready (%d five-second windows)\n", max, lines;
+    exit max > 250 ? 1 : 0
+  }' "$LOG"
+FRAME_OK=$?
+echo "edits saved: $(grep -c "saved" "$LOG" 2>/dev/null || echo 0) save lines; errors: $(grep -ci "error" "$LOG")"
+[ $RSS_OK -eq 0 ] && [ $FRAME_OK -eq 0 ] && exit 0
+exit 1

@@ -1,0 +1,273 @@
+/* brush.c — TerrainBrush: building (a small position hash), compiling (sort by z, x, y) and painting into
+ * one chunk, clipped to it.
+ *
+ * Design: building needs "is there a cell at (x, y, z)?" (tree leaves grow next to wood, later values
+ * replace earlier ones), so the builder keeps an open-addressing hash over its cells, at most half full.
+ * A compiled brush is a flat array sorted by (z, x, y) plus its bounds and a row index by z: painting
+ * skips the z rows outside the chunk outright and clips the rest per cell (Survivalcraft's PaintFast), and
+ * walks the chunk's cells through a CellView. Out of memory while building is remembered, not fatal: the
+ * cell is dropped and brush_compile reports it, so a generator fails its creation cleanly. */
+#include "strata/brush.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t brush_hash(int x, int y, int z)
+{
+    uint32_t h = (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u ^ (uint32_t)z * 83492791u;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    return h;
+}
+
+void brush_init(TerrainBrush *b)
+{
+    memset(b, 0, sizeof *b);
+}
+
+void brush_free(TerrainBrush *b)
+{
+    free(b->cells);
+    free(b->slots);
+    memset(b, 0, sizeof *b);
+}
+
+void brush_clear(TerrainBrush *b)
+{
+    b->count = 0;
+    b->out_of_memory = false;
+    if (b->slots)
+        memset(b->slots, 0xFF, sizeof(int32_t) * (size_t)b->slot_cap);
+}
+
+static bool brush_rehash(TerrainBrush *b, int slot_cap)
+{
+    int32_t *slots = malloc(sizeof(int32_t) * (size_t)slot_cap);
+    if (!slots)
+        return false;
+    memset(slots, 0xFF, sizeof(int32_t) * (size_t)slot_cap);
+    const BrushCell *c = b->cells;
+    for (int i = 0; i < b->count; i++, c++) {
+        uint32_t s = brush_hash(c->x, c->y, c->z) & (uint32_t)(slot_cap - 1);
+        while (slots[s] >= 0)
+            s = (s + 1) & (uint32_t)(slot_cap - 1);
+        slots[s] = i;
+    }
+    free(b->slots);
+    b->slots = slots;
+    b->slot_cap = slot_cap;
+    return true;
+}
+
+/* The cell at (x, y, z) or NULL. */
+static BrushCell *brush_lookup(const TerrainBrush *b, int x, int y, int z)
+{
+    if (!b->slot_cap)
+        return NULL;
+    uint32_t s = brush_hash(x, y, z) & (uint32_t)(b->slot_cap - 1);
+    for (;;) {
+        int32_t i = b->slots[s];
+        if (i < 0)
+            return NULL;
+        BrushCell *c = b->cells + i;
+        if (c->x == x && c->y == y && c->z == z)
+            return c;
+        s = (s + 1) & (uint32_t)(b->slot_cap - 1);
+    }
+}
+
+const BrushCell *brush_find(const TerrainBrush *b, int x, int y, int z)
+{
+    return brush_lookup(b, x, y, z);
+}
+
+static void brush_put(TerrainBrush *b, int x, int y, int z, int32_t value, unsigned flags, bool only_empty)
+{
+    BrushCell *found = brush_lookup(b, x, y, z);
+    if (found) {
+        if (!only_empty) {
+            found->value = value;
+            found->flags = (uint16_t)flags;
+        }
+        return;
+    }
+    if (b->count + 1 > b->cap) {
+        int cap = b->cap ? b->cap * 2 : 256;
+        BrushCell *cells = realloc(b->cells, sizeof *cells * (size_t)cap);
+        if (!cells) {
+            b->out_of_memory = true;
+            return;
+        }
+        b->cells = cells;
+        b->cap = cap;
+    }
+    if ((b->count + 1) * 2 > b->slot_cap && !brush_rehash(b, b->slot_cap ? b->slot_cap * 2 : 512)) {
+        b->out_of_memory = true;
+        return;
+    }
+    BrushCell *c = b->cells + b->count;
+    c->x = (int16_t)x;
+    c->y = (int16_t)y;
+    c->z = (int16_t)z;
+    c->flags = (uint16_t)flags;
+    c->value = value;
+    uint32_t s = brush_hash(x, y, z) & (uint32_t)(b->slot_cap - 1);
+    while (b->slots[s] >= 0)
+        s = (s + 1) & (uint32_t)(b->slot_cap - 1);
+    b->slots[s] = b->count;
+    b->count++;
+}
+
+void brush_add_cell(TerrainBrush *b, int x, int y, int z, int32_t value, unsigned flags)
+{
+    brush_put(b, x, y, z, value, flags, false);
+}
+
+void brush_add_cell_if_empty(TerrainBrush *b, int x, int y, int z, int32_t value, unsigned flags)
+{
+    brush_put(b, x, y, z, value, flags, true);
+}
+
+void brush_add_box(TerrainBrush *b, int x, int y, int z, int sx, int sy, int sz, int32_t value)
+{
+    for (int k = 0; k < sz; k++)
+        for (int i = 0; i < sx; i++)
+            for (int j = 0; j < sy; j++)
+                brush_put(b, x + i, y + j, z + k, value, 0, false);
+}
+
+static int iabs(int v) { return v < 0 ? -v : v; }
+
+void brush_add_ray(TerrainBrush *b, int x1, int y1, int z1, int x2, int y2, int z2, int32_t value, bool only_empty)
+{
+    int dx = x2 - x1, dy = y2 - y1, dz = z2 - z1;
+    int steps = iabs(dx);
+    if (iabs(dy) > steps) steps = iabs(dy);
+    if (iabs(dz) > steps) steps = iabs(dz);
+    if (steps == 0) {
+        brush_put(b, x1, y1, z1, value, 0, only_empty);
+        return;
+    }
+    for (int i = 0; i <= steps; i++) {
+        /* integer rounding of the line (x1 + dx * i / steps), symmetric for negative deltas */
+        int x = x1 + (dx * i * 2 + (dx >= 0 ? steps : -steps)) / (2 * steps);
+        int y = y1 + (dy * i * 2 + (dy >= 0 ? steps : -steps)) / (2 * steps);
+        int z = z1 + (dz * i * 2 + (dz >= 0 ? steps : -steps)) / (2 * steps);
+        brush_put(b, x, y, z, value, 0, only_empty);
+    }
+}
+
+void brush_bounds(const TerrainBrush *b, int *min_x, int *min_y, int *min_z, int *max_x, int *max_y, int *max_z)
+{
+    int a = 0, c = 0, d = 0, e = 0, f = 0, h = 0;
+    const BrushCell *cell = b->cells;
+    for (int i = 0; i < b->count; i++, cell++) {
+        if (i == 0 || cell->x < a) a = cell->x;
+        if (i == 0 || cell->y < c) c = cell->y;
+        if (i == 0 || cell->z < d) d = cell->z;
+        if (i == 0 || cell->x > e) e = cell->x;
+        if (i == 0 || cell->y > f) f = cell->y;
+        if (i == 0 || cell->z > h) h = cell->z;
+    }
+    *min_x = a; *min_y = c; *min_z = d; *max_x = e; *max_y = f; *max_z = h;
+}
+
+void brush_replace_value(TerrainBrush *b, int32_t from, int32_t to)
+{
+    BrushCell *c = b->cells, *end = b->cells + b->count;
+    for (; c < end; c++)
+        if (c->value == from)
+            c->value = to;
+}
+
+static int cell_order(const void *pa, const void *pb)
+{
+    const BrushCell *a = pa, *b = pb;
+    if (a->z != b->z) return a->z - b->z;
+    if (a->x != b->x) return a->x - b->x;
+    return a->y - b->y;
+}
+
+StResult brush_compile(const TerrainBrush *b, CompiledBrush *out)
+{
+    memset(out, 0, sizeof *out);
+    if (b->out_of_memory)
+        return st_fail(ST_ERR_NOMEM, "brush: out of memory while building (%d cells kept)", b->count);
+    if (b->count == 0)
+        return ST_OK;
+    out->cells = malloc(sizeof *out->cells * (size_t)b->count);
+    if (!out->cells)
+        return st_fail(ST_ERR_NOMEM, "brush: compiling %d cells", b->count);
+    memcpy(out->cells, b->cells, sizeof *out->cells * (size_t)b->count);
+    out->count = b->count;
+    qsort(out->cells, (size_t)out->count, sizeof *out->cells, cell_order);
+    brush_bounds(b, &out->min_x, &out->min_y, &out->min_z, &out->max_x, &out->max_y, &out->max_z);
+    int rows = out->max_z - out->min_z + 1;
+    out->z_rows = malloc(sizeof(int) * (size_t)(rows + 1));
+    if (!out->z_rows) {
+        brush_compiled_free(out);
+        return st_fail(ST_ERR_NOMEM, "brush: row index of %d rows", rows);
+    }
+    const BrushCell *sorted = out->cells;
+    int i = 0;
+    for (int r = 0; r <= rows; r++) {
+        while (i < out->count && sorted[i].z < out->min_z + r)
+            i++;
+        out->z_rows[r] = i;
+    }
+    return ST_OK;
+}
+
+void brush_compiled_free(CompiledBrush *brush)
+{
+    free(brush->cells);
+    free(brush->z_rows);
+    memset(brush, 0, sizeof *brush);
+}
+
+/* ---- painting ---- */
+
+/* The shared clipping loop: only the brush's z rows inside the chunk are visited; `BODY` decides per cell,
+ * with `cell` the chunk's cell value, `c_` the brush cell, and writes with PAINT_CELL(value). (Reading and
+ * writing by coordinates, cell_view_get / cell_view_set, lets the compiler share one index computation.) */
+#define BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, BODY)                                              \
+    do {                                                                                             \
+        int lx_ = (x) - (chunk)->origin_x, lz_ = (z) - (chunk)->origin_z, y_ = (y);                  \
+        if ((brush)->count == 0 || lx_ + (brush)->max_x < 0 || lx_ + (brush)->min_x > 15 ||          \
+            lz_ + (brush)->max_z < 0 || lz_ + (brush)->min_z > 15 || y_ + (brush)->max_y < 0 ||      \
+            y_ + (brush)->min_y > 255)                                                               \
+            break;                                                                                   \
+        CellView view_ = chunk_cell_view(chunk);                                                     \
+        CellViewConst cview_ = chunk_cell_view_const(chunk);                                         \
+        int z0_ = -lz_ > (brush)->min_z ? -lz_ : (brush)->min_z;                                     \
+        int z1_ = 15 - lz_ < (brush)->max_z ? 15 - lz_ : (brush)->max_z;                             \
+        const BrushCell *c_ = (brush)->cells + (brush)->z_rows[z0_ - (brush)->min_z];                \
+        const BrushCell *end_ = (brush)->cells + (brush)->z_rows[z1_ - (brush)->min_z + 1];          \
+        for (; c_ < end_; c_++) {                                                                    \
+            int cx_ = lx_ + c_->x, cy_ = y_ + c_->y, cz_ = lz_ + c_->z;                              \
+            if ((unsigned)cx_ > 15u || (unsigned)cy_ > 255u)                                         \
+                continue;                                                                            \
+            int32_t cell = cell_view_get(cview_, cx_, cy_, cz_);                                     \
+            BODY                                                                                     \
+        }                                                                                            \
+    } while (0)
+
+#define PAINT_CELL(value) cell_view_set(view_, cx_, cy_, cz_, (value))
+
+void brush_paint_selective(const CompiledBrush *brush, TerrainChunk *chunk, int x, int y, int z, int only_contents)
+{
+    BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, {
+        if (cell_contents(cell) == only_contents)
+            PAINT_CELL(c_->value);
+    });
+}
+
+void brush_paint_into(const CompiledBrush *brush, TerrainChunk *chunk, int x, int y, int z,
+                      const uint8_t *replaceable)
+{
+    BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, {
+        if ((c_->flags & BRUSH_CELL_FORCE) || replaceable[cell_contents(cell)])
+            PAINT_CELL(c_->value);
+    });
+}

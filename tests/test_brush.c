@@ -1,0 +1,224 @@
+/* test_brush.c — TerrainBrush: adding cells (replace, if-empty, box, ray), bounds, value replacement,
+ * compiling (order, row index, empty brush) and painting clipped to one chunk (selective and into). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "strata/block.h"
+#include "strata/brush.h"
+#include "strata/chunk.h"
+
+static TerrainChunk *new_chunk(int cx, int cz)
+{
+    TerrainChunk *c = calloc(1, sizeof *c);
+    chunk_reset(c, cx, cz);
+    return c;
+}
+
+static int count_contents(const TerrainChunk *c, int contents)
+{
+    int n = 0;
+    for (int z = 0; z < 16; z++)
+        for (int x = 0; x < 16; x++)
+            for (int y = 0; y < 256; y++)
+                n += chunk_get_contents(c, x, y, z) == contents;
+    return n;
+}
+
+static void test_add_and_replace(void)
+{
+    TerrainBrush b;
+    brush_init(&b);
+    CHECK(brush_find(&b, 0, 0, 0) == NULL);
+    brush_add_cell(&b, 1, 2, 3, 7, 0);
+    brush_add_cell(&b, 1, 2, 3, 8, BRUSH_CELL_FORCE);        /* replaces */
+    brush_add_cell_if_empty(&b, 1, 2, 3, 9, 0);              /* keeps */
+    brush_add_cell_if_empty(&b, -1, -2, -3, 10, 0);          /* adds */
+    CHECK_EQ_INT(b.count, 2);
+    const BrushCell *c = brush_find(&b, 1, 2, 3);
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_EQ_INT(c->value, 8);
+        CHECK_EQ_INT(c->flags, BRUSH_CELL_FORCE);
+    }
+    c = brush_find(&b, -1, -2, -3);
+    CHECK(c && c->value == 10);
+    CHECK(brush_find(&b, 1, 2, 4) == NULL);
+    brush_replace_value(&b, 10, 11);
+    c = brush_find(&b, -1, -2, -3);
+    CHECK(c && c->value == 11);
+    c = brush_find(&b, 1, 2, 3);
+    CHECK(c && c->value == 8);
+
+    /* many cells: the hash grows and every cell stays findable */
+    brush_clear(&b);
+    CHECK_EQ_INT(b.count, 0);
+    CHECK(brush_find(&b, 1, 2, 3) == NULL);
+    brush_add_box(&b, -5, 0, -5, 10, 20, 10, 3);
+    CHECK_EQ_INT(b.count, 2000);
+    int missing = 0;
+    for (int x = -5; x < 5; x++)
+        for (int y = 0; y < 20; y++)
+            for (int z = -5; z < 5; z++) {
+                c = brush_find(&b, x, y, z);
+                missing += !c || c->value != 3;
+            }
+    CHECK_EQ_INT(missing, 0);
+    CHECK(brush_find(&b, 5, 0, 0) == NULL);
+    CHECK(!b.out_of_memory);
+    brush_free(&b);
+    CHECK_EQ_INT(b.count, 0);
+}
+
+static void test_ray_and_bounds(void)
+{
+    TerrainBrush b;
+    brush_init(&b);
+    int x0, y0, z0, x1, y1, z1;
+    brush_bounds(&b, &x0, &y0, &z0, &x1, &y1, &z1);
+    CHECK(x0 == 0 && y0 == 0 && z0 == 0 && x1 == 0 && y1 == 0 && z1 == 0);
+    /* a ray has max(|d|) + 1 cells, both ends included */
+    brush_add_ray(&b, 0, 0, 0, 6, -3, 2, 5, false);
+    CHECK_EQ_INT(b.count, 7);
+    CHECK(brush_find(&b, 0, 0, 0) != NULL);
+    CHECK(brush_find(&b, 6, -3, 2) != NULL);
+    brush_bounds(&b, &x0, &y0, &z0, &x1, &y1, &z1);
+    CHECK(x0 == 0 && y0 == -3 && z0 == 0 && x1 == 6 && y1 == 0 && z1 == 2);
+    /* only_empty keeps the cells there; a plain ray replaces them */
+    brush_add_ray(&b, 0, 0, 0, 0, 4, 0, 9, true);
+    CHECK(brush_find(&b, 0, 0, 0)->value == 5);
+    CHECK(brush_find(&b, 0, 4, 0)->value == 9);
+    brush_add_ray(&b, 0, 0, 0, 0, -1, 0, 9, false);
+    CHECK(brush_find(&b, 0, 0, 0)->value == 9);
+    /* a zero-length ray is one cell */
+    brush_clear(&b);
+    brush_add_ray(&b, 3, 3, 3, 3, 3, 3, 1, false);
+    CHECK_EQ_INT(b.count, 1);
+    brush_free(&b);
+}
+
+static void test_compile(void)
+{
+    TerrainBrush b;
+    brush_init(&b);
+    CompiledBrush cb;
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);   /* empty */
+    CHECK_EQ_INT(cb.count, 0);
+    CHECK(cb.cells == NULL);
+    brush_compiled_free(&cb);
+
+    brush_add_cell(&b, 2, 0, 1, 1, 0);
+    brush_add_cell(&b, -1, 5, 1, 2, 0);
+    brush_add_cell(&b, 0, 0, -2, 3, 0);
+    brush_add_cell(&b, -1, 1, 1, 4, 0);
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    CHECK_EQ_INT(cb.count, 4);
+    CHECK(cb.min_x == -1 && cb.min_y == 0 && cb.min_z == -2 && cb.max_x == 2 && cb.max_y == 5 && cb.max_z == 1);
+    /* sorted by z, then x, then y */
+    const BrushCell *c = cb.cells;
+    CHECK(c[0].value == 3 && c[1].value == 4 && c[2].value == 2 && c[3].value == 1);
+    /* rows: z -2 has one cell, z -1 and 0 none, z 1 three */
+    CHECK(cb.z_rows[0] == 0 && cb.z_rows[1] == 1 && cb.z_rows[2] == 1 && cb.z_rows[3] == 1 && cb.z_rows[4] == 4);
+    /* the compiled brush is a copy: the builder may be reused */
+    brush_clear(&b);
+    brush_add_cell(&b, 0, 0, 0, 99, 0);
+    CHECK_EQ_INT(cb.cells->value, 3);
+    brush_compiled_free(&cb);
+    CHECK(cb.cells == NULL && cb.count == 0);
+    brush_free(&b);
+}
+
+static void test_paint_clipping(void)
+{
+    /* a 6x6x6 box centred on a chunk corner paints only the part inside each chunk */
+    TerrainBrush b;
+    brush_init(&b);
+    brush_add_box(&b, -3, -3, -3, 6, 6, 6, cell_make(BLOCK_STONE, 0));
+    CompiledBrush cb;
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    int total = 0;
+    for (int cz = -1; cz <= 1; cz++)
+        for (int cx = -1; cx <= 1; cx++) {
+            TerrainChunk *c = new_chunk(cx, cz);
+            bool touches = brush_touches_chunk(&cb, 16, 16, cx, cz);
+            static uint8_t air_only[BLOCK_MAX] = {[BLOCK_AIR] = 1};
+            brush_paint_into(&cb, c, 16, 100, 16, air_only);   /* origin at world (16, 100, 16) */
+            int n = count_contents(c, BLOCK_STONE);
+            total += n;
+            if (cx == 0 && cz == 0) {
+                CHECK_EQ_INT(n, 3 * 6 * 3);           /* world x 13..15, z 13..15 */
+                CHECK(touches);
+                CHECK_EQ_INT(chunk_get_contents(c, 15, 97, 15), BLOCK_STONE);
+                CHECK_EQ_INT(chunk_get_contents(c, 15, 103, 15), BLOCK_AIR);
+                CHECK_EQ_INT(chunk_get_contents(c, 12, 100, 15), BLOCK_AIR);
+            } else if (cx == -1 || cz == -1) {
+                CHECK_EQ_INT(n, 0);
+                CHECK(!touches);
+            } else {
+                CHECK_EQ_INT(n, 3 * 6 * 3);
+                CHECK(touches);
+            }
+            free(c);
+        }
+    CHECK_EQ_INT(total, 6 * 6 * 6);
+
+    /* y clipping: a brush hanging below y 0 and above 255 paints only 0..255 */
+    TerrainChunk *c = new_chunk(0, 0);
+    brush_clear(&b);
+    brush_add_box(&b, 0, -2, 0, 1, 4, 1, cell_make(BLOCK_DIRT, 0));   /* y -2..1 from the origin */
+    brush_compiled_free(&cb);
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    static uint8_t air_only[BLOCK_MAX] = {[BLOCK_AIR] = 1};
+    brush_paint_into(&cb, c, 4, 0, 4, air_only);     /* y -2, -1 clipped */
+    brush_paint_into(&cb, c, 6, 256, 6, air_only);   /* y 254, 255 painted, 256, 257 clipped */
+    CHECK_EQ_INT(count_contents(c, BLOCK_DIRT), 4);
+    CHECK_EQ_INT(chunk_get_contents(c, 4, 1, 4), BLOCK_DIRT);
+    CHECK_EQ_INT(chunk_get_contents(c, 6, 255, 6), BLOCK_DIRT);
+    free(c);
+    brush_compiled_free(&cb);
+    brush_free(&b);
+}
+
+static void test_paint_rules(void)
+{
+    TerrainChunk *c = new_chunk(2, -3);
+    for (int y = 0; y < 10; y++)
+        chunk_set_cell(c, 5, y, 5, cell_make(y < 5 ? BLOCK_GRANITE : BLOCK_BASALT, 0));
+    TerrainBrush b;
+    brush_init(&b);
+    brush_add_box(&b, 0, 0, 0, 1, 12, 1, cell_make(BLOCK_COAL_ORE, 0));
+    CompiledBrush cb;
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    int wx = 2 * 16 + 5, wz = -3 * 16 + 5;
+    /* selective: only over granite */
+    brush_paint_selective(&cb, c, wx, 0, wz, BLOCK_GRANITE);
+    CHECK_EQ_INT(count_contents(c, BLOCK_COAL_ORE), 5);
+    CHECK_EQ_INT(chunk_get_contents(c, 5, 5, 5), BLOCK_BASALT);
+    CHECK_EQ_INT(chunk_get_contents(c, 5, 11, 5), BLOCK_AIR);
+    brush_compiled_free(&cb);
+
+    /* into: only where replaceable, except forced cells */
+    brush_clear(&b);
+    brush_add_box(&b, 0, 0, 0, 1, 12, 1, cell_make(BLOCK_OAK_TRUNK, 0));
+    brush_add_cell(&b, 0, 6, 0, cell_make(BLOCK_OAK_TRUNK, 0), BRUSH_CELL_FORCE);
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    static uint8_t air_only[BLOCK_MAX] = {[BLOCK_AIR] = 1};
+    brush_paint_into(&cb, c, wx, 0, wz, air_only);
+    CHECK_EQ_INT(count_contents(c, BLOCK_OAK_TRUNK), 3);     /* y 10, 11 (air) and 6 (forced) */
+    CHECK_EQ_INT(chunk_get_contents(c, 5, 6, 5), BLOCK_OAK_TRUNK);
+    CHECK_EQ_INT(chunk_get_contents(c, 5, 7, 5), BLOCK_BASALT);
+    CHECK_EQ_INT(chunk_get_contents(c, 5, 10, 5), BLOCK_OAK_TRUNK);
+    brush_compiled_free(&cb);
+    brush_free(&b);
+    free(c);
+}
+
+int main(void)
+{
+    RUN(test_add_and_replace);
+    RUN(test_ray_and_bounds);
+    RUN(test_compile);
+    RUN(test_paint_clipping);
+    RUN(test_paint_rules);
+    return check_report();
+}

@@ -82,8 +82,21 @@ static void write_script(int base)
     fclose(f);
 }
 
-/* Launches the game; kills it after `delay_ms` (0: lets it finish). Returns the wait status. */
+static int run_game_once(const char *strata, bool create, long delay_ms);
+
+/* Launches the game; kills it after `delay_ms` (0: lets it finish). Returns the wait status. A launch that
+ * could not exec (exit 127: the binary is being relinked by a build) is retried. */
 static int run_game(const char *strata, bool create, long delay_ms)
+{
+    int status = run_game_once(strata, create, delay_ms);
+    for (int retry = 0; retry < 10 && WIFEXITED(status) && WEXITSTATUS(status) == 127; retry++) {
+        sleep(2);
+        status = run_game_once(strata, create, delay_ms);
+    }
+    return status;
+}
+
+static int run_game_once(const char *strata, bool create, long delay_ms)
 {
     pid_t pid = fork();
     if (pid == 0) {

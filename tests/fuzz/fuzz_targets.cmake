@@ -14,7 +14,7 @@ foreach(t ${STRATA_FUZZ_TARGETS})
   target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
   add_dependencies(fuzz_all fuzz_${t})
 endforeach()
-# The script parser lives in src/game (SDL-free); the worldgen parser's header is private to src/gen.
+# The script parser lives in src/game (SDL-free: strata_game_logic's interface headers).
 target_sources(fuzz_script PRIVATE ${CMAKE_SOURCE_DIR}/src/game/script.c ${CMAKE_SOURCE_DIR}/src/game/settings.c)
 target_include_directories(fuzz_script PRIVATE ${CMAKE_SOURCE_DIR}/src/game)
-target_include_directories(fuzz_worldgen PRIVATE ${CMAKE_SOURCE_DIR}/src/gen)
+

@@ -1,28 +1,35 @@
-/* fuzz_worldgen.c — libFuzzer target for the worldgen.json parser (worldgen_parse, src/gen/gen_worldgen.c),
- * with block names resolved against the standard assets/blocks.json.
+/* fuzz_worldgen.c — libFuzzer target for the worldgen.json parser, through the public generator_create
+ * (src/gen: the file is parsed, validated and the generator built from it), with block names resolved
+ * against the standard assets/blocks.json.
  *
- * The input is worldgen.json text. Properties checked (a failure traps): a config that parses has its
- * counts within their arrays and the sea level in 16..200. Memory errors and leaks are ASan's. */
+ * The input is worldgen.json text, written to a scratch file (generator_create reads files only). Properties
+ * checked (a failure traps): a generator that is created answers a height query with a finite value and a
+ * temperature in 0..15, and a failure leaves no generator. Memory errors and leaks are ASan's. */
+#include <math.h>
+
 #include "fuzz_common.h"
-#include "gen_config.h"
+#include "strata/generator.h"
 
 static BlockRegistry *blocks;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    log_set_level(LOG_SILENT);
+    static char path[128];
+    if (!path[0]) snprintf(path, sizeof path, "%s/worldgen.json", fuzz_scratch_dir());
     if (!blocks && block_registry_load(STRATA_ASSET_DIR "/blocks.json", &blocks) != ST_OK) __builtin_trap();
-    char *text = fuzz_text(data, size);
-    WorldgenConfig *cfg = malloc(sizeof *cfg);
-    if (!cfg) __builtin_trap();
-    if (worldgen_parse("fuzz/worldgen.json", text, blocks, cfg) == ST_OK) {
-        if (cfg->sea_level < 16 || cfg->sea_level > 200) __builtin_trap();
-        if (cfg->ore_count < 0 || cfg->ore_count > GEN_MAX_VEINS) __builtin_trap();
-        if (cfg->pocket_count < 0 || cfg->pocket_count > GEN_MAX_VEINS) __builtin_trap();
-        if (cfg->tree_type_count < 0 || cfg->tree_type_count > GEN_MAX_TREE_TYPES) __builtin_trap();
-        if (cfg->plants.flower_count < 0 || cfg->plants.flower_count > GEN_MAX_FLOWERS) __builtin_trap();
+    fuzz_write_file(path, data, size);
+    WorldSettings settings;
+    world_settings_default(&settings);
+    settings.seed = 1;
+    Generator *gen = NULL;
+    if (generator_create(&settings, blocks, path, &gen) == ST_OK) {
+        if (!gen) __builtin_trap();
+        float h = gen->calculate_height(gen, 10.5f, -3.5f);
+        int t = gen->calculate_temperature(gen, 10.5f, -3.5f);
+        if (!isfinite(h) || t < 0 || t > 15) __builtin_trap();
+        generator_destroy(gen);
+    } else if (gen) {
+        __builtin_trap();
     }
-    free(cfg);
-    free(text);
     return 0;
 }

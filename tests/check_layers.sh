@@ -22,7 +22,7 @@ declare -A OWNER=(
   [mesher]=mesh
   [chunk_codec]=store [region]=store [serializer]=store [world_file]=store [region_cache]=store
   [update]=update [update_step]=update
-  [edit]=edit [history]=edit [behaviour]=edit
+  [edit]=edit [history]=edit [behaviour]=edit [terrain_tools]=edit [shapes]=edit
   [far_terrain]=lod
   [render]=render
 )

@@ -209,6 +209,46 @@ static void test_resolve_blocks(void)
     block_registry_destroy(reg);
 }
 
+static void test_edit_commands(void)
+{
+    Script s;
+    const char *text = "brush sphere 5 stone\nbrush box 3 4 5 glass hollow air\nbrush cylinder 4 9 planks axis=x yaw=30\n"
+                       "brush tree 3 8 oak_trunk\nraise 8 -3 linear\nflatten 10 64\nsmooth 6 0.5 3\n"
+                       "paint 7 sand 0.4 smooth\nundo\nredo\ntick 40\n";
+    CHECK_EQ_INT(script_parse_text("e.script", text, &s), ST_OK);
+    CHECK_EQ_INT(s.count, 11);
+    if (s.count == 11) {
+        const ScriptCommand *c = s.commands;
+        CHECK_EQ_INT(c[0].op, SCRIPT_BRUSH);
+        CHECK_EQ_INT(c[0].size_count, 1);
+        CHECK_NEAR(c[0].sizes[0], 5, 0);
+        CHECK_EQ_INT(c[1].hollow, 1);
+        CHECK_EQ_INT(c[1].paint_mode, 1);
+        CHECK_NEAR(c[1].sizes[2], 5, 0);
+        CHECK_EQ_INT(c[2].axis, 0);
+        CHECK_NEAR(c[2].yaw_deg, 30, 0);
+        CHECK_EQ_INT(c[4].radius, 8);
+        CHECK_NEAR(c[4].amount, -3, 0);
+        CHECK_EQ_INT(c[4].falloff, 1);
+        CHECK_NEAR(c[5].amount, 64, 0);
+        CHECK_EQ_INT(c[6].iterations, 3);
+        CHECK_NEAR(c[7].amount, 0.4, 1e-9);
+        CHECK_EQ_INT(c[8].op, SCRIPT_UNDO);
+        CHECK_EQ_INT(c[10].ticks, 40);
+    }
+    script_free(&s);
+    expect_error("brush sphere 65 stone\n", "bad.script:1", "64");
+    expect_error("brush cube 5 stone\n", "bad.script:1", "sphere|box");
+    expect_error("brush box 3 4 stone\n", "bad.script:1", "size 3");
+    expect_error("raise 0 3\n", "bad.script:1", "1..64");
+    expect_error("raise 100 3\n", "bad.script:1", "million");
+    expect_error("flatten 5\n", "bad.script:1", "flatten");
+    expect_error("paint 5 sand 2\n", "bad.script:1", "opacity");
+    expect_error("smooth 5 1 1 1\n", "bad.script:1", "smooth");
+    expect_error("brush sphere 4 stone sideways\n", "bad.script:1", "sideways");
+    expect_error("tick\n", "bad.script:1", "tick");
+}
+
 int main(void)
 {
     RUN(test_all_commands);
@@ -216,5 +256,6 @@ int main(void)
     RUN(test_errors);
     RUN(test_load_file);
     RUN(test_resolve_blocks);
+    RUN(test_edit_commands);
     return check_report();
 }

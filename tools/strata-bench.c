@@ -14,6 +14,8 @@
 #include <time.h>
 #include <sys/resource.h>
 
+#include "bench_edit.h"
+#include "bench_heightfield.h"
 #include "strata/block.h"
 #include "strata/chunk_codec.h"
 #include "strata/edit.h"
@@ -44,7 +46,9 @@ typedef struct BenchResults {
     double world_ready_ms;
     double peak_rss_mb;
     double edit_us;
+    BenchEditResults editing;
     double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
+    BenchHeightfield heightfield;   /* tools/bench_heightfield.c */
 } BenchResults;
 
 static double now_us(void)
@@ -291,11 +295,15 @@ static void print_json(const BenchResults *r)
            "\"gen_pass_us\": [%.1f, %.1f, %.1f, %.1f], \"sunlight_us\": %.1f, \"sunlight_relight_us\": %.1f, \"propagate_us\": %.1f, "
            "\"vertex_pass_us\": [%.1f, %.1f], \"vertices_per_chunk\": %.0f, \"world_ready_ms\": %.1f, "
            "\"peak_rss_mb\": %.1f, \"edit_us\": %.1f, \"encode_us\": %.1f, \"decode_us\": %.1f, "
-           "\"bytes_per_chunk\": %.0f, \"seed_format_bytes_per_chunk\": %.0f}\n",
+           "\"bytes_per_chunk\": %.0f, \"seed_format_bytes_per_chunk\": %.0f",
            r->noise_2d_ns, r->noise_3d_ns, r->gen_pass_us[0], r->gen_pass_us[1], r->gen_pass_us[2],
            r->gen_pass_us[3], r->sunlight_us, r->sunlight_relight_us, r->propagate_us, r->vertex_pass_us[0], r->vertex_pass_us[1],
            r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
            r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
+    bench_heightfield_print_json(stdout, &r->heightfield);
+    printf(", \"brush_sphere_r16_us\": %.1f, \"flatten_r16_us\": %.1f, \"undo_r16_us\": %.1f",
+           r->editing.brush_sphere_r16_us, r->editing.flatten_r16_us, r->editing.undo_r16_us);
+    printf("}\n");
 }
 
 static void print_table(const BenchOptions *o, const BenchResults *r)
@@ -314,12 +322,16 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f us\n", "vertex pass 2", r->vertex_pass_us[1]);
     printf("  %-28s %10.0f\n", "vertices per chunk", r->vertices_per_chunk);
     printf("  %-28s %10.1f us (worker time)\n", "single-block edit", r->edit_us);
+    printf("  %-28s %10.1f us (main thread)\n", "brush sphere r16", r->editing.brush_sphere_r16_us);
+    printf("  %-28s %10.1f us (main thread)\n", "flatten r16", r->editing.flatten_r16_us);
+    printf("  %-28s %10.1f us (main thread)\n", "undo r16 sphere", r->editing.undo_r16_us);
     printf("  %-28s %10.1f us\n", "encode", r->encode_us);
     printf("  %-28s %10.1f us\n", "decode", r->decode_us);
     printf("  %-28s %10.0f (seed format %.0f)\n", "bytes per stored chunk", r->bytes_per_chunk,
            r->seed_format_bytes_per_chunk);
     printf("  %-28s %10.1f ms\n", "world ready (threaded)", r->world_ready_ms);
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
+    bench_heightfield_print_table(stdout, &r->heightfield);
 }
 
 static void usage(FILE *f)
@@ -384,7 +396,9 @@ int main(int argc, char **argv)
     bench_noise(&r);
     StResult rc = bench_chunks(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);
+    if (rc == ST_OK) rc = bench_edit_run(gen, blocks, &r.editing);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
+    if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
     if (rc != ST_OK) {
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         generator_destroy(gen);

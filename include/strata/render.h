@@ -33,6 +33,15 @@ typedef struct RenderCamera {
 } RenderCamera;
 
 #define RENDER_HUD_LINES 8
+#define RENDER_STRIP_MAX 16
+
+/* A particle of a block's burst (edit.h's DestroyCell): a small cube of one colour. */
+typedef struct RenderParticle {
+    double position[3];           /* world blocks */
+    float size;                   /* edge, blocks */
+    uint8_t color[3];
+} RenderParticle;
+
 typedef struct RenderFrame {
     float time_of_day;            /* 0..1, 0.5 = noon: sky colour */
     float sky_brightness;         /* 0..1: dims the sky (and fog) colour by 0.5 + 0.5 * brightness */
@@ -41,6 +50,15 @@ typedef struct RenderFrame {
     bool show_hud;
     const char *hud_lines[RENDER_HUD_LINES]; /* NULL-terminated early if fewer */
     float frame_seconds;          /* elapsed since the previous frame (fade-in) */
+    /* Editing (edit_overlay.c): the wireframe box of the cells a brush or tool will touch, the particles
+     * of destroyed blocks, and a strip of colour swatches at the bottom (tool and blocks), `strip_selected`
+     * framed (-1: none). All optional: zero draws nothing. */
+    bool preview;
+    int preview_min[3], preview_max[3];  /* inclusive cells */
+    const RenderParticle *particles;
+    int particle_count;
+    uint8_t strip_colors[RENDER_STRIP_MAX][3];
+    int strip_count, strip_selected;
 } RenderFrame;
 
 typedef struct RenderStats {

@@ -151,7 +151,9 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     };
     if ((rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
         return st_fail_context(rc, "cannot start the renderer");
+    app->world.history_bytes = (size_t)app->opts.history_mb << 20;
     if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
+    app_tools_init(app);
     /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
     app->brightness = opts->brightness;
     app->season = opts->season;
@@ -286,8 +288,12 @@ static void apply_actions(App *app)
     if (in->cycle_brightness) app_set_brightness(app, settings_brightness_next(app->brightness));
     if (in->cycle_season) app_set_season(app, settings_season_next(app->season));
     if (in->select_slot > 0) app_select_block(app, app->hotbar[in->select_slot - 1]);
-    if (in->dig) app_dig(app);
-    if (in->place) app_place(app, app->selected_block);
+    if (in->dig) app_apply_tool(app, true);
+    if (in->place) app_apply_tool(app, false);
+    if (in->undo) app_undo(app);
+    if (in->redo) app_redo(app);
+    if (in->next_tool) app_next_tool(app);
+    if (in->radius_delta) app_set_tool_radius(app, app->tool_radius + in->radius_delta);
     if (in->resized) {
         SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
         renderer_resize(app->renderer, app->drawable_w, app->drawable_h);
@@ -331,6 +337,7 @@ static void update_world(App *app, double dt)
     updater_set_location(w->updater, 0, &loc);
     UpdaterCallbacks cb = {app, on_mesh_ready, on_chunk_released};
     updater_exchange(w->updater, &cb);
+    app_edit_frame(app, dt);
 
     if (w->serializer && app->opts.autosave_seconds > 0) {
         app->autosave_timer += dt;
@@ -374,6 +381,12 @@ static void fill_hud(App *app, HudInfo *hud)
         int id = cell_contents(app->target.value);
         hud->target_block = block_is_defined(b, id) ? b->defs[id].name : NULL;
     }
+    EditorStats es;
+    editor_get_stats(app->world.editor, &es);
+    hud->tool = app_tool_name(app->tool);
+    hud->tool_radius = app->tool_radius;
+    hud->undo_entries = es.undo_entries;
+    hud->history_full = app->history_notice_seconds > 0.0;
 }
 
 static StResult draw_frame(App *app, double dt, HudInfo *hud)
@@ -399,6 +412,23 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     frame.show_hud = app->show_hud;
     for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
     frame.frame_seconds = (float)dt;
+    frame.preview = !app->probe.hide_highlight && app_tool_preview(app, frame.preview_min, frame.preview_max);
+    frame.particles = app->particles.draw;
+    frame.particle_count = app->particles.count;
+    if (app->show_hud) {
+        /* The strip: the tool's colour, then the hotbar blocks; the selected block framed. */
+        static const uint8_t tool_colors[2][3] = {{90, 90, 96}, {230, 200, 60}};
+        memcpy(frame.strip_colors[0], tool_colors[app->tool != APP_TOOL_BLOCK], 3);
+        frame.strip_count = 1;
+        frame.strip_selected = -1;
+        for (int i = 0; i < APP_HOTBAR_SLOTS && frame.strip_count < RENDER_STRIP_MAX; i++) {
+            int id = app->hotbar[i];
+            if (!block_is_defined(app->world.blocks, id)) continue;
+            memcpy(frame.strip_colors[frame.strip_count], app->world.blocks->defs[id].map_color, 3);
+            if (id == app->selected_block) frame.strip_selected = frame.strip_count;
+            frame.strip_count++;
+        }
+    }
     /* A screenshot shows every chunk that has geometry, not just those the upload budget reached. */
     if (app->screenshot_path[0] || (app->quit && app->opts.screenshot_path)) renderer_flush_uploads(app->renderer, &cam);
     renderer_draw(app->renderer, &cam, &frame);
@@ -527,6 +557,7 @@ void app_destroy(App *app)
     if (!app) return;
     if (app->input.mouse_captured) input_set_captured(&app->input, false);
     app_probe_reset(app);
+    shape_volume_free(&app->tool_volume);
     if (app->renderer) renderer_destroy(app->renderer);
     world_session_close(&app->world);
     if (app->gl) SDL_GL_DeleteContext(app->gl);

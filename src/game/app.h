@@ -16,11 +16,13 @@
 #include "cli.h"
 #include "hud.h"
 #include "input.h"
+#include "particles.h"
 #include "player.h"
 #include "script.h"
 #include "world_session.h"
 #include "strata/edit.h"
 #include "strata/render.h"
+#include "strata/shapes.h"
 
 #define APP_PATH_MAX 1024
 #define APP_HOTBAR_SLOTS 9
@@ -33,6 +35,18 @@
 /* dig_visible_within keeps watching this many frames past its limit, to report how late the dig showed. */
 #define APP_PROBE_EXTRA_FRAMES 600L
 #define APP_PROBE_FRAME_SECONDS (1.0 / 60.0)   /* dig_visible_within: a frame is at least a 60 Hz refresh */
+
+/* The tool under the player's hands (app_tools.c): Tab cycles, [ ] and the wheel set the radius. */
+typedef enum AppTool {
+    APP_TOOL_BLOCK = 0,                          /* dig and place single blocks */
+    APP_TOOL_SHAPE_FIRST,                        /* one per ShapeKind: left paints, right carves */
+    APP_TOOL_RAISE = APP_TOOL_SHAPE_FIRST + SHAPE_KIND_COUNT, /* left raises, right lowers */
+    APP_TOOL_FLATTEN,                            /* to the targeted block's height */
+    APP_TOOL_SMOOTH,
+    APP_TOOL_PAINT,                              /* the selected block onto the surface */
+    APP_TOOL_COUNT
+} AppTool;
+#define APP_TOOL_RADIUS_DEFAULT 4
 
 typedef struct ScriptRunner {
     bool active;                  /* a script is loaded and not finished */
@@ -89,6 +103,14 @@ typedef struct App {
 
     bool has_target;
     RaycastHit target;
+    AppTool tool;
+    int tool_radius;              /* 1..64 */
+    ShapeVolume tool_volume;      /* the shape tool's compiled volume, cached */
+    int tool_volume_key;          /* tool, radius and block it was compiled for (-1: none) */
+    Particles particles;
+    long history_dropped_seen;    /* the HUD says when the history drops old entries */
+    double history_notice_seconds;
+    int edited_last[2];           /* the listener's last marked chunk */
 
     bool quit;
     int exit_code;
@@ -142,6 +164,25 @@ void app_request_screenshot(App *app, const char *path);
 void app_request_quit(App *app);
 /* Seconds wait_ready lets the fade-in of the last chunks take: the renderer's fade-in time plus a margin. */
 double app_fade_in_seconds(const App *app);
+
+/* app_tools.c: the editing tools. Applies the current tool at the target (primary: left button); false when
+ * nothing changed. */
+bool app_apply_tool(App *app, bool primary);
+void app_next_tool(App *app);
+void app_set_tool_radius(App *app, int radius);
+const char *app_tool_name(AppTool tool);
+/* Per frame: editor bookkeeping after the exchange, behaviour ticks for dt, particle events. */
+void app_edit_frame(App *app, double dt);
+/* The wireframe box of what the tool would touch at the target; false when none. */
+bool app_tool_preview(App *app, int min[3], int max[3]);
+/* Undo / redo the last action (Ctrl+Z / Ctrl+Y, script undo / redo). */
+bool app_undo(App *app);
+bool app_redo(App *app);
+/* Runs a script's editing command (brush, raise, flatten, smooth, paint, undo, redo, tick) at the target.
+ * *changed: the world changed (the runner waits until it is ready again). */
+StResult app_run_edit_command(App *app, const ScriptCommand *c, bool *changed);
+/* Wires the editor's change listener to the renderer (marks edited chunks for urgent upload). */
+void app_tools_init(App *app);
 
 /* script_run.c: runs the script's commands for this frame, adding movement to *input. Returns ST_OK, or
  * an error (wait_ready cap, a screenshot that could not be written) that ends the run with exit code 1. */

@@ -15,7 +15,7 @@
 
 static Interaction app_interaction(App *app)
 {
-    Interaction world = { app->world.terrain, app->world.updater, app->world.blocks, app->renderer };
+    Interaction world = { app->world.terrain, app->world.updater, app->world.blocks, app->renderer, app->world.editor };
     return world;
 }
 

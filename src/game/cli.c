@@ -19,7 +19,7 @@
 typedef enum CliFlag {
     CLI_FLAG_SEED, CLI_FLAG_VIEW_DISTANCE, CLI_FLAG_FLAT, CLI_FLAG_WIDTH, CLI_FLAG_HEIGHT, CLI_FLAG_FRAMES,
     CLI_FLAG_SCREENSHOT, CLI_FLAG_SCRIPT, CLI_FLAG_FLY, CLI_FLAG_ASSETS, CLI_FLAG_WORLD, CLI_FLAG_NEW, CLI_FLAG_NO_SAVE,
-    CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_HELP, CLI_FLAG_VERSION
+    CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_HISTORY_MB, CLI_FLAG_HELP, CLI_FLAG_VERSION
 } CliFlag;
 
 /* The --seed row is replaced by the world settings table's spec (cli_flags); only its help is the game's. */
@@ -45,6 +45,8 @@ static const FlagSpec FLAGS[] = {
      CLI_FLAG_BRIGHTNESS},
     {"--season", FLAG_TEXT, 0, 0, "NAME", "spring, summer, autumn or winter: grass, leaf and water tints\n"
      "                          (default summer)", CLI_FLAG_SEASON},
+    {"--history-mb", FLAG_INT, 1, CLI_HISTORY_MB_MAX, "MB", "memory for undo/redo; the oldest actions are dropped\n"
+     "                          past it (default 64)", CLI_FLAG_HISTORY_MB},
     {"--help", FLAG_HELP, 0, 0, NULL, "show this help", CLI_FLAG_HELP},
     {"--version", FLAG_VERSION, 0, 0, NULL, "show the version", CLI_FLAG_VERSION},
 };
@@ -69,6 +71,7 @@ void cli_options_default(CliOptions *opts)
     opts->width = CLI_WIDTH_DEFAULT;
     opts->height = CLI_HEIGHT_DEFAULT;
     opts->autosave_seconds = CLI_AUTOSAVE_DEFAULT;
+    opts->history_mb = CLI_HISTORY_MB_DEFAULT;
     opts->brightness = SETTINGS_BRIGHTNESS_DEFAULT;
     opts->season = SETTINGS_SEASON_DEFAULT;
 }
@@ -102,6 +105,7 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
     case CLI_FLAG_NO_SAVE: opts->no_save = true; break;
     case CLI_FLAG_AUTOSAVE: opts->autosave_seconds = v; opts->autosave_given = true; break;
     case CLI_FLAG_BRIGHTNESS: opts->brightness = (float)value->number; break;
+    case CLI_FLAG_HISTORY_MB: opts->history_mb = v; break;
     case CLI_FLAG_SEASON: {
         int season = settings_season_parse(value->text);
         if (season < 0)

@@ -20,6 +20,8 @@
 #define CLI_SIZE_MAX 16384
 #define CLI_AUTOSAVE_DEFAULT 60
 #define CLI_AUTOSAVE_MAX 86400
+#define CLI_HISTORY_MB_DEFAULT 64
+#define CLI_HISTORY_MB_MAX 4096
 
 typedef enum CliStatus {
     CLI_RUN = 0,      /* start the game with these options */
@@ -47,6 +49,7 @@ typedef struct CliOptions {
     bool autosave_given;
     float brightness;             /* 0..1 (SETTINGS_BRIGHTNESS_DEFAULT) */
     int season;                   /* MESHER_SEASON_* (SETTINGS_SEASON_DEFAULT) */
+    int history_mb;               /* undo history bound, MiB (CLI_HISTORY_MB_DEFAULT) */
 } CliOptions;
 
 void cli_options_default(CliOptions *opts);

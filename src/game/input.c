@@ -17,6 +17,8 @@ void input_begin_frame(InputState *input)
     input->advance_time = input->quit = input->resized = false;
     input->cycle_brightness = input->cycle_season = false;
     input->select_slot = 0;
+    input->undo = input->redo = input->next_tool = false;
+    input->radius_delta = 0;
 }
 
 void input_set_captured(InputState *input, bool captured)
@@ -49,7 +51,15 @@ void input_handle_event(InputState *in, const SDL_Event *e)
         SDL_Scancode sc = e->key.keysym.scancode;
         set_key(in, sc, true);
         if (e->key.repeat) break;
-        if (sc == SDL_SCANCODE_ESCAPE) input_set_captured(in, false);
+        bool ctrl = (e->key.keysym.mod & KMOD_CTRL) != 0;
+        if (ctrl && sc == SDL_SCANCODE_Z) {
+            if (e->key.keysym.mod & KMOD_SHIFT) in->redo = true;
+            else in->undo = true;
+        } else if (ctrl && sc == SDL_SCANCODE_Y) in->redo = true;
+        else if (sc == SDL_SCANCODE_TAB) in->next_tool = true;
+        else if (sc == SDL_SCANCODE_LEFTBRACKET) in->radius_delta--;
+        else if (sc == SDL_SCANCODE_RIGHTBRACKET) in->radius_delta++;
+        else if (sc == SDL_SCANCODE_ESCAPE) input_set_captured(in, false);
         else if (sc == SDL_SCANCODE_F) in->toggle_fly = true;
         else if (sc == SDL_SCANCODE_F3) in->toggle_hud = true;
         else if (sc == SDL_SCANCODE_T) in->advance_time = true;
@@ -66,6 +76,9 @@ void input_handle_event(InputState *in, const SDL_Event *e)
             in->look_dx += (float)e->motion.xrel;
             in->look_dy += (float)e->motion.yrel;
         }
+        break;
+    case SDL_MOUSEWHEEL:
+        in->radius_delta += e->wheel.y > 0 ? 1 : e->wheel.y < 0 ? -1 : 0;
         break;
     case SDL_MOUSEBUTTONDOWN:
         if (!in->mouse_captured) {

@@ -23,6 +23,9 @@ typedef struct InputState {
     bool dig, place, toggle_fly, toggle_hud, advance_time, quit, resized;
     bool cycle_brightness, cycle_season;  /* B, N */
     int select_slot;             /* 1..9 pressed this frame, or 0 */
+    bool undo, redo;             /* Ctrl+Z, Ctrl+Y (or Ctrl+Shift+Z) */
+    bool next_tool;              /* Tab */
+    int radius_delta;            /* mouse wheel, [ and ] */
 } InputState;
 
 void input_init(InputState *input);

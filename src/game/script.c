@@ -17,21 +17,26 @@
 #include "strata/error.h"
 #include "strata/fileio.h"
 
-#define SCRIPT_MAX_WORDS 8
+#define SCRIPT_MAX_WORDS 10
 #define SCRIPT_COORD_MAX 30000000.0
 
 static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
     "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud",
+    "brush", "raise", "flatten", "smooth", "paint", "undo", "redo", "tick",
 };
 
-/* Argument count per op (-1: the rest of the line as one text argument). */
-static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1};
+/* Argument count per op (-1: the rest of the line as one text argument; -2: words checked by the parser). */
+static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1,
+                                             -2, -2, -2, -2, -2, 0, 0, 1};
 
 static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
     "fly on|off", "dig", "place BLOCK", "select BLOCK", "screenshot PATH", "time T", "save", "quit",
     "brightness B", "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "hud on|off",
+    "brush SHAPE SIZE... BLOCK [hollow] [replace|air|solid]", "raise R DELTA [falloff]",
+    "flatten R HEIGHT [strength]", "smooth R [strength] [iterations]", "paint R BLOCK [opacity] [falloff]",
+    "undo", "redo", "tick N",
 };
 
 const char *script_op_name(ScriptOp op)
@@ -123,6 +128,17 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
         return ST_OK;
     case SCRIPT_DIG_VISIBLE_WITHIN:
         return parse_frames(lc, name, w[1], 1, &c->frames);
+    case SCRIPT_TICK:
+        return parse_frames(lc, name, w[1], 0, &c->ticks);
+    case SCRIPT_BRUSH:
+    case SCRIPT_RAISE:
+    case SCRIPT_FLATTEN:
+    case SCRIPT_SMOOTH:
+    case SCRIPT_PAINT: {
+        int n = 0;
+        while (w[n + 1]) n++;
+        return script_parse_edit(lc->path, lc->line, c, w, n);
+    }
     default:
         return ST_OK;
     }
@@ -172,10 +188,10 @@ static StResult parse_line(Script *s, const LineCtx *lc, char *line)
     c.line = lc->line;
     c.block = -1;
 
-    char *words[SCRIPT_MAX_WORDS + 1] = {cmd};
+    char *words[SCRIPT_MAX_WORDS + 2] = {cmd};
     int n = 1;
-    if (OP_ARGC[op] >= 0) {
-        char *q = rest;
+    char *q = rest;
+    if (OP_ARGC[op] != -1) {
         while (*q) {
             if (n > SCRIPT_MAX_WORDS) break;
             words[n++] = q;
@@ -183,7 +199,9 @@ static StResult parse_line(Script *s, const LineCtx *lc, char *line)
             if (*q) *q++ = 0;
             while (isspace((unsigned char)*q)) q++;
         }
-        if (n - 1 != OP_ARGC[op]) {
+        if (n > SCRIPT_MAX_WORDS && *q)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: too many arguments (%s)", lc->path, lc->line, cmd, OP_USAGE[op]);
+        if (OP_ARGC[op] >= 0 && n - 1 != OP_ARGC[op]) {
             if (OP_ARGC[op] == 0)
                 return st_fail(ST_ERR_ARG, "%s:%d: %s takes no arguments (got %d)", lc->path, lc->line, cmd, n - 1);
             return st_fail(ST_ERR_ARG, "%s:%d: %s: expected %d argument%s (%s), got %d", lc->path, lc->line, cmd,
@@ -244,11 +262,12 @@ StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks)
 {
     for (int i = 0; i < script->count; i++) {
         ScriptCommand *c = &script->commands[i];
-        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT) continue;
+        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT && c->op != SCRIPT_BRUSH && c->op != SCRIPT_PAINT)
+            continue;
         int id = block_registry_find(blocks, c->text);
         if (id < 0)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: unknown block '%s'", script->path, c->line, OP_NAMES[c->op], c->text);
-        if (id == BLOCK_AIR)
+        if (id == BLOCK_AIR && c->op != SCRIPT_BRUSH)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: cannot %s air (use dig)", script->path, c->line, OP_NAMES[c->op],
                            OP_NAMES[c->op]);
         c->block = id;

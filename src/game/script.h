@@ -9,6 +9,11 @@
  *   jump | fly on|off | dig | place BLOCK | select BLOCK | screenshot PATH | time T (0..1) | save | quit
  *   brightness B (0..1) | season spring|summer|autumn|winter | hud on|off
  *   dig_visible_within FRAMES  dig now; fail unless a frame among the next FRAMES (>= 1) shows it
+ * Editing, each at the targeted block like dig (script_edit.c; sizes per shape in README's script table):
+ *   brush sphere|box|cylinder|cone|torus|plane|rock|tree SIZE... BLOCK [hollow] [replace|air|solid]
+ *         [axis=x|y|z] [yaw=DEG]
+ *   raise R DELTA [falloff] | flatten R HEIGHT [strength] | smooth R [strength] [iterations]
+ *   paint R BLOCK [opacity] [falloff] | undo | redo | tick N       (R in 1..64, falloff none|linear|smooth)
  * Errors are ST_ERR_ARG with "FILE:LINE: what" (e.g. "a.script:2: unknown command 'fly_to_the_moon'").
  * Block names are checked against the registry in a second step (script_resolve_blocks), also before
  * any window exists. Pure: no SDL, no GL. Ownership: script_free releases what a parse allocated. */
@@ -41,6 +46,14 @@ typedef enum ScriptOp {
     SCRIPT_SEASON,
     SCRIPT_DIG_VISIBLE_WITHIN,
     SCRIPT_HUD,
+    SCRIPT_BRUSH,
+    SCRIPT_RAISE,
+    SCRIPT_FLATTEN,
+    SCRIPT_SMOOTH,
+    SCRIPT_PAINT,
+    SCRIPT_UNDO,
+    SCRIPT_REDO,
+    SCRIPT_TICK,
     SCRIPT_OP_COUNT
 } ScriptOp;
 
@@ -52,7 +65,21 @@ typedef struct ScriptCommand {
     int season;                 /* season: MESHER_SEASON_* */
     bool on;                    /* fly, hud */
     int block;                  /* place, select: block id after script_resolve_blocks (-1 before) */
-    char text[SCRIPT_TEXT_MAX]; /* place/select: block name; screenshot: path */
+    char text[SCRIPT_TEXT_MAX]; /* place/select/brush/paint: block name; screenshot: path */
+    /* editing (script_edit.c) */
+    int shape;                  /* brush: ShapeKind */
+    double sizes[3];            /* brush: the shape's sizes */
+    int size_count;
+    bool hollow;
+    int paint_mode;             /* brush: BrushPaintMode-like 0 replace, 1 air, 2 solid */
+    int axis;                   /* brush: 0 x, 1 y (default), 2 z */
+    double yaw_deg;             /* brush */
+    int radius;                 /* raise, flatten, smooth, paint */
+    double amount;              /* raise DELTA, flatten HEIGHT, smooth strength, paint opacity */
+    double strength;            /* flatten strength */
+    int iterations;             /* smooth */
+    int falloff;                /* raise, paint: ToolFalloff */
+    long ticks;                 /* tick */
 } ScriptCommand;
 
 typedef struct Script {
@@ -70,6 +97,9 @@ StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks);
 /* The first command with this op, or NULL. */
 const ScriptCommand *script_find_op(const Script *script, ScriptOp op);
 void script_free(Script *script);
+
+/* script_edit.c: parses the words of brush/raise/flatten/smooth/paint (w[0] the command, w[1..n]). */
+StResult script_parse_edit(const char *path, int line, ScriptCommand *c, char **w, int n);
 
 /* The command's name as written in scripts ("wait_ready"). */
 const char *script_op_name(ScriptOp op);

@@ -92,7 +92,8 @@ StResult script_runner_frame(App *app, PlayerInput *input)
     ScriptRunner *r = &app->runner;
     while (r->active) {
         if (r->settle) {
-            if (app_world_ready(app)) {
+            /* Ready again, and the particles of the edit have fallen (screenshots show the world). */
+            if (app_world_ready(app) && app->particles.count == 0) {
                 r->settle = false;
             } else {
                 if (++r->settle_frames > APP_READY_FRAME_CAP)
@@ -197,6 +198,21 @@ StResult script_runner_frame(App *app, PlayerInput *input)
             if (rc != ST_OK) return rc;
             if (!done) return ST_OK;
             r->probe_phase = 0;
+            break;
+        }
+        case SCRIPT_BRUSH:
+        case SCRIPT_RAISE:
+        case SCRIPT_FLATTEN:
+        case SCRIPT_SMOOTH:
+        case SCRIPT_PAINT:
+        case SCRIPT_UNDO:
+        case SCRIPT_REDO:
+        case SCRIPT_TICK: {
+            bool changed = false;
+            StResult rc = app_run_edit_command(app, c, &changed);
+            if (rc != ST_OK) return rc;
+            if (changed) r->settle = true;
+            r->settle_frames = 0;
             break;
         }
         case SCRIPT_QUIT:

@@ -4,12 +4,14 @@
 add_library(strata_game_logic STATIC
   src/game/cli.c
   src/game/script.c
+  src/game/script_edit.c
   src/game/player.c
   src/game/camera.c
   src/game/hud.c
   src/game/daytime.c
   src/game/settings.c
-  src/game/frame_probe.c)
+  src/game/frame_probe.c
+  src/game/particles.c)
 target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
 target_link_libraries(strata_game_logic PUBLIC strata_core m)
 
@@ -18,6 +20,7 @@ target_sources(strata PRIVATE
   src/game/app.c
   src/game/input.c
   src/game/app_control.c
+  src/game/app_tools.c
   src/game/interact.c
   src/game/script_run.c
   src/game/world_session.c)

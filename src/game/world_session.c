@@ -157,6 +157,10 @@ StResult world_session_start(WorldSession *ws, int sky_light)
     };
     StResult rc = updater_create(&cfg, &ws->updater);
     if (rc != ST_OK) return st_fail_context(rc, "cannot start the update worker");
+    EditorConfig ec = { .terrain = ws->terrain, .updater = ws->updater, .blocks = ws->blocks,
+                        .history_bytes = ws->history_bytes };
+    rc = editor_create(&ec, &ws->editor);
+    if (rc != ST_OK) return st_fail_context(rc, "cannot create the editor");
     return ST_OK;
 }
 
@@ -182,6 +186,8 @@ StResult world_session_save_all(WorldSession *ws)
 
 void world_session_close(WorldSession *ws)
 {
+    editor_destroy(ws->editor);
+    ws->editor = NULL;
     updater_destroy(ws->updater);
     ws->updater = NULL;
     /* updater_destroy hands every chunk back without geometry, so the Terrain can free them all. */

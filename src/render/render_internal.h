@@ -138,6 +138,21 @@ void render_overlay_destroy(RenderOverlay *overlay);
 void render_overlay_draw(RenderOverlay *overlay, mat4 view_proj,
                          const double camera[3], const RenderFrame *frame, int width, int height);
 
+/* ---- edit_overlay.c ---- */
+
+typedef struct RenderEditOverlay {
+    GLuint vao, vbo;
+    int vbo_bytes;
+    struct OverlayVertex *scratch;
+    int scratch_capacity;          /* vertices */
+} RenderEditOverlay;
+
+StResult render_edit_overlay_create(RenderEditOverlay *eo, RenderQuadIndices *indices);
+void render_edit_overlay_destroy(RenderEditOverlay *eo);
+/* Draws frame->preview, frame->particles and the strip with the overlay's program (before the overlay). */
+void render_edit_overlay_draw(RenderEditOverlay *eo, const RenderOverlay *overlay, mat4 view_proj,
+                              const double camera[3], const RenderFrame *frame, int width, int height);
+
 /* ---- renderer.c ---- */
 
 typedef struct TerrainProgram {
@@ -163,6 +178,7 @@ struct Renderer {
     RenderAtlas atlas;
     ChunkBufferTable chunks;
     RenderOverlay overlay;
+    RenderEditOverlay edit_overlay;
     RenderStats stats;
     VisibleChunk *visible;
     int visible_capacity;

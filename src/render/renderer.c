@@ -74,6 +74,7 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         (rc = renderer_load_terrain_program(config->shader_dir, "terrain_cutout.frag", &r->cutout)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
+        (rc = render_edit_overlay_create(&r->edit_overlay, &r->chunks.quad_indices)) != ST_OK ||
         (rc = render_atlas_load(config->asset_dir, &r->atlas)) != ST_OK) {
         renderer_destroy(r);
         return rc;
@@ -102,6 +103,7 @@ void renderer_destroy(Renderer *renderer)
             glDeleteSync(renderer->frame_fences[i]);
     chunk_buffers_free(&renderer->chunks);
     render_overlay_destroy(&renderer->overlay);
+    render_edit_overlay_destroy(&renderer->edit_overlay);
     render_atlas_free(&renderer->atlas);
     if (renderer->terrain.program)
         glDeleteProgram(renderer->terrain.program);
@@ -394,6 +396,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     for (int i = 0; i < visible; i++)
         drawn += r->visible[i].drawn;
 
+    render_edit_overlay_draw(&r->edit_overlay, &r->overlay, view_proj, camera->position, frame, r->width, r->height);
     render_overlay_draw(&r->overlay, view_proj, camera->position, frame, r->width, r->height);
     glUseProgram(0);
 

@@ -1,0 +1,17 @@
+# tests of src/heightfield and tools/strata-heightmap
+strata_add_test(test_heightfield test_heightfield.c heightfield)
+# An independent EXR reader (OpenEXR's C++ Imf API, not the core C API under test), built only for tests.
+include(CheckLanguage)
+check_language(CXX)
+if(CMAKE_CXX_COMPILER)
+  enable_language(CXX)
+  add_executable(exr_reader_cxx ${CMAKE_SOURCE_DIR}/tests/exr_reader_cxx.cpp)
+  target_link_libraries(exr_reader_cxx PRIVATE PkgConfig::OPENEXR)
+  set(STRATA_EXR_READER $<TARGET_FILE:exr_reader_cxx>)
+else()
+  set(STRATA_EXR_READER "")
+endif()
+add_test(NAME heightmap_tool COMMAND ${CMAKE_SOURCE_DIR}/tests/test_heightmap_tool.sh $<TARGET_FILE:strata-heightmap> "${STRATA_EXR_READER}")
+set_tests_properties(heightmap_tool PROPERTIES LABELS heightfield SKIP_RETURN_CODE 77)
+add_test(NAME fuzz_sparkterrain COMMAND ${CMAKE_SOURCE_DIR}/tests/run_fuzz_sparkterrain.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/fuzz_sparkterrain 15)
+set_tests_properties(fuzz_sparkterrain PROPERTIES LABELS "heightfield;fuzz" SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -15,6 +15,5 @@ foreach(t ${STRATA_FUZZ_TARGETS})
   add_dependencies(fuzz_all fuzz_${t})
 endforeach()
 # The script parser lives in src/game (SDL-free: strata_game_logic's interface headers).
-target_sources(fuzz_script PRIVATE ${CMAKE_SOURCE_DIR}/src/game/script.c ${CMAKE_SOURCE_DIR}/src/game/settings.c)
-target_include_directories(fuzz_script PRIVATE ${CMAKE_SOURCE_DIR}/src/game)
+target_link_libraries(fuzz_script PRIVATE strata_game_logic)
 

@@ -90,7 +90,7 @@ while IFS= read -r file; do
       strata/*.h) [ -n "${OWNER[$(basename "$inc" .h)]:-}" ] || fail "$file: strata/$(basename "$inc") has no layer" ;;
       *src/*|*../*) fail "$file: includes \"$inc\": tests and tools use public headers or test headers" ;;
       *) if [ -f "$dir/$inc" ]; then :;
-         elif [ "$dir" = tests ] && [ -f "src/game/$inc" ]; then :;   # strata_game_logic's interface
+         elif { [ "$dir" = tests ] || [ "$dir" = tests/fuzz ]; } && [ -f "src/game/$inc" ]; then :;   # strata_game_logic's interface
          else fail "$file: includes \"$inc\", neither a public header nor a header beside it"; fi ;;
     esac
   done

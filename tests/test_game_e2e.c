@@ -12,7 +12,8 @@
  * is brighter than a brightness 0 one, and a winter one differs from summer.
  * With a third argument "dig-latency" it runs only the dig latency check: in the flat world and the
  * standard one (seed 1), wait_ready, look at the ground in front, dig_visible_within 3: exit 0 and the
- * logged "dig visible after K frames" has 1 <= K <= 3; and dig_visible_within with nothing in reach
+ * logged "dig visible after K frames, N after the worker finished" has 1 <= K <= 3 (30 under sanitizers)
+ * and N <= 3; and dig_visible_within with nothing in reach
  * fails with exit 1 naming FILE:LINE. */
 #include <errno.h>
 #include <fcntl.h>
@@ -306,13 +307,23 @@ static void test_brightness_season(void)
     stbi_image_free(w.px);
 }
 
+/* The wall-frame limit of the dig latency: 3 frames (Step 3), widened under sanitizers only, where a loaded
+ * machine slows the worker several times over (the frames after the worker finished stay checked at 3). */
+#ifdef STRATA_E2E_SANITIZED
+#define DIG_WALL_FRAMES 30
+#else
+#define DIG_WALL_FRAMES 3
+#endif
+
 /* The dig latency: frames between a dig in a Valid chunk and the first frame that shows it (frame 1 = the
  * first frame after the dig's). Returns K, or -1 after a failed check; 77 when no GL context exists. */
 static int dig_latency_run(const char *name, const char *extra_flag)
 {
     char script[300];
     snprintf(script, sizeof script, "%s/%s_latency.script", tmp, name);
-    write_file(script, "time 0.5\nwait_ready\nlook 0 -50\ndig_visible_within 3\nquit\n");
+    char text[200];
+    snprintf(text, sizeof text, "time 0.5\nwait_ready\nlook 0 -50\ndig_visible_within %d\nquit\n", DIG_WALL_FRAMES);
+    write_file(script, text);
     const char *args[20] = {"--seed", "1", "--view-distance", "4", "--width", "640", "--height", "400", "--script",
                             script};
     int n = 10;
@@ -330,9 +341,14 @@ static int dig_latency_run(const char *name, const char *extra_flag)
     CHECK(line != NULL);
     long k = -1;
     if (line) k = strtol(line + strlen("dig visible after "), NULL, 10);
-    fprintf(stderr, "%s: dig visible after %ld frames\n", name, k);
-    CHECK(k >= 1 && k <= 3);
-    if (rc != 0 || k < 1 || k > 3) fprintf(stderr, "strata output:\n%s\n", out_text);
+    /* "dig visible after K frames, N after the worker finished": N counts only frames that began with the
+     * world ready again, so a loaded machine (a slow worker) cannot stretch it. */
+    const char *after = line ? strstr(line, " frames, ") : NULL;
+    long n_after = after ? strtol(after + strlen(" frames, "), NULL, 10) : -1;
+    fprintf(stderr, "%s: dig visible after %ld frames, %ld after the worker finished\n", name, k, n_after);
+    CHECK(k >= 1 && k <= DIG_WALL_FRAMES);
+    CHECK(n_after >= 0 && n_after <= 3);
+    if (rc != 0 || k < 1 || k > DIG_WALL_FRAMES || n_after < 0 || n_after > 3) fprintf(stderr, "strata output:\n%s\n", out_text);
     return k;
 }
 

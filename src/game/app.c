@@ -11,6 +11,7 @@
  * are reproducible. */
 #include "app.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -27,6 +28,7 @@
 #include "strata/log.h"
 
 #define APP_TAG "game"
+#define APP_TRIM_SECONDS 20.0   /* malloc_trim period while the world is ready */
 
 _Static_assert(HUD_MAX_LINES <= RENDER_HUD_LINES, "the HUD composes more lines than the renderer draws");
 
@@ -664,6 +666,10 @@ int app_run(App *app)
     bool lockstep = app->opts.script_path != NULL;
     Uint64 freq = SDL_GetPerformanceFrequency();
     Uint64 prev = SDL_GetPerformanceCounter();
+    /* STRATA_FRAME_STATS=1 (scripts/soak.sh): every 5 s a log line with the frame count and longest frame. */
+    bool frame_stats = getenv("STRATA_FRAME_STATS") != NULL;
+    double stats_timer = 0.0, stats_max = 0.0, trim_timer = 0.0, trim_ms = 0.0;
+    long stats_frames = 0;
     while (!app->quit) {
         Uint64 now = SDL_GetPerformanceCounter();
         double real_dt = (double)(now - prev) / (double)freq;
@@ -720,6 +726,35 @@ int app_run(App *app)
             if (spent < APP_LOADING_FRAME_SECONDS) SDL_Delay((Uint32)((APP_LOADING_FRAME_SECONDS - spent) * 1000.0));
         }
 
+        /* Chunks, meshes and GL buffers come and go by the hundred when the player travels; glibc keeps the
+         * freed pages, so RSS would ratchet up to the largest working set ever seen (defect 9). Every 20 s,
+         * while the world is ready, the free pages go back to the system. */
+        trim_timer += real_dt;
+        if (trim_timer >= APP_TRIM_SECONDS && app_world_ready(app)) {
+            Uint64 t = SDL_GetPerformanceCounter();
+            malloc_trim(0);
+            trim_ms = 1000.0 * (double)(SDL_GetPerformanceCounter() - t) / (double)freq;
+            trim_timer = 0.0;
+        }
+        if (frame_stats) {
+            stats_timer += real_dt;
+            stats_frames++;
+            if (real_dt > stats_max) stats_max = real_dt;
+            if (stats_timer >= 5.0) {
+                struct mallinfo2 mi = mallinfo2();
+                UpdaterStats us;
+                RenderStats rs;
+                updater_get_stats(app->world.updater, &us);
+                renderer_get_stats(app->renderer, &rs);
+                log_info(APP_TAG, "frame stats: %ld frames in %.1f s, longest %.1f ms, world %s; heap %zu KB in use, "
+                         "%zu KB held, %zu KB mmapped; %d chunks, %d resident, %ld triangles; last trim %.1f ms",
+                         stats_frames, stats_timer, stats_max * 1000.0, app_world_ready(app) ? "ready" : "loading",
+                         mi.uordblks >> 10, mi.arena >> 10, mi.hblkhd >> 10, us.allocated, rs.chunks_resident,
+                         rs.triangles_drawn, trim_ms);
+                stats_timer = stats_max = 0.0;
+                stats_frames = 0;
+            }
+        }
         app->title_timer += real_dt;
         if (app->title_timer >= 1.0) {
             app->title_timer = 0.0;

@@ -59,6 +59,7 @@ typedef struct ScriptRunner {
     long settle_frames;
     int probe_phase;              /* dig_visible_within: 0 start, 1 reference read, 2 dug and watching */
     long probe_frame;             /* frames rendered since the frame of the dig (that one is 0) */
+    long probe_ready_frame;       /* the first of them that began with the world ready (worker done), or -1 */
 } ScriptRunner;
 
 typedef enum FrameProbeRead { PROBE_READ_NONE = 0, PROBE_READ_REFERENCE, PROBE_READ_COMPARE } FrameProbeRead;

@@ -24,6 +24,11 @@ typedef struct HudInfo {
     bool has_target;             /* a block under the crosshair within reach */
     int target[3];
     const char *target_block;
+    const char *examine;         /* the examine text of a station under the crosshair, or NULL */
+    const char *tool;            /* editing tool name, or NULL */
+    int tool_radius;
+    int undo_entries;
+    bool history_full;           /* the history dropped old entries recently */
 } HudInfo;
 
 typedef struct HudLines {

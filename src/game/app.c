@@ -199,6 +199,9 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     hangup.sa_handler = app_on_hangup;
     sigemptyset(&hangup.sa_mask);
     sigaction(SIGHUP, &hangup, NULL);
+    /* A file size limit (ulimit -f) must not kill the game mid-save: the write fails with EFBIG instead and is
+     * reported like any other write error (edits stay in memory, the save is retried). */
+    signal(SIGXFSZ, SIG_IGN);
     app->opts = *opts;
     app->script = *script;
     memset(script, 0, sizeof *script);

@@ -106,8 +106,9 @@ static StResult absolute_path(char *path, const char *what)
     if (!path[0] || path[0] == '/') return ST_OK;
     char resolved[PATH_MAX];
     if (!realpath(path, resolved)) return st_fail(ST_ERR_IO, "%s %s: %s", what, path, strerror(errno));
-    if (strlen(resolved) >= WORLD_SETTINGS_PATH_MAX) return st_fail(ST_ERR_ARG, "%s %s: path too long", what, path);
-    snprintf(path, WORLD_SETTINGS_PATH_MAX, "%s", resolved);
+    size_t n = strlen(resolved);
+    if (n >= WORLD_SETTINGS_PATH_MAX) return st_fail(ST_ERR_ARG, "%s %s: path too long", what, path);
+    memcpy(path, resolved, n + 1);
     return ST_OK;
 }
 

@@ -158,7 +158,7 @@ static void test_paint_clipping(void)
                 CHECK_EQ_INT(n, 3 * 6 * 3);
                 CHECK(touches);
             }
-            free(c);
+            chunk_destroy(c);
         }
     CHECK_EQ_INT(total, 6 * 6 * 6);
 
@@ -174,7 +174,7 @@ static void test_paint_clipping(void)
     CHECK_EQ_INT(count_contents(c, BLOCK_DIRT), 4);
     CHECK_EQ_INT(chunk_get_contents(c, 4, 1, 4), BLOCK_DIRT);
     CHECK_EQ_INT(chunk_get_contents(c, 6, 255, 6), BLOCK_DIRT);
-    free(c);
+    chunk_destroy(c);
     brush_compiled_free(&cb);
     brush_free(&b);
 }
@@ -210,7 +210,7 @@ static void test_paint_rules(void)
     CHECK_EQ_INT(chunk_get_contents(c, 5, 10, 5), BLOCK_OAK_TRUNK);
     brush_compiled_free(&cb);
     brush_free(&b);
-    free(c);
+    chunk_destroy(c);
 }
 
 int main(void)

@@ -116,7 +116,7 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     dec_t = calloc((size_t)inner, sizeof(double));
     bytes = calloc((size_t)inner, sizeof(double));
     seed_bytes = calloc((size_t)inner, sizeof(double));
-    TerrainChunk *scratch = malloc(sizeof *scratch);
+    TerrainChunk *scratch = chunk_create(0, 0);
     if (!terrain || !gctx || !lctx || !mctx || !codec || !scratch)
         return st_fail(ST_ERR_NOMEM, "out of memory setting up the chunk benchmark");
     (void)o;
@@ -203,7 +203,7 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     r->seed_format_bytes_per_chunk = median(seed_bytes, inner);
     for (int p = 0; p < 4; p++) free(pass_t[p]);
     free(sun_t); free(relight_t); free(prop_t); free(vert_t[0]); free(vert_t[1]); free(verts);
-    free(enc_t); free(dec_t); free(bytes); free(seed_bytes); free(scratch);
+    free(enc_t); free(dec_t); free(bytes); free(seed_bytes); chunk_destroy(scratch);
     chunk_codec_destroy(codec);
     mesher_context_destroy(mctx);
     light_context_destroy(lctx);

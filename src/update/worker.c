@@ -15,7 +15,14 @@
  * its target state, ordered by (downgraded by an edit first, nearest to a location, lowest state). A step
  * that needs its neighbours at some state first steps a neighbour that is behind; a chunk with a missing
  * neighbour is marked blocked until the next exchange that changes anything (the outer ring of the
- * content area stays blocked: its outer neighbours are never allocated). */
+ * content area stays blocked: its outer neighbours are never allocated).
+ *
+ * Hot and cold chunks (chunk.h): a step makes the chunk it steps hot (its views unpack it), and the
+ * neighbours it reads too. After each step the worker stamps the hot chunks of that 3x3 block with the step
+ * number; when more scratches are in use than UPDATE_HOT_BUDGET, the chunks not used for UPDATE_HOT_AGE
+ * steps are packed (the loading frontier stays hot, what is behind it goes cold). An idle worker packs
+ * every hot chunk, one per unit of work, so a ready world is all sections. Packing only changes the form,
+ * never a cell, and only the worker changes the form of a Terrain chunk. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -111,6 +118,30 @@ static void worker_autosave_one(TerrainUpdater *u)
     AutosaveEntry *failed = update_array_push(&u->failed_saves, sizeof *failed);
     if (failed) *failed = entry;
     else log_error("update", "out of memory recording the failed save of chunk %d,%d", live->coord_x, live->coord_z);
+}
+
+/* ---- packing chunks that left the working set ---- */
+
+#define UPDATE_HOT_BUDGET 96
+#define UPDATE_HOT_AGE    24
+
+static void worker_stamp_hot(TerrainUpdater *u, const TerrainChunk *chunk)
+{
+    for (int dz = -1; dz <= 1; dz++) {
+        for (int dx = -1; dx <= 1; dx++) {
+            TerrainChunk *k = terrain_get_chunk(u->terrain, chunk->coord_x + dx, chunk->coord_z + dz);
+            if (k && chunk_is_hot(k)) k->worker_hot_stamp = (uint32_t)u->steps_done;
+        }
+    }
+}
+
+static void worker_pack_stale(TerrainUpdater *u)
+{
+    if (chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+        if (chunk_is_hot(k) && (uint32_t)u->steps_done - k->worker_hot_stamp > UPDATE_HOT_AGE) chunk_pack(k);
+    }
 }
 
 /* ---- choosing and stepping a chunk ---- */
@@ -216,8 +247,20 @@ static bool worker_step_best(TerrainUpdater *u)
             continue;
         }
         u->steps_done++;
+        worker_stamp_hot(u, chunk);
+        worker_pack_stale(u);
         return true;
     }
+}
+
+/* Idle: packs one hot chunk; false when none is left. */
+static bool worker_pack_one(TerrainUpdater *u)
+{
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+        if (chunk_is_hot(k)) return chunk_pack(k);
+    }
+    return false;
 }
 
 bool update_worker_do_one(TerrainUpdater *u)
@@ -231,5 +274,6 @@ bool update_worker_do_one(TerrainUpdater *u)
         else u->autosave.count = 0;
         return true;
     }
-    return worker_step_best(u);
+    if (worker_step_best(u)) return true;
+    return worker_pack_one(u);
 }

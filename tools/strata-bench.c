@@ -4,7 +4,8 @@
  * noise_2d_ns, noise_3d_ns, gen_pass_us[4], sunlight_us (fresh chunk, the worker's private path),
  * sunlight_relight_us (a live chunk lit again, compare-and-swap writes), propagate_us, vertex_pass_us[2],
  * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
- * seed_format_bytes_per_chunk. Per-chunk figures are medians over a square of generated chunks
+ * seed_format_bytes_per_chunk, and the memory keys of tools/bench_memory.c (chunk_resident_bytes_median,
+ * chunk_resident_bytes_p95, sections_by_kind, rss_mb_vd16, rss_mb_vd32, rss_mb_game_vd8). Per-chunk figures are medians over a square of generated chunks
  * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
  * from an empty Terrain until the threaded worker has every chunk within the view distance Valid.
  * The machine is shared and noisy: run it several times and compare medians in one sitting. */
@@ -15,6 +16,7 @@
 #include <sys/resource.h>
 
 #include "bench_heightfield.h"
+#include "bench_memory.h"
 #include "strata/block.h"
 #include "strata/chunk_codec.h"
 #include "strata/edit.h"
@@ -33,6 +35,7 @@ typedef struct BenchOptions {
     uint64_t seed;
     int view_distance;
     bool json;
+    bool skip_memory;
     const char *asset_dir;
 } BenchOptions;
 
@@ -47,6 +50,7 @@ typedef struct BenchResults {
     double edit_us;
     double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
     BenchHeightfield heightfield;   /* tools/bench_heightfield.c */
+    BenchMemory memory;             /* tools/bench_memory.c */
 } BenchResults;
 
 static double now_us(void)
@@ -124,6 +128,7 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     for (int cz = -half; cz <= half; cz++)
         for (int cx = -half; cx <= half; cx++, k++) {
             TerrainChunk *c = terrain_allocate_chunk(terrain, cx, cz);
+            chunk_make_hot(c); /* its flat cells, allocated outside the timing as the flat layout's were */
             for (int p = 0; p < 4; p++) {
                 double t0 = now_us();
                 generator_run_pass(gen, p + 1, c, gctx);
@@ -299,6 +304,7 @@ static void print_json(const BenchResults *r)
            r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
            r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
     bench_heightfield_print_json(stdout, &r->heightfield);
+    bench_memory_print_json(stdout, &r->memory);
     printf("}\n");
 }
 
@@ -325,6 +331,7 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f ms\n", "world ready (threaded)", r->world_ready_ms);
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
     bench_heightfield_print_table(stdout, &r->heightfield);
+    bench_memory_print_table(stdout, &r->memory);
 }
 
 static void usage(FILE *f)
@@ -333,15 +340,18 @@ static void usage(FILE *f)
                "  --json              print one JSON object instead of a table\n"
                "  --seed S            world seed (integer or text; default 1)\n"
                "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
-               "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n");
+               "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n"
+               "  --skip-memory       leave out the memory figures (they load worlds at view distance 16 and 32)\n");
 }
 
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && !strcmp(argv[1], "--memory-probe")) return bench_memory_probe_main(argc, argv);
     BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .asset_dir = STRATA_ASSET_DIR};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) o.json = true;
+        else if (!strcmp(a, "--skip-memory")) o.skip_memory = true;
         else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
         else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
             const char *v = argv[++i];
@@ -391,6 +401,7 @@ int main(int argc, char **argv)
     if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
+    if (rc == ST_OK && !o.skip_memory) rc = bench_memory_run(o.asset_dir, blocks, &r.memory);
     if (rc != ST_OK) {
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         generator_destroy(gen);

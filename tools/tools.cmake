@@ -8,7 +8,7 @@ target_link_libraries(strata-map PRIVATE strata_core PkgConfig::STB)
 add_executable(strata-world tools/strata-world.c)
 target_link_libraries(strata-world PRIVATE strata_core)
 # strata-bench: the engine's figures (table or --json), no window
-add_executable(strata-bench tools/strata-bench.c tools/bench_heightfield.c)
+add_executable(strata-bench tools/strata-bench.c tools/bench_heightfield.c tools/bench_memory.c)
 target_link_libraries(strata-bench PRIVATE strata_core)
 # strata-heightmap: heightmap toolkit (generate, erode, convert, export, info, preview, splat)
 add_executable(strata-heightmap tools/strata-heightmap.c)

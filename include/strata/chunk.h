@@ -91,6 +91,7 @@ typedef struct TerrainChunk {
     int32_t *hot;                  /* the flat scratch while hot (written under the cell lock), else NULL */
     uint32_t cell_lock;            /* 0 free, 1 held (chunk.c) */
     uint32_t worker_hot_stamp;     /* update worker: the step that last used the chunk hot */
+    uint32_t worker_hot_exchange;  /* update worker: the exchange count then */
     ChunkSection sections[CHUNK_SECTIONS]; /* the cells while cold (air while hot) */
 } TerrainChunk;
 

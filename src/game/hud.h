@@ -24,6 +24,9 @@ typedef struct HudInfo {
     bool has_target;             /* a block under the crosshair within reach */
     int target[3];
     const char *target_block;
+    double rss_mb;               /* process resident memory; <= 0: unknown (no memory line) */
+    double chunks_mb;            /* cells of all loaded chunks (sections, scratches, the chunk structs) */
+    int hot_chunks;              /* chunks unpacked for the update worker */
 } HudInfo;
 
 typedef struct HudLines {

@@ -24,7 +24,7 @@
 
 #include "strata/log.h"
 
-#define CHUNK_SCRATCH_SPARE 32
+#define CHUNK_SCRATCH_SPARE 64
 #define CHUNK_SCRATCH_BYTES (sizeof(int32_t) * CHUNK_CELLS)
 
 static void spin_lock(uint32_t *lock)
@@ -113,6 +113,7 @@ void chunk_reset(TerrainChunk *chunk, int cx, int cz)
     chunk->thread_state = CHUNK_STATE_NOT_LOADED;
     memset(chunk->shafts, 0, sizeof chunk->shafts);
     chunk->worker_hot_stamp = 0;
+    chunk->worker_hot_exchange = 0;
     chunk_clear_cells(chunk);
 }
 

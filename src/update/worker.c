@@ -194,17 +194,19 @@ static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int
     return true;
 }
 
-/* After stepping `chunk`: packs the settled hot chunks of its 3x3 block, stamps the others, and past the
- * budget packs the hot chunks that no step used for a while. */
+/* After stepping `chunk`: packs the settled hot chunks of its 3x3 block (unless an edit downgraded it:
+ * the next edit is likely nearby, so that block stays hot until the idle delay), stamps the others, and
+ * past the budget packs the hot chunks that no step used for a while. */
 static void worker_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
 {
     WorkerArea areas[UPDATE_MAX_LOCATIONS];
     int area_count = worker_areas(u, areas);
+    bool edited = chunk->worker_flags & UPDATE_WORKER_FLAG_EDITED; /* edits nearby: stay hot a while */
     for (int dz = -1; dz <= 1; dz++) {
         for (int dx = -1; dx <= 1; dx++) {
             TerrainChunk *k = terrain_get_chunk(u->terrain, chunk->coord_x + dx, chunk->coord_z + dz);
             if (!k || !chunk_is_hot(k)) continue;
-            if (worker_settled(u, areas, area_count, k)) worker_pack(k);
+            if (!edited && worker_settled(u, areas, area_count, k)) worker_pack(k);
             else {
                 k->worker_hot_stamp = (uint32_t)u->steps_done;
                 k->worker_hot_exchange = u->exchanges;

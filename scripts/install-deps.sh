@@ -4,6 +4,7 @@
 set -euo pipefail
 PKGS=(cmake make gcc g++ pkg-config libsdl2-dev libcglm-dev zlib1g-dev libstb-dev libcjson-dev libopenexr-dev
       libpng-dev python3-pil python3-glad xvfb xauth libgl1-mesa-dri libegl-mesa0 libegl-dev mesa-utils
+      fonts-dejavu-core    # tools/strata-font bakes the UI font from DejaVu Sans Bold
       clang libclang-rt-14-dev)   # clang + libFuzzer: the fuzz tests in ctest (skipped without them)
 missing=()
 for p in "${PKGS[@]}"; do

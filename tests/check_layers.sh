@@ -17,12 +17,12 @@ declare -A OWNER=(
   [brush]=world [chunk_sections]=world
   [heightfield]=heightfield [heightfield_io]=heightfield [heightfield_recipe]=heightfield [erosion]=heightfield
   [splat]=heightfield
-  [generator]=gen
+  [generator]=gen [flat_zone]=gen [wfc]=gen [voxel_template]=gen [station]=gen
   [light]=light
   [mesher]=mesh
   [chunk_codec]=store [region]=store [serializer]=store [world_file]=store [region_cache]=store
   [update]=update [update_step]=update
-  [edit]=edit [history]=edit [behaviour]=edit
+  [edit]=edit [history]=edit [behaviour]=edit [terrain_tools]=edit [shapes]=edit
   [far_terrain]=lod
   [render]=render
 )
@@ -90,7 +90,7 @@ while IFS= read -r file; do
       strata/*.h) [ -n "${OWNER[$(basename "$inc" .h)]:-}" ] || fail "$file: strata/$(basename "$inc") has no layer" ;;
       *src/*|*../*) fail "$file: includes \"$inc\": tests and tools use public headers or test headers" ;;
       *) if [ -f "$dir/$inc" ]; then :;
-         elif [ "$dir" = tests ] && [ -f "src/game/$inc" ]; then :;   # strata_game_logic's interface
+         elif { [ "$dir" = tests ] || [ "$dir" = tests/fuzz ]; } && [ -f "src/game/$inc" ]; then :;   # strata_game_logic's interface
          else fail "$file: includes \"$inc\", neither a public header nor a header beside it"; fi ;;
     esac
   done

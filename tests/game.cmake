@@ -17,15 +17,36 @@ if(TARGET strata)
   target_include_directories(test_game_e2e PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_game_e2e PRIVATE PkgConfig::STB m)
   add_dependencies(test_game_e2e strata)
+  if(NOT STRATA_SANITIZE STREQUAL "")
+    target_compile_definitions(test_game_e2e PRIVATE STRATA_E2E_SANITIZED=1)
+  endif()
   add_test(NAME test_game_e2e COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR}
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(test_game_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp"
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+  # Step 8: goto_structure and station in the real game; strata-world export-template checks the cells
+  add_executable(test_structures_e2e ${CMAKE_SOURCE_DIR}/tests/test_structures_e2e.c)
+  target_include_directories(test_structures_e2e PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_structures_e2e PRIVATE strata_core m)
+  add_dependencies(test_structures_e2e strata strata-world)
+  add_test(NAME test_structures_e2e COMMAND test_structures_e2e $<TARGET_FILE:strata> $<TARGET_FILE:strata-world>
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  set_tests_properties(test_structures_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
   # Step 3: a dig in a Valid chunk is on screen within 3 frames (the game's dig_visible_within command).
   add_test(NAME test_dig_latency COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR} dig-latency
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(test_dig_latency PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
+  # Step 12: the real game with autosave, SIGKILLed at random moments and relaunched; the world is checked
+  # cell by cell after each kill (STRATA_KILL_COUNT=1000 for the long mode).
+  add_executable(test_game_kill ${CMAKE_SOURCE_DIR}/tests/test_game_kill.c)
+  target_include_directories(test_game_kill PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_game_kill PRIVATE strata_core)
+  add_dependencies(test_game_kill strata)
+  add_test(NAME test_game_kill COMMAND test_game_kill $<TARGET_FILE:strata> 8 WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  set_tests_properties(test_game_kill PROPERTIES LABELS "game;e2e;store" SKIP_RETURN_CODE 77 TIMEOUT 300
+                       ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
 endif()
 if(TARGET strata)
   # The same dig under Xvfb with Mesa (x11 driver) instead of the offscreen EGL driver.

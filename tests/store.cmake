@@ -25,3 +25,7 @@ target_link_libraries(test_world_tool PRIVATE strata_core)
 add_dependencies(test_world_tool strata-world)
 add_test(NAME test_world_tool COMMAND test_world_tool $<TARGET_FILE:strata-world> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_world_tool PROPERTIES LABELS store)
+# Power loss: every write that was never fsynced may be lost or torn (a recording layer wraps the I/O calls).
+strata_add_test(test_power_loss test_power_loss.c store)
+target_link_options(test_power_loss PRIVATE
+  -Wl,--wrap=open,--wrap=pwrite,--wrap=write,--wrap=fsync,--wrap=fdatasync,--wrap=rename,--wrap=unlink)

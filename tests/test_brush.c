@@ -1,5 +1,7 @@
 /* test_brush.c — TerrainBrush: adding cells (replace, if-empty, box, ray), bounds, value replacement,
- * compiling (order, row index, empty brush) and painting clipped to one chunk (selective and into). */
+ * compiling (order, row index, empty brush) and painting clipped to one chunk (fast, selective, into, avoid
+ * water); value and position handlers, thick rays; counters (by value, by handler, by position) and Paint on a
+ * world through a fake BrushWorld. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +215,218 @@ static void test_paint_rules(void)
     chunk_destroy(c);
 }
 
+/* ---- handlers, counters, world paint ---- */
+
+/* value handler: stone becomes granite, anything else is left */
+static bool stone_to_granite(void *user, int32_t current, int32_t *out)
+{
+    (*(int *)user)++;
+    if (cell_contents(current) != BLOCK_STONE) return false;
+    *out = cell_make(BLOCK_GRANITE, 0);
+    return true;
+}
+
+/* position handler: dirt where x + z is even, leave elsewhere */
+static bool checker(void *user, int x, int y, int z, int32_t *out)
+{
+    (void)user;
+    (void)y;
+    if ((x + z) & 1) return false;
+    *out = cell_make(BLOCK_DIRT, 0);
+    return true;
+}
+
+static void test_handlers_on_chunk(void)
+{
+    TerrainChunk *c = new_chunk(1, 0);
+    for (int x = 0; x < 16; x++)
+        chunk_set_cell(c, x, 10, 0, cell_make(x < 8 ? BLOCK_STONE : BLOCK_SAND, 0));
+    TerrainBrush b;
+    brush_init(&b);
+    int calls = 0;
+    int hv = brush_add_value_handler(&b, stone_to_granite, &calls);
+    int hp = brush_add_position_handler(&b, checker, NULL);
+    CHECK_EQ_INT(hv, 0);
+    CHECK_EQ_INT(hp, 1);
+    brush_add_box_handler(&b, 0, 0, 0, 16, 1, 1, hv);     /* row y 10 */
+    brush_add_box_handler(&b, 0, 1, 0, 16, 1, 1, hp);     /* row y 11 */
+    brush_add_cell(&b, 0, 2, 0, cell_make(BLOCK_CLAY, 0), 0);
+    const BrushCell *f = brush_find(&b, 3, 1, 0);
+    CHECK(f && (f->flags & BRUSH_CELL_HANDLER) && f->value == hp);
+    brush_replace_value(&b, hp, 99);                      /* handler cells are not values */
+    f = brush_find(&b, 3, 1, 0);
+    CHECK(f && f->value == hp);
+    CompiledBrush cb;
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    CHECK_EQ_INT(cb.handler_count, 2);
+    brush_paint_fast(&cb, c, 16, 10, 0);
+    CHECK_EQ_INT(calls, 16);
+    CHECK_EQ_INT(count_contents(c, BLOCK_GRANITE), 8);
+    CHECK_EQ_INT(count_contents(c, BLOCK_SAND), 8);
+    CHECK_EQ_INT(count_contents(c, BLOCK_DIRT), 8);         /* world x 16..31: even ones */
+    CHECK_EQ_INT(chunk_get_contents(c, 0, 11, 0), BLOCK_DIRT);
+    CHECK_EQ_INT(chunk_get_contents(c, 1, 11, 0), BLOCK_AIR);
+    CHECK_EQ_INT(count_contents(c, BLOCK_CLAY), 1);
+    brush_compiled_free(&cb);
+    CHECK(cb.handlers == NULL);
+
+    /* a bad handler id fails the compile; clear forgets the handlers */
+    brush_clear(&b);
+    CHECK_EQ_INT(b.handler_count, 0);
+    brush_add_cell_handler(&b, 0, 0, 0, 5);
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_ERR_NOMEM);
+    brush_free(&b);
+    chunk_destroy(c);
+}
+
+static void test_ray_box(void)
+{
+    TerrainBrush b;
+    brush_init(&b);
+    brush_add_ray_box(&b, 0, 0, 0, 4, 0, 0, 1, 3, 3, 1);
+    CHECK_EQ_INT(b.count, 5 * 9);
+    CHECK(brush_find(&b, 4, 1, -1) != NULL);
+    CHECK(brush_find(&b, 5, 0, 0) == NULL);
+    brush_free(&b);
+}
+
+static void test_paint_fast_and_avoid_water(void)
+{
+    TerrainChunk *c = new_chunk(0, 0);
+    chunk_set_cell(c, 5, 20, 5, cell_make(BLOCK_WATER, 0));
+    chunk_set_cell(c, 9, 20, 5, cell_make(BLOCK_SAND, 0));
+    TerrainBrush b;
+    brush_init(&b);
+    brush_add_box(&b, 0, 0, 0, 12, 1, 1, cell_make(BLOCK_STONE, 0));   /* x 0..11 at y 20, z 5 */
+    CompiledBrush cb;
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    /* avoid water: not into the water cell (x 5) nor next to it (x 4, 6) */
+    TerrainChunk *a = new_chunk(0, 0);
+    chunk_set_cell(a, 5, 20, 5, cell_make(BLOCK_WATER, 0));
+    chunk_set_cell(a, 9, 21, 5, cell_make(BLOCK_WATER, 0));           /* above x 9 */
+    brush_paint_avoid_water(&cb, a, 0, 20, 5);
+    CHECK_EQ_INT(count_contents(a, BLOCK_STONE), 12 - 3 - 1);
+    CHECK_EQ_INT(chunk_get_contents(a, 4, 20, 5), BLOCK_AIR);
+    CHECK_EQ_INT(chunk_get_contents(a, 5, 20, 5), BLOCK_WATER);
+    CHECK_EQ_INT(chunk_get_contents(a, 6, 20, 5), BLOCK_AIR);
+    CHECK_EQ_INT(chunk_get_contents(a, 9, 20, 5), BLOCK_AIR);
+    CHECK_EQ_INT(chunk_get_contents(a, 7, 20, 5), BLOCK_STONE);
+    chunk_destroy(a);
+    /* fast: replaces everything, water included */
+    brush_paint_fast(&cb, c, 0, 20, 5);
+    CHECK_EQ_INT(count_contents(c, BLOCK_STONE), 12);
+    CHECK_EQ_INT(count_contents(c, BLOCK_WATER), 0);
+    /* selective with a fixed brush: only where sand was (none left), then only over stone */
+    brush_compiled_free(&cb);
+    brush_clear(&b);
+    brush_add_box(&b, 0, 0, 0, 16, 1, 1, cell_make(BLOCK_IRON_ORE, 0));
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    brush_paint_selective(&cb, c, 0, 20, 5, BLOCK_SAND);
+    CHECK_EQ_INT(count_contents(c, BLOCK_IRON_ORE), 0);
+    brush_paint_selective(&cb, c, 0, 20, 5, BLOCK_STONE);
+    CHECK_EQ_INT(count_contents(c, BLOCK_IRON_ORE), 12);
+    brush_compiled_free(&cb);
+    brush_free(&b);
+    chunk_destroy(c);
+}
+
+/* A fake world: a 32x32x32 block of cells at the origin, counting writes. */
+typedef struct FakeWorld {
+    int32_t grid[32][32][32];
+    int writes;
+} FakeWorld;
+
+static int32_t fake_get(void *user, int x, int y, int z)
+{
+    FakeWorld *w = user;
+    if ((unsigned)x > 31u || (unsigned)y > 31u || (unsigned)z > 31u) return -1;
+    return w->grid[x][y][z];
+}
+
+static bool fake_set(void *user, int x, int y, int z, int32_t v)
+{
+    FakeWorld *w = user;
+    if ((unsigned)x > 31u || (unsigned)y > 31u || (unsigned)z > 31u) return false;
+    w->writes++;
+    if (w->grid[x][y][z] == v) return false;
+    w->grid[x][y][z] = v;
+    return true;
+}
+
+static bool is_air(void *user, int32_t v) { (void)user; return cell_contents(v) == BLOCK_AIR; }
+static bool is_stone(void *user, int32_t v) { (void)user; return cell_contents(v) == BLOCK_STONE; }
+static bool low_half(void *user, int x, int y, int z) { (void)user; (void)x; (void)z; return y < 16; }
+
+static void test_world_counters_and_paint(void)
+{
+    FakeWorld *fw = calloc(1, sizeof *fw);
+    for (int x = 0; x < 32; x++)
+        for (int z = 0; z < 32; z++)
+            for (int y = 0; y < 16; y++)
+                fw->grid[x][y][z] = cell_make(BLOCK_STONE, 0) | (y == 15 ? 0xF << CELL_LIGHT_SHIFT : 0);
+    BrushWorld w = {.user = fw, .get_cell = fake_get, .set_cell = fake_set};
+    TerrainBrush b;
+    brush_init(&b);
+    brush_add_box(&b, -2, -2, -2, 4, 4, 4, cell_make(BLOCK_SAND, 0));    /* y 14..17 around origin y 16 */
+    CompiledBrush cb;
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    /* counters: 2 of the 4 layers are stone (light ignored), by value, by handler, by position */
+    CHECK_EQ_INT(brush_count_value(&cb, &w, 10, 16, 10, cell_make(BLOCK_STONE, 0)), 32);
+    CHECK_EQ_INT(brush_count_match(&cb, &w, 10, 16, 10, is_air, NULL), 32);
+    CHECK_EQ_INT(brush_count_position(&cb, &w, 10, 16, 10, low_half, NULL), 32);
+    /* cells outside the world never count */
+    CHECK_EQ_INT(brush_count_match(&cb, &w, 0, 16, 0, is_air, NULL), 2 * 2 * 2);
+    /* paint only into air, then only over stone with a value handler */
+    CHECK_EQ_INT(brush_paint_where(&cb, &w, 10, 16, 10, is_air, NULL), 32);
+    CHECK_EQ_INT(brush_count_value(&cb, &w, 10, 16, 10, cell_make(BLOCK_SAND, 0)), 32);
+    CHECK_EQ_INT(fw->grid[10][14][10], cell_make(BLOCK_STONE, 0));
+    CHECK_EQ_INT(fw->grid[10][16][10], cell_make(BLOCK_SAND, 0));
+    /* plain paint: every cell written, the sand ones do not change */
+    fw->writes = 0;
+    CHECK_EQ_INT(brush_paint(&cb, &w, 10, 16, 10), 32);
+    CHECK_EQ_INT(fw->writes, 64);
+    /* a value handler through the world: only stone becomes granite */
+    brush_clear(&b);
+    int calls = 0;
+    brush_add_box_handler(&b, 0, 0, 0, 1, 32, 1, brush_add_value_handler(&b, stone_to_granite, &calls));
+    brush_compiled_free(&cb);
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    CHECK_EQ_INT(brush_paint(&cb, &w, 0, 0, 0), 16);
+    CHECK_EQ_INT(calls, 32);
+    CHECK_EQ_INT(cell_contents(fw->grid[0][3][0]), BLOCK_GRANITE);
+    CHECK_EQ_INT(brush_count_match(&cb, &w, 0, 0, 0, is_stone, NULL), 0);
+    /* a position handler through the world, selective on stone */
+    brush_clear(&b);
+    brush_add_box_handler(&b, 0, 0, 0, 4, 1, 1, brush_add_position_handler(&b, checker, NULL));
+    brush_compiled_free(&cb);
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    CHECK_EQ_INT(brush_paint_where(&cb, &w, 4, 5, 7, is_stone, NULL), 2);  /* x 4..7, z 7: x 5, 7 */
+    CHECK_EQ_INT(cell_contents(fw->grid[5][5][7]), BLOCK_DIRT);
+    CHECK_EQ_INT(cell_contents(fw->grid[4][5][7]), BLOCK_STONE);
+    brush_compiled_free(&cb);
+    brush_free(&b);
+    free(fw);
+}
+
+static void test_world_of_chunk(void)
+{
+    TerrainChunk *c = new_chunk(-1, 2);
+    BrushWorld w = brush_world_of_chunk(c);
+    TerrainBrush b;
+    brush_init(&b);
+    brush_add_box(&b, 0, 0, 0, 8, 1, 1, cell_make(BLOCK_STONE, 0));
+    CompiledBrush cb;
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    /* origin at world x -4: x -4..-1 inside chunk -1, 0..3 outside */
+    CHECK_EQ_INT(brush_paint(&cb, &w, -4, 30, 33), 4);
+    CHECK_EQ_INT(count_contents(c, BLOCK_STONE), 4);
+    CHECK_EQ_INT(brush_count_value(&cb, &w, -4, 30, 33, cell_make(BLOCK_STONE, 0)), 4);
+    CHECK_EQ_INT(brush_count_match(&cb, &w, -4, 30, 33, is_air, NULL), 0);
+    brush_compiled_free(&cb);
+    brush_free(&b);
+    chunk_destroy(c);
+}
+
 int main(void)
 {
     RUN(test_add_and_replace);
@@ -220,5 +434,10 @@ int main(void)
     RUN(test_compile);
     RUN(test_paint_clipping);
     RUN(test_paint_rules);
+    RUN(test_handlers_on_chunk);
+    RUN(test_ray_box);
+    RUN(test_paint_fast_and_avoid_water);
+    RUN(test_world_counters_and_paint);
+    RUN(test_world_of_chunk);
     return check_report();
 }

@@ -106,6 +106,27 @@ static void expect_error(CliStatus s, const char *needle)
     CHECK_STR_CONTAINS(st_error_message(), needle);
 }
 
+static void test_heightmap_flags(void)
+{
+    CliOptions o;
+    CHECK_EQ_INT(parse(&o, "--heightmap", "maps/alps.png", "--height-range", "20,180", "--map-scale", "4", NULL), CLI_RUN);
+    CHECK(o.world_settings_given);
+    CHECK_EQ_INT(o.world_settings.mode, TERRAIN_MODE_HEIGHTMAP);
+    CHECK(strcmp(o.world_settings.heightmap, "maps/alps.png") == 0);
+    CHECK_NEAR(o.world_settings.height_min, 20.0, 1e-6);
+    CHECK_NEAR(o.world_settings.height_max, 180.0, 1e-6);
+    CHECK_NEAR(o.world_settings.map_scale, 4.0, 1e-6);
+    CHECK_EQ_INT(parse(&o, "--heightmap", "a.r16", "--map-size", "1025x513", NULL), CLI_RUN);
+    CHECK_EQ_INT(o.world_settings.map_width, 1025);
+    CHECK_EQ_INT(o.world_settings.map_height, 513);
+    expect_error(parse(&o, "--height-range", "20,180", NULL), "go with --heightmap");
+    expect_error(parse(&o, "--heightmap", "a.png", "--height-range", "180,20", NULL), "MIN below MAX");
+    expect_error(parse(&o, "--heightmap", "a.png", "--height-range", "0,300", NULL), "--height-range");
+    expect_error(parse(&o, "--heightmap", "a.png", "--map-size", "10by10", NULL), "--map-size");
+    expect_error(parse(&o, "--heightmap", "a.png", "--map-scale", "0", NULL), "--map-scale");
+    expect_error(parse(&o, "--heightmap", "a.png", "--flat", NULL), "--flat");
+}
+
 static void test_bad_values(void)
 {
     CliOptions o;
@@ -144,7 +165,17 @@ static void test_bad_flags(void)
     expect_error(parse(&o, "-v", NULL), "'-v'");
     expect_error(parse(&o, "--seed", NULL), "--seed: missing value");
     expect_error(parse(&o, "--flat=yes", NULL), "--flat takes no value");
-    expect_error(parse(&o, "--no-save", "--world", "w", NULL), "--no-save cannot be combined with --world");
+    /* --no-save --world opens a world read-only (the game refuses a folder with no world in it). */
+    CHECK_EQ_INT(parse(&o, "--no-save", "--world", "w", NULL), CLI_RUN);
+    CHECK(o.no_save && o.world_dir && !strcmp(o.world_dir, "w"));
+    /* A numeric seed past 64 bits is an error, not text; new flags parse with their ranges. */
+    expect_error(parse(&o, "--seed", "18446744073709551616", NULL), "does not fit a 64-bit seed");
+    expect_error(parse(&o, "--seed", "-9223372036854775809", NULL), "does not fit a 64-bit seed");
+    CHECK_EQ_INT(parse(&o, "--seed", "18446744073709551615", NULL), CLI_RUN);
+    expect_error(parse(&o, "--fov", "20", NULL), "--fov");
+    expect_error(parse(&o, "--fullscreen", "--windowed", NULL), "exclude each other");
+    CHECK_EQ_INT(parse(&o, "--fov", "90", "--mute", "--gui-scale", "2", "--volume", "0.5", NULL), CLI_RUN);
+    CHECK(o.fov == 90 && o.mute && o.gui_scale == 2 && o.volume == 0.5f && !o.view_distance_given);
     expect_error(parse(&o, "--no-save", "--new", NULL), "--no-save cannot be combined with --new");
     expect_error(parse(&o, "--autosave", "10", "--no-save", NULL), "--no-save cannot be combined with --autosave");
     /* An error after --help still wins: the command line is wrong. */
@@ -188,6 +219,7 @@ int main(void)
     RUN(test_every_flag);
     RUN(test_equals_form_and_bounds);
     RUN(test_text_seed);
+    RUN(test_heightmap_flags);
     RUN(test_bad_values);
     RUN(test_bad_flags);
     RUN(test_help_version);

@@ -216,6 +216,12 @@ static void test_load(void)
     CHECK_EQ_INT(config_load(path, &d), ST_ERR_FORMAT);
     CHECK_STR_CONTAINS(st_error_message(), path);
     CHECK_STR_CONTAINS(st_error_message(), "line 1, column 12");
+
+    /* A NUL byte inside the file (found by fuzz_blocks: the message read the freed text). */
+    const char nul[] = "{\"a\": 1}\0 trailing";
+    CHECK_EQ_INT(fileio_write_atomic(path, nul, sizeof nul - 1), ST_OK);
+    CHECK_EQ_INT(config_load(path, &d), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "NUL byte at offset 8");
     unlink(path);
     rmdir(dir);
 }

@@ -159,16 +159,29 @@ static void test_change_cell(void)
     CHECK_EQ_INT(young->modification_counter, 0);
     CHECK_EQ_INT(terrain_get_cell_value(t, -32, 30, -32), 0);
 
-    /* Destroy: returns the previous block, leaves air; air again changes nothing. */
-    int32_t previous = -1;
-    CHECK(edit_destroy_cell(t, u, -17, 10, -1, &previous));
-    CHECK_EQ_INT(previous, cell_make(BLOCK_STONE, 0));
+    /* DestroyCell through the Editor: leaves new_value, queues a drop and a particle burst; air again changes
+     * nothing; bedrock is never destroyed. */
+    Editor *ed = NULL;
+    EditorConfig ec = { .terrain = t, .updater = u, .blocks = blocks };
+    CHECK_EQ_INT(editor_create(&ec, &ed), ST_OK);
+    CHECK(editor_destroy_cell(ed, 0, -17, 10, -1, cell_make(BLOCK_AIR, 0), false, false));
     CHECK_EQ_INT(terrain_get_cell_value(t, -17, 10, -1), 0);
     CHECK_EQ_INT(terrain_get_chunk(t, -2, -1)->modification_counter, 1);
     CHECK_EQ_INT(terrain_get_chunk(t, -2, -1)->state, CHUNK_STATE_INVALID_LIGHT);
-    CHECK(!edit_destroy_cell(t, u, -17, 10, -1, &previous));
-    CHECK_EQ_INT(previous, 0);
-    CHECK(!edit_destroy_cell(t, u, -17, 300, -1, NULL));
+    EditEvent ev[4];
+    CHECK_EQ_INT(editor_take_events(ed, ev, 4), 2);
+    CHECK_EQ_INT(ev[0].kind, EDIT_EVENT_DROP);
+    CHECK_EQ_INT(ev[0].block, BLOCK_COBBLESTONE);
+    CHECK_EQ_INT(ev[1].kind, EDIT_EVENT_PARTICLES);
+    CHECK_EQ_INT(ev[1].block, BLOCK_STONE);
+    CHECK_EQ_INT(ev[1].x, -17);
+    CHECK(!editor_destroy_cell(ed, 0, -17, 10, -1, cell_make(BLOCK_AIR, 0), false, false));
+    CHECK(!editor_destroy_cell(ed, 0, -17, 300, -1, cell_make(BLOCK_AIR, 0), false, false));
+    CHECK(editor_destroy_cell(ed, 0, -17, 9, -1, cell_make(BLOCK_WATER, 0), true, true));
+    CHECK_EQ_INT(editor_take_events(ed, ev, 4), 0);
+    terrain_set_cell_value(t, -17, 0, -1, cell_make(BLOCK_BEDROCK, 0));
+    CHECK(!editor_destroy_cell(ed, 0, -17, 0, -1, cell_make(BLOCK_AIR, 0), true, true));
+    editor_destroy(ed);
 
     /* Without an updater (tools): the main states are lowered directly. */
     TerrainChunk *far = terrain_get_chunk(t, 1, 1);

@@ -7,11 +7,13 @@
  * flat colour; its top rows are sky (blue; flat world); the centre region differs between a and b (the
  * dig changed what the crosshair looks at); --screenshot wrote the last frame. Returns 77 (skip) when the
  * game cannot get a GL context on this machine.
+ * UI: the loading screen on the first frame, hotbar/select_slot/menu/pick, hotbar.json saved and loaded.
  * Look settings: bad --brightness/--season values exit 2 before a window; at night a brightness 1 picture
  * is brighter than a brightness 0 one, and a winter one differs from summer.
  * With a third argument "dig-latency" it runs only the dig latency check: in the flat world and the
  * standard one (seed 1), wait_ready, look at the ground in front, dig_visible_within 3: exit 0 and the
- * logged "dig visible after K frames" has 1 <= K <= 3; and dig_visible_within with nothing in reach
+ * logged "dig visible after K frames, N after the worker finished" has 1 <= K <= 3 (30 under sanitizers)
+ * and N <= 3; and dig_visible_within with nothing in reach
  * fails with exit 1 naming FILE:LINE. */
 #include <errno.h>
 #include <fcntl.h>
@@ -305,13 +307,23 @@ static void test_brightness_season(void)
     stbi_image_free(w.px);
 }
 
+/* The wall-frame limit of the dig latency: 3 frames (Step 3), widened under sanitizers only, where a loaded
+ * machine slows the worker several times over (the frames after the worker finished stay checked at 3). */
+#ifdef STRATA_E2E_SANITIZED
+#define DIG_WALL_FRAMES 30
+#else
+#define DIG_WALL_FRAMES 3
+#endif
+
 /* The dig latency: frames between a dig in a Valid chunk and the first frame that shows it (frame 1 = the
  * first frame after the dig's). Returns K, or -1 after a failed check; 77 when no GL context exists. */
 static int dig_latency_run(const char *name, const char *extra_flag)
 {
     char script[300];
     snprintf(script, sizeof script, "%s/%s_latency.script", tmp, name);
-    write_file(script, "time 0.5\nwait_ready\nlook 0 -50\ndig_visible_within 3\nquit\n");
+    char text[200];
+    snprintf(text, sizeof text, "time 0.5\nwait_ready\nlook 0 -50\ndig_visible_within %d\nquit\n", DIG_WALL_FRAMES);
+    write_file(script, text);
     const char *args[20] = {"--seed", "1", "--view-distance", "4", "--width", "640", "--height", "400", "--script",
                             script};
     int n = 10;
@@ -329,9 +341,14 @@ static int dig_latency_run(const char *name, const char *extra_flag)
     CHECK(line != NULL);
     long k = -1;
     if (line) k = strtol(line + strlen("dig visible after "), NULL, 10);
-    fprintf(stderr, "%s: dig visible after %ld frames\n", name, k);
-    CHECK(k >= 1 && k <= 3);
-    if (rc != 0 || k < 1 || k > 3) fprintf(stderr, "strata output:\n%s\n", out_text);
+    /* "dig visible after K frames, N after the worker finished": N counts only frames that began with the
+     * world ready again, so a loaded machine (a slow worker) cannot stretch it. */
+    const char *after = line ? strstr(line, " frames, ") : NULL;
+    long n_after = after ? strtol(after + strlen(" frames, "), NULL, 10) : -1;
+    fprintf(stderr, "%s: dig visible after %ld frames, %ld after the worker finished\n", name, k, n_after);
+    CHECK(k >= 1 && k <= DIG_WALL_FRAMES);
+    CHECK(n_after >= 0 && n_after <= 3);
+    if (rc != 0 || k < 1 || k > DIG_WALL_FRAMES || n_after < 0 || n_after > 3) fprintf(stderr, "strata output:\n%s\n", out_text);
     return k;
 }
 
@@ -449,6 +466,155 @@ static void test_world_persistence(void)
     free(json);
 }
 
+/* Reads a whole small file into out (NUL-terminated); "" if missing. */
+static void read_text(const char *path, char *out, size_t size)
+{
+    out[0] = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return;
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = 0;
+    fclose(f);
+}
+
+/* The loading screen, the hotbar, the picker and the pause menu through the script commands (menu, hotbar,
+ * select_slot, pick), and the hotbar saved with the world and loaded again. */
+static void test_ui_run(void)
+{
+    char world[300], script[300], shot[6][300], text[3000], hotbar_path[400], json[4096];
+    static const char *names[6] = {"early", "play", "glass", "bricks", "pause", "picker"};
+    for (int i = 0; i < 6; i++) snprintf(shot[i], sizeof shot[i], "%s/ui_%s.png", tmp, names[i]);
+    snprintf(world, sizeof world, "%s/ui_world", tmp);
+    snprintf(script, sizeof script, "%s/ui.script", tmp);
+    snprintf(hotbar_path, sizeof hotbar_path, "%s/hotbar.json", world);
+    snprintf(text, sizeof text,
+             "screenshot %s\n"               /* the first frame: the loading screen */
+             "time 0.5\nwait_ready\nhud off\nwait 1\nscreenshot %s\n"
+             "hotbar 1 glass\nselect_slot 1\nwait 1\nscreenshot %s\n"
+             "hotbar 1 bricks\nwait 1\nscreenshot %s\n"
+             "menu open\nwait 1\nscreenshot %s\n"
+             "menu picker\nwait 1\nscreenshot %s\nmenu close\n"
+             "look 0 -60\npick\n"              /* the ground (not on the hotbar) replaces bricks in slot 1 */
+             "hotbar 5 bricks\nselect_slot 5\nsave\nquit\n",
+             shot[0], shot[1], shot[2], shot[3], shot[4], shot[5]);
+    write_file(script, text);
+    int rc = run_strata(NULL, (const char *[]){"--world", world, "--new", "--flat", "--seed", "5", "--view-distance",
+                                               "3", "--width", "640", "--height", "400", "--script", script, NULL});
+    CHECK_EQ_INT(rc, 0);
+    if (rc != 0) fprintf(stderr, "strata output:\n%s\n", out_text);
+    CHECK_STR_CONTAINS(out_text, "launch to ready: ");
+    Image im[6];
+    bool all = true;
+    for (int i = 0; i < 6; i++) {
+        im[i] = load_png(shot[i]);
+        all = all && im[i].px;
+    }
+    CHECK(all);
+    if (all) {
+        double early[3], play[3], pause[3];
+        mean_rgb(&im[0], 0, 0, im[0].w, 8, early);
+        mean_rgb(&im[1], 0, 0, im[1].w, 8, play);
+        fprintf(stderr, "ui: top rows loading %.0f %.0f %.0f, playing %.0f %.0f %.0f\n", early[0], early[1], early[2],
+                play[0], play[1], play[2]);
+        CHECK(early[2] < 60.0);                  /* the loading backdrop, no sky behind it */
+        CHECK(play[2] > 150.0);                  /* noon sky */
+        int w = im[1].w, h = im[1].h;
+        /* Slot 1 of the hotbar (bottom centre, left end) changed from glass to bricks; the sky did not. */
+        double slot = region_diff(&im[2], &im[3], w / 2 - 99, h - 26, w / 2 - 77, h - 4);
+        fprintf(stderr, "ui: hotbar slot 1 glass/bricks difference %.2f\n", slot);
+        CHECK(slot > 8.0);
+        CHECK(region_diff(&im[2], &im[3], 0, 0, w, 40) < 1.0);
+        mean_rgb(&im[4], 0, 0, w, h, pause);
+        mean_rgb(&im[1], 0, 0, w, h, play);
+        CHECK(pause[0] + pause[1] + pause[2] < 0.7 * (play[0] + play[1] + play[2])); /* the menu dims the world */
+        CHECK(region_diff(&im[1], &im[5], w / 2 - 100, h / 2 - 60, w / 2 + 100, h / 2 + 40) > 10.0); /* picker */
+    }
+    for (int i = 0; i < 6; i++) stbi_image_free(im[i].px);
+    read_text(hotbar_path, json, sizeof json);
+    CHECK_STR_CONTAINS(json, "\"bricks\"");
+    CHECK(strstr(json, "[\"bricks\"") == NULL); /* pick replaced slot 1 */
+    CHECK_STR_CONTAINS(json, "\"selected\":\t5");
+
+    /* Reopened: the hotbar comes back (a save writes what was loaded, not the defaults). */
+    snprintf(text, sizeof text, "wait_ready\nsave\nquit\n");
+    write_file(script, text);
+    remove(hotbar_path);
+    rc = run_strata(NULL, (const char *[]){"--world", world, "--view-distance", "2", "--width", "320", "--height",
+                                           "200", "--script", script, NULL});
+    CHECK_EQ_INT(rc, 0); /* an older world without hotbar.json opens with the default hotbar */
+    read_text(hotbar_path, json, sizeof json);
+    CHECK_STR_CONTAINS(json, "\"selected\":\t1");
+    snprintf(text, sizeof text, "wait_ready\nhotbar 7 glass\nselect_slot 7\nsave\nquit\n");
+    write_file(script, text);
+    rc = run_strata(NULL, (const char *[]){"--world", world, "--view-distance", "2", "--width", "320", "--height",
+                                           "200", "--script", script, NULL});
+    CHECK_EQ_INT(rc, 0);
+    snprintf(text, sizeof text, "wait_ready\nsave\nquit\n");
+    write_file(script, text);
+    rc = run_strata(NULL, (const char *[]){"--world", world, "--view-distance", "2", "--width", "320", "--height",
+                                           "200", "--script", script, NULL});
+    CHECK_EQ_INT(rc, 0);
+    read_text(hotbar_path, json, sizeof json);
+    CHECK_STR_CONTAINS(json, "\"selected\":\t7");
+    CHECK_STR_CONTAINS(json, "\"glass\"");
+
+    /* --no-save --world opens the world read-only: it plays, nothing in the folder changes. */
+    char before[4096];
+    read_text(hotbar_path, before, sizeof before);
+    write_file(script, "wait_ready\nhotbar 2 glass\nlook 0 -60\ndig\nquit\n");
+    CHECK_EQ_INT(run_strata(NULL, (const char *[]){"--world", world, "--no-save", "--view-distance", "2", "--width",
+                                                   "160", "--height", "100", "--script", script, NULL}), 0);
+    CHECK_STR_CONTAINS(out_text, "read-only");
+    read_text(hotbar_path, json, sizeof json);
+    CHECK(!strcmp(before, json));
+    char missing[400];
+    snprintf(missing, sizeof missing, "%s/no_world_here", tmp);
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", missing, "--no-save", NULL}), 1);
+    CHECK_STR_CONTAINS(out_text, "no world there");
+
+    /* Settings survive a relaunch (XDG_CONFIG_HOME is this test's folder); a bad file is reported, kept as
+     * .bad and replaced by the defaults. */
+    char settings[400], settings_bad[420];
+    snprintf(settings, sizeof settings, "%s/strata/settings.json", getenv("XDG_CONFIG_HOME"));
+    snprintf(settings_bad, sizeof settings_bad, "%s.bad", settings);
+    write_file(script, "setting fov 90\nquit\n");
+    const char *const quick[] = {"--flat", "--view-distance", "2", "--width", "160", "--height", "100", "--script",
+                                 script, NULL};
+    CHECK_EQ_INT(run_strata(NULL, quick), 0);
+    write_file(script, "setting gui_scale 2\nquit\n");
+    CHECK_EQ_INT(run_strata(NULL, quick), 0);
+    read_text(settings, json, sizeof json);
+    CHECK_STR_CONTAINS(json, "\"fov\":\t90");
+    CHECK_STR_CONTAINS(json, "\"gui_scale\":\t2");
+    write_file(settings, "{\"fov\": \"wide\"}");
+    write_file(script, "quit\n");
+    CHECK_EQ_INT(run_strata(NULL, quick), 0);
+    CHECK_STR_CONTAINS(out_text, "field 'fov'");
+    read_text(settings_bad, json, sizeof json);
+    CHECK_STR_CONTAINS(json, "wide");
+    read_text(settings, json, sizeof json);
+    CHECK_STR_CONTAINS(json, "\"fov\":\t75");
+    /* --world on a folder that holds something else is refused, the folder untouched. */
+    char foreign[400], note[420];
+    snprintf(foreign, sizeof foreign, "%s/not_a_world", tmp);
+    snprintf(note, sizeof note, "%s/notes.txt", foreign);
+    mkdir(foreign, 0755);
+    write_file(note, "mine\n");
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", foreign, "--frames", "1", NULL}), 1);
+    CHECK_STR_CONTAINS(out_text, "not a Strata world");
+    /* No audio device is not an error: the game runs silent and says so. */
+    setenv("SDL_AUDIODRIVER", "no_such_audio_driver", 1);
+    write_file(script, "quit\n");
+    CHECK_EQ_INT(run_strata(NULL, quick), 0);
+    CHECK_STR_CONTAINS(out_text, "runs silent");
+    setenv("SDL_AUDIODRIVER", "dummy", 1);
+    /* A numeric seed too big for 64 bits is an error, printed last after a short usage hint. */
+    CHECK_EQ_INT(run_strata(NULL, (const char *[]){"--seed", "123456789012345678901234567890", NULL}), 2);
+    const char *last = strstr(out_text, "strata: --seed:");
+    CHECK(last != NULL && strchr(last, '\n') == out_text + strlen(out_text) - 1);
+    CHECK(strstr(out_text, "--help") != NULL && strstr(out_text, "--help") < last);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -467,6 +633,10 @@ int main(int argc, char **argv)
     char data_home[300];
     snprintf(data_home, sizeof data_home, "%s/data", tmp);
     setenv("XDG_DATA_HOME", data_home, 1);
+    char config_home[300]; /* and the settings file too */
+    snprintf(config_home, sizeof config_home, "%s/config", tmp);
+    setenv("XDG_CONFIG_HOME", config_home, 1);
+    setenv("SDL_AUDIODRIVER", "dummy", 0); /* the sound path runs, with no sound card needed */
     if (latency_only) {
         fprintf(stderr, "-- test_dig_latency\n");
         if (test_dig_latency() == 77) return 77;
@@ -483,6 +653,7 @@ int main(int argc, char **argv)
     RUN(test_frames_quit);
     RUN(test_world_persistence);
     RUN(test_brightness_season);
+    RUN(test_ui_run);
 report:;
     int rc = check_report();
     if (rc == 0) {

@@ -9,6 +9,13 @@
 #include "settings.h"
 #include "daytime.h"
 #include "hud.h"
+#include "hotbar.h"
+#include "audio_mix.h"
+#include "user_settings.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "strata/fileio.h"
 
 static void test_camera(void)
 {
@@ -165,8 +172,172 @@ static void test_frame_probe(void)
     CHECK(!frame_probe_is_notable(0, 0));
 }
 
+/* The hotbar: selection by slot, wheel (wrapping) and pick; air never enters; hotbar.json round trip,
+ * an older world without the file, a bad file naming its field, an unknown block name. */
+static void test_hotbar(void)
+{
+    BlockRegistry *blocks = NULL;
+    CHECK_EQ_INT(block_registry_load("assets/blocks.json", &blocks), ST_OK);
+    if (!blocks) return;
+    Hotbar h;
+    hotbar_default(&h);
+    CHECK_EQ_INT(h.selected, 0);
+    CHECK_EQ_INT(hotbar_block(&h), BLOCK_DIRT);
+    hotbar_select(&h, 3);
+    CHECK_EQ_INT(h.selected, 3);
+    hotbar_select(&h, 9); /* out of range: ignored */
+    CHECK_EQ_INT(h.selected, 3);
+    hotbar_scroll(&h, 7);
+    CHECK_EQ_INT(h.selected, 1);
+    hotbar_scroll(&h, -3);
+    CHECK_EQ_INT(h.selected, 7);
+    hotbar_set(&h, 2, BLOCK_AIR);
+    CHECK_EQ_INT(h.slots[2], BLOCK_PLANKS);
+    hotbar_set(&h, 2, BLOCK_GRASS);
+    CHECK_EQ_INT(h.slots[2], BLOCK_GRASS);
+    hotbar_pick(&h, BLOCK_STONE); /* on the hotbar: its slot is selected */
+    CHECK_EQ_INT(h.selected, 1);
+    hotbar_pick(&h, BLOCK_GRAVEL); /* not on it: the selected slot takes it */
+    CHECK_EQ_INT(h.selected, 1);
+    CHECK_EQ_INT(h.slots[1], BLOCK_GRAVEL);
+    CHECK_EQ_INT(hotbar_find(&h, BLOCK_STONE), -1);
+
+    char dir[] = "/tmp/strata_test_hotbar_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    Hotbar loaded;
+    hotbar_default(&loaded);
+    CHECK_EQ_INT(hotbar_load(dir, blocks, &loaded), ST_ERR_NOT_FOUND); /* an older world: defaults stay */
+    CHECK_EQ_INT(loaded.slots[1], BLOCK_STONE);
+    CHECK_EQ_INT(hotbar_save(dir, blocks, &h), ST_OK);
+    CHECK_EQ_INT(hotbar_load(dir, blocks, &loaded), ST_OK);
+    CHECK(memcmp(&loaded, &h, sizeof h) == 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/hotbar.json", dir);
+    static const char bad[] = "{\"format_version\": 1, \"slots\": [\"dirt\"], \"selected\": 1}";
+    CHECK_EQ_INT(fileio_write_atomic(path, bad, sizeof bad - 1), ST_OK);
+    CHECK_EQ_INT(hotbar_load(dir, blocks, &loaded), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "slots");
+    static const char odd[] = "{\"format_version\": 1, \"slots\": [\"dirt\", \"no_such_block\", \"sand\", \"sand\", "
+                              "\"sand\", \"sand\", \"sand\", \"sand\", \"sand\"], \"selected\": 9}";
+    CHECK_EQ_INT(fileio_write_atomic(path, odd, sizeof odd - 1), ST_OK);
+    hotbar_default(&loaded);
+    CHECK_EQ_INT(hotbar_load(dir, blocks, &loaded), ST_OK);
+    CHECK_EQ_INT(loaded.slots[1], BLOCK_STONE); /* unknown name: the slot keeps its block */
+    CHECK_EQ_INT(loaded.slots[8], BLOCK_SAND);
+    CHECK_EQ_INT(loaded.selected, 8);
+    remove(path);
+    remove(dir);
+    block_registry_destroy(blocks);
+}
+
+/* Settings: the table's defaults, clamping and steps, the screen's text, settings.json round trip, a missing
+ * file (defaults), a bad one (reported, kept as .bad, replaced by the defaults). */
+static void test_user_settings(void)
+{
+    UserSettings s;
+    user_settings_default(&s);
+    CHECK_NEAR(s.values[USER_SETTING_VIEW_DISTANCE], 8, 0);
+    CHECK_NEAR(s.values[USER_SETTING_VSYNC], 1, 0);
+    CHECK_EQ_INT(user_setting_find("fov"), USER_SETTING_FOV);
+    CHECK_EQ_INT(user_setting_find("nope"), -1);
+    user_settings_set(&s, USER_SETTING_VIEW_DISTANCE, 99);
+    CHECK_NEAR(s.values[USER_SETTING_VIEW_DISTANCE], 32, 0);
+    user_settings_step(&s, USER_SETTING_VIEW_DISTANCE, -3);
+    CHECK_NEAR(s.values[USER_SETTING_VIEW_DISTANCE], 29, 0);
+    user_settings_step(&s, USER_SETTING_INVERT_MOUSE, 1);
+    CHECK_NEAR(s.values[USER_SETTING_INVERT_MOUSE], 1, 0);
+    user_settings_step(&s, USER_SETTING_VOLUME, -3);
+    CHECK_NEAR(s.values[USER_SETTING_VOLUME], 0.5, 1e-9);
+    char text[32];
+    user_settings_format(&s, USER_SETTING_VOLUME, text, sizeof text);
+    CHECK(!strcmp(text, "50%"));
+    user_settings_format(&s, USER_SETTING_GUI_SCALE, text, sizeof text);
+    CHECK(!strcmp(text, "Auto"));
+    user_settings_format(&s, USER_SETTING_INVERT_MOUSE, text, sizeof text);
+    CHECK(!strcmp(text, "On"));
+
+    char dir[] = "/tmp/strata_test_settings_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[128], bad[140];
+    snprintf(path, sizeof path, "%s/strata/settings.json", dir);
+    snprintf(bad, sizeof bad, "%s.bad", path);
+    UserSettings loaded;
+    CHECK_EQ_INT(user_settings_load(path, &loaded), ST_OK); /* missing: defaults, nothing written */
+    CHECK(!fileio_exists(path));
+    CHECK_EQ_INT(user_settings_save(path, &s), ST_OK);
+    CHECK_EQ_INT(user_settings_load(path, &loaded), ST_OK);
+    CHECK(memcmp(&loaded, &s, sizeof s) == 0);
+    static const char broken[] = "{\"fov\": 500, \"volume\": 0.5}";
+    CHECK_EQ_INT(fileio_write_atomic(path, broken, sizeof broken - 1), ST_OK);
+    CHECK_EQ_INT(user_settings_load(path, &loaded), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "fov");
+    CHECK_STR_CONTAINS(st_error_message(), ".bad");
+    CHECK_NEAR(loaded.values[USER_SETTING_FOV], 75, 0);
+    CHECK(fileio_exists(bad));
+    CHECK_EQ_INT(user_settings_load(path, &loaded), ST_OK); /* the defaults were written in its place */
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
+/* The mixer without a device: a scripted dig of stone renders the hard dig sample into a buffer: not silent,
+ * sample for sample what the WAV holds (gain 1, volume 1), scaled by the volume, then silence when it ends;
+ * a loop keeps playing and glides to its gain. */
+static void test_audio_mixer(void)
+{
+    BlockRegistry *blocks = NULL;
+    CHECK_EQ_INT(block_registry_load("assets/blocks.json", &blocks), ST_OK);
+    AudioMixer mixer;
+    CHECK_EQ_INT(audio_mixer_init(&mixer, "assets/sounds"), ST_OK);
+    if (!blocks) return;
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_STONE]), AUDIO_MATERIAL_HARD);
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_PLANKS]), AUDIO_MATERIAL_WOOD);
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_SAND]), AUDIO_MATERIAL_SAND);
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_GLASS]), AUDIO_MATERIAL_GLASS);
+    CHECK_EQ_INT(audio_material_of(&blocks->defs[BLOCK_GRASS]), AUDIO_MATERIAL_SOFT);
+    AudioSound dig = audio_dig_sound(audio_material_of(&blocks->defs[BLOCK_STONE]));
+    CHECK_EQ_INT(dig, AUDIO_DIG_HARD);
+    const AudioSample *sample = &mixer.samples[dig];
+    CHECK(sample->count > AUDIO_RATE / 10);
+    int n = sample->count + 100;
+    int16_t *out = calloc((size_t)(n > AUDIO_RATE * 4 ? n : AUDIO_RATE * 4), sizeof *out);
+    audio_mixer_play(&mixer, dig, 1.0f);
+    audio_mixer_render(&mixer, out, n);
+    long energy = 0;
+    int same = 0;
+    for (int i = 0; i < sample->count; i++) {
+        energy += labs((long)out[i]);
+        same += out[i] == sample->pcm[i];
+    }
+    CHECK(energy / sample->count > 500);          /* not silent */
+    CHECK_EQ_INT(same, sample->count);            /* exactly the sample */
+    for (int i = sample->count; i < n; i++) CHECK_EQ_INT(out[i], 0);
+    mixer.volume = 0.5f;
+    audio_mixer_play(&mixer, dig, 1.0f);
+    audio_mixer_render(&mixer, out, 1000);
+    int max_in = 0, max_out = 0;
+    for (int i = 0; i < 1000; i++) {
+        max_in = abs(sample->pcm[i]) > max_in ? abs(sample->pcm[i]) : max_in;
+        max_out = abs(out[i]) > max_out ? abs(out[i]) : max_out;
+    }
+    CHECK(abs(max_out - max_in / 2) <= 1);
+    mixer.volume = 1.0f;
+    audio_mixer_render(&mixer, out, n); /* let the dig finish */
+    audio_mixer_set_loop(&mixer, AUDIO_WIND, 0.5f);
+    audio_mixer_render(&mixer, out, AUDIO_RATE * 4); /* longer than the loop: it wraps */
+    long tail = 0;
+    for (int i = AUDIO_RATE * 3; i < AUDIO_RATE * 4; i++) tail += labs((long)out[i]);
+    CHECK(tail > 0);
+    free(out);
+    audio_mixer_free(&mixer);
+    block_registry_destroy(blocks);
+}
+
 int main(void)
 {
+    RUN(test_audio_mixer);
+    RUN(test_user_settings);
+    RUN(test_hotbar);
     RUN(test_settings);
     RUN(test_frame_probe);
     RUN(test_camera);

@@ -1,6 +1,7 @@
 /* test_gen_map.c — strata-map: usage errors exit 2, --help exits 0, the PNG has the rectangle's size,
  * and a rectangle's pixels do not depend on the rectangle around them (the map of a small rectangle
- * equals the same part of a map of a larger one, relief shading included), for every layer.
+ * equals the same part of a map of a larger one, relief shading included), for every layer; the structures
+ * layer marks what the generator lists.
  * usage: test_gen_map PATH/TO/strata-map */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,9 @@
 #include <stb_image.h>
 
 #include "check.h"
+#include "strata/block.h"
+#include "strata/generator.h"
+#include "strata/world_settings.h"
 
 static const char *tool;
 
@@ -97,6 +101,63 @@ static void test_rect_independence(void)
     compare("surface", "--mode island --island-size 120,90");
 }
 
+/* The structures layer: around the nearest settlement and dungeon of seed 1, the plaza and entrance marks,
+ * the footprint outlines and the zone cores are where the generator lists them. */
+static void test_structures_layer(void)
+{
+    BlockRegistry *blocks = NULL;
+    Generator *gen = NULL;
+    WorldSettings ws;
+    world_settings_default(&ws);
+    ws.seed = 1;
+    CHECK(block_registry_load(STRATA_ASSET_DIR "/blocks.json", &blocks) == ST_OK);
+    CHECK(generator_create(&ws, blocks, STRATA_ASSET_DIR "/worldgen.json", &gen) == ST_OK);
+    if (!gen) return;
+    GeneratorStructure list[64];
+    int n = generator_list_structures(gen, 0, 0, 3000, list, 64);
+    const GeneratorStructure *settle = NULL, *dungeon = NULL;
+    for (int i = 0; i < n; i++) {
+        if (list[i].type == GEN_STRUCTURE_SETTLEMENT && !settle) settle = &list[i];
+        if (list[i].type == GEN_STRUCTURE_DUNGEON && !dungeon) dungeon = &list[i];
+    }
+    CHECK(settle != NULL);
+    CHECK(dungeon != NULL);
+    char path[128], args[512];
+    snprintf(path, sizeof path, "/tmp/strata_map_structures_%d.png", (int)getpid());
+    for (int k = 0; k < 2; k++) {
+        const GeneratorStructure *g = k ? dungeon : settle;
+        if (!g) continue;
+        int x0 = g->min_x - 40, z0 = g->min_z - 40, x1 = g->max_x + 41, z1 = g->max_z + 41;
+        snprintf(args, sizeof args, "--seed 1 --rect %d,%d,%d,%d --out %s --layer structures", x0, z0, x1, z1, path);
+        CHECK_EQ_INT(run(args), 0);
+        int w = 0, h = 0;
+        unsigned char *p = load(path, &w, &h);
+        if (!p) continue;
+        CHECK_EQ_INT(w, x1 - x0);
+        CHECK_EQ_INT(h, z1 - z0);
+#define PX(x, z) (&p[((size_t)((z) - z0) * (size_t)w + (size_t)((x) - x0)) * 3])
+        const unsigned char *c = PX(g->x, g->z);
+        const unsigned char *o = PX(g->min_x, g->min_z + (g->max_z - g->min_z) / 3);
+        if (k == 0) {
+            CHECK(c[0] == 255 && c[1] == 255 && c[2] == 255);   /* plaza mark */
+            CHECK(o[0] == 230 && o[1] == 30 && o[2] == 30);     /* settlement outline */
+            const unsigned char *core = PX(g->x + 5, g->z + 5); /* inside the round plaza's core: orange */
+            CHECK(core[0] > core[1] && core[1] > core[2] + 40);
+        } else {
+            CHECK(c[0] == 40 && c[1] == 230 && c[2] == 230);    /* entrance mark */
+            CHECK(o[0] == 230 && o[1] == 40 && o[2] == 230);    /* dungeon outline */
+        }
+        /* far corners stay the dimmed surface: no channel above 150 */
+        const unsigned char *far = PX(x0 + 1, z0 + 1);
+        CHECK(far[0] <= 150 && far[1] <= 150 && far[2] <= 150);
+#undef PX
+        stbi_image_free(p);
+    }
+    remove(path);
+    generator_destroy(gen);
+    block_registry_destroy(blocks);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -106,5 +167,6 @@ int main(int argc, char **argv)
     tool = argv[1];
     RUN(test_usage);
     RUN(test_rect_independence);
+    RUN(test_structures_layer);
     return check_report();
 }

@@ -118,11 +118,83 @@ static void test_mouse_and_window(void)
     CHECK(in.quit);
 }
 
+/* The hotbar and menu inputs: wheel steps, middle click, held buttons, Escape and E as one-shots, and
+ * clicks that go to an open menu instead of digging or capturing. */
+static void test_hotbar_and_menus(void)
+{
+    InputState in;
+    input_init(&in);
+    in.mouse_captured = true;
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEWHEEL;
+    e.wheel.y = -2; /* towards the player: the next slots */
+    input_handle_event(&in, &e);
+    CHECK_EQ_INT(in.wheel, 2);
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEBUTTONDOWN;
+    e.button.button = SDL_BUTTON_MIDDLE;
+    input_handle_event(&in, &e);
+    CHECK(in.pick && !in.dig);
+    e.button.button = SDL_BUTTON_LEFT;
+    input_handle_event(&in, &e);
+    CHECK(in.dig && in.dig_held);
+    input_begin_frame(&in);
+    CHECK(!in.dig && in.dig_held && in.wheel == 0 && !in.pick); /* held survives the frame */
+    e.type = SDL_MOUSEBUTTONUP;
+    input_handle_event(&in, &e);
+    CHECK(!in.dig_held);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_ESCAPE, 0);
+    input_handle_event(&in, &e);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_E, 0);
+    input_handle_event(&in, &e);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_F2, 0);
+    input_handle_event(&in, &e);
+    CHECK(in.escape && in.toggle_picker && in.screenshot);
+    input_begin_frame(&in);
+    CHECK(!in.escape && !in.toggle_picker && !in.screenshot);
+    /* A menu is open: a left click is a UI click at the pointer, never a dig. */
+    in.ui_open = true;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEBUTTONDOWN;
+    e.button.button = SDL_BUTTON_LEFT;
+    e.button.x = 120;
+    e.button.y = 45;
+    input_handle_event(&in, &e);
+    CHECK(in.ui_click && !in.dig && !in.dig_held);
+    CHECK_EQ_INT(in.mouse_x, 120);
+    CHECK_EQ_INT(in.mouse_y, 45);
+    /* Sprint: Ctrl held, or W tapped twice within INPUT_DOUBLE_TAP_MS (until W is released). */
+    PlayerInput pin = {0};
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_W, 0);
+    e.key.timestamp = 1000;
+    input_handle_event(&in, &e);
+    input_add_player_input(&in, &pin);
+    CHECK(!pin.sprint);
+    e = key(SDL_KEYUP, SDL_SCANCODE_W, 0);
+    input_handle_event(&in, &e);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_W, 0);
+    e.key.timestamp = 1200;
+    input_handle_event(&in, &e);
+    input_add_player_input(&in, &pin);
+    CHECK(pin.sprint);
+    e = key(SDL_KEYUP, SDL_SCANCODE_W, 0);
+    input_handle_event(&in, &e);
+    PlayerInput walk = {0};
+    input_add_player_input(&in, &walk);
+    CHECK(!walk.sprint);
+    e = key(SDL_KEYDOWN, SDL_SCANCODE_LCTRL, 0);
+    input_handle_event(&in, &e);
+    input_add_player_input(&in, &walk);
+    CHECK(walk.sprint);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
     RUN(test_keys);
     RUN(test_mouse_and_window);
+    RUN(test_hotbar_and_menus);
     return check_report();
 }

@@ -525,11 +525,16 @@ static void test_upload_queue(void)
     CHECK_EQ_INT(stats.uploads_pending, SIDE * SIDE);
     CHECK_EQ_INT(stats.chunks_resident, 0);
 
-    renderer_draw(r, &cam, &frame); /* the first frame's budget: 8 chunks */
+    frame.upload_ms = 1e-6f; /* a budget spent at once: still one mesh, the nearest */
+    renderer_draw(r, &cam, &frame);
     renderer_get_stats(r, &stats);
-    CHECK_EQ_INT(stats.chunks_resident, 8);
-    CHECK_EQ_INT(stats.uploads_pending, SIDE * SIDE - 8);
-    CHECK(stats.chunks_drawn >= 1);  /* nearest first: the camera's own chunk is among them */
+    CHECK_EQ_INT(stats.chunks_resident, 1);
+    CHECK_EQ_INT(stats.uploads_pending, SIDE * SIDE - 1);
+    CHECK(stats.chunks_drawn == 1);  /* nearest first: the camera's own chunk */
+    CHECK(renderer_chunk_uploaded(r, TEST_CHUNK_X, TEST_CHUNK_Z));
+    CHECK(!renderer_chunk_uploaded(r, TEST_CHUNK_X + 9, TEST_CHUNK_Z + 9));
+    CHECK(renderer_chunk_uploaded(r, TEST_CHUNK_X + 500, TEST_CHUNK_Z)); /* unknown: nothing queued */
+    CHECK_EQ_INT(stats.chunks_fading, 1); /* new geometry fades in */
 
     renderer_flush_uploads(r, &cam);
     renderer_get_stats(r, &stats);
@@ -608,6 +613,117 @@ static void test_read_pixels(void)
     renderer_destroy(r);
 }
 
+/* The loading frame: queued meshes go up within the frame's time, no world is drawn (the backdrop and the UI
+ * only), and renderer_end_fades shows the uploaded chunks whole at once. */
+static void test_loading_and_ui(void)
+{
+    Renderer *r = test_create();
+    if (!r)
+        return;
+    RenderCamera cam = test_camera();
+    RenderFrame frame = test_frame(0.016f);
+    frame.upload_ms = 1000.0f;
+    enum { SIDE = 5 };
+    for (int z = 0; z < SIDE; z++)
+        for (int x = 0; x < SIDE; x++)
+            renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X + x - 2, TEST_CHUNK_Z + z - 2),
+                                    test_platform_mesh(TEST_CHUNK_X + x - 2, TEST_CHUNK_Z + z - 2));
+    const float backdrop[3] = { 0.0f, 0.0f, 0.0f };
+    renderer_ui_rect(r, 10.0f, 20.0f, 30.0f, 10.0f, 0xFF0000FF);
+    renderer_ui_text(r, 10.0f, 40.0f, 2.0f, 0xFFFFFFFF, "Loading");
+    CHECK(renderer_ui_text_width(r, 2.0f, "Loading") > renderer_ui_text_width(r, 1.0f, "Loading"));
+    renderer_ui_block_icon(r, 1, 100.0f, 100.0f, 48.0f);
+    renderer_draw_loading(r, &cam, &frame, backdrop);
+    RenderStats stats;
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.uploads_pending, 0);
+    CHECK_EQ_INT(stats.chunks_resident, SIDE * SIDE);
+    CHECK_EQ_INT(stats.chunks_drawn, 0);
+    CHECK_EQ_INT(stats.chunks_fading, SIDE * SIDE);
+    TestImage image;
+    if (test_capture(r, "loading.png", &image)) {
+        const uint8_t red[3] = { 255, 0, 0 }, black[3] = { 0, 0, 0 };
+        CHECK(test_near(test_pixel(&image, 25, 25), red, 2));        /* the rectangle */
+        CHECK(test_near(test_pixel(&image, 300, 190), black, 2));   /* the backdrop, no world */
+        const uint8_t *icon = test_pixel(&image, 124, 112);         /* the icon's top face: textured, lit */
+        CHECK(icon[0] + icon[1] + icon[2] > 60);
+        int white = 0;
+        for (int y = 40; y < 56; y++)
+            for (int x = 10; x < 90; x++)
+                white += test_pixel(&image, x, y)[0] > 200 && test_pixel(&image, x, y)[2] > 200;
+        CHECK(white > 30);                                          /* the text */
+        stbi_image_free(image.pixels);
+    }
+    renderer_end_fades(r);
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.chunks_fading, 0);
+    /* The queue was emptied by the loading frame: a world frame shows no leftover UI. */
+    RenderFrame still = test_frame(0.0f);
+    renderer_draw(r, &cam, &still);
+    if (test_capture(r, "after_loading.png", &image)) {
+        uint8_t sky[3];
+        test_sky_bytes(0.5f, sky);
+        CHECK_EQ_INT(test_count_centre_sky(&image, sky), 0);
+        const uint8_t red[3] = { 255, 0, 0 };
+        CHECK(!test_near(test_pixel(&image, 25, 25), red, 2));
+        stbi_image_free(image.pixels);
+    }
+    renderer_destroy(r);
+}
+
+/* The sky dome: the sun's circle over the day, and a dome frame that shows the sun where it should be and
+ * keeps the fog colour at the horizon. */
+static void test_sky_dome(void)
+{
+    float sun[3];
+    renderer_sun_direction(0.5f, sun);
+    CHECK(sun[1] > 0.9f);
+    renderer_sun_direction(0.25f, sun);
+    CHECK(sun[0] > 0.9f && fabsf(sun[1]) < 1e-3f);
+    renderer_sun_direction(0.75f, sun);
+    CHECK(sun[0] < -0.9f);
+    renderer_sun_direction(0.0f, sun);
+    CHECK(sun[1] < -0.9f);
+    Renderer *r = test_create();
+    if (!r)
+        return;
+    RenderFrame frame = test_frame(0.016f);
+    frame.sky_detail = true;
+    RenderCamera cam = test_camera();
+    cam.position[1] = 300.0; /* above the clouds */
+    renderer_sun_direction(0.5f, sun);
+    cam.yaw_deg = 180.0f;    /* the sun leans south (+Z) */
+    cam.pitch_deg = (float)(asin(sun[1]) * 180.0 / M_PI);
+    renderer_draw(r, &cam, &frame);
+    TestImage image;
+    if (test_capture(r, "sky_sun.png", &image)) {
+        const uint8_t *centre = test_pixel(&image, TEST_WIDTH / 2 + 3, TEST_HEIGHT / 2 + 3); /* off the crosshair */
+        CHECK(centre[0] > 240 && centre[1] > 230 && centre[2] > 200); /* the sun's disc */
+        stbi_image_free(image.pixels);
+    }
+    /* Inside a solid block no chunk is drawn (no x-ray); inside water the fog closes in to the water colour. */
+    RenderCamera below = test_camera();
+    renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z), test_platform_mesh(TEST_CHUNK_X, TEST_CHUNK_Z));
+    renderer_flush_uploads(r, &below);
+    RenderFrame inside = test_frame(0.016f);
+    inside.eye_medium = RENDER_MEDIUM_SOLID;
+    renderer_draw(r, &below, &inside);
+    RenderStats stats;
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.chunks_drawn, 0);
+    inside.eye_medium = RENDER_MEDIUM_WATER;
+    renderer_draw(r, &below, &inside);
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.chunks_drawn, 1);
+    if (test_capture(r, "underwater.png", &image)) {
+        const uint8_t *top = test_pixel(&image, TEST_WIDTH / 2, 2);
+        CHECK(top[2] > top[0] + 40 && top[2] < 140); /* dark water blue, not the sky */
+        stbi_image_free(image.pixels);
+    }
+    renderer_release_chunk(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z));
+    renderer_destroy(r);
+}
+
 /* A chunk the player edited: its new mesh is uploaded in the next draw even behind a full budget. */
 static void test_edited_upload(void)
 {
@@ -630,18 +746,19 @@ static void test_edited_upload(void)
                                     test_platform_mesh(TEST_CHUNK_X + x, TEST_CHUNK_Z + z));
     renderer_mark_edited(r, TEST_CHUNK_X + SIDE - 1, TEST_CHUNK_Z + SIDE - 1);
     renderer_mark_edited(r, TEST_CHUNK_X + 50, TEST_CHUNK_Z); /* unknown to the renderer: ignored */
+    frame.upload_ms = 1e-6f; /* the budget's one (the nearest), plus the edited one */
     renderer_draw(r, &cam, &frame);
     renderer_get_stats(r, &stats);
-    CHECK_EQ_INT(stats.uploads_pending, SIDE * SIDE - 8 - 1); /* the budget's 8, plus the edited one */
+    CHECK_EQ_INT(stats.uploads_pending, SIDE * SIDE - 1 - 1);
     /* The mark outlives the upload for a while: the worker may deliver the chunk's mesh more than once. */
     renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X + SIDE - 1, TEST_CHUNK_Z + SIDE - 1),
                             test_platform_mesh(TEST_CHUNK_X + SIDE - 1, TEST_CHUNK_Z + SIDE - 1));
-    int before = SIDE * SIDE - 8 - 1 + 1;
+    int before = SIDE * SIDE - 1 - 1 + 1;
     renderer_get_stats(r, &stats);
     CHECK_EQ_INT(stats.uploads_pending, before);
     renderer_draw(r, &cam, &frame);
     renderer_get_stats(r, &stats);
-    CHECK(stats.uploads_pending <= before - 1 - 8);
+    CHECK(stats.uploads_pending <= before - 1 - 1);
     renderer_destroy(r);
 }
 
@@ -666,7 +783,8 @@ static bool test_copy_file(const char *from, const char *to)
 
 static void test_errors(void)
 {
-    static const char *shaders[] = { "terrain.vert", "terrain.frag", "terrain_cutout.frag", "overlay.vert", "overlay.frag" };
+    static const char *shaders[] = { "terrain.vert", "terrain.frag", "terrain_cutout.frag", "overlay.vert", "overlay.frag",
+                                     "ui.vert", "ui.frag", "sky.vert", "sky.frag" };
     char dir[300], from[1024], to[1024];
     snprintf(dir, sizeof dir, "%s/shaders", test_tmp);
     CHECK_EQ_INT(fileio_make_dirs(dir), ST_OK);
@@ -771,6 +889,8 @@ int main(void)
     RUN(test_upload_queue);
     RUN(test_read_pixels);
     RUN(test_edited_upload);
+    RUN(test_loading_and_ui);
+    RUN(test_sky_dome);
     RUN(test_errors);
 
     block_registry_destroy(test_blocks);

@@ -9,6 +9,7 @@
 #include "strata/block.h"
 #include "strata/error.h"
 #include "strata/mesher.h"
+#include "strata/shapes.h"
 
 static void test_all_commands(void)
 {
@@ -90,6 +91,35 @@ static void test_all_commands(void)
     CHECK(s.commands == NULL && s.count == 0);
 }
 
+/* The UI commands: menu, hotbar, select_slot, pick; hotbar names are resolved like place/select. */
+static void test_ui_commands(void)
+{
+    Script s;
+    CHECK_EQ_INT(script_parse_text("u.script", "menu open\nmenu close\nmenu picker\nmenu settings\nhotbar 3 glass\n"
+                                               "select_slot 9\npick\nsetting fov 90\nsetting vsync off\n", &s), ST_OK);
+    CHECK_EQ_INT(s.count, 9);
+    if (s.count == 9) {
+        CHECK_EQ_INT(s.commands[7].op, SCRIPT_SETTING);
+        CHECK_NEAR(s.commands[7].args[0], 90, 0);
+        CHECK_NEAR(s.commands[8].args[0], 0, 0);
+    }
+    if (s.count >= 7) {
+        CHECK_EQ_INT(s.commands[0].op, SCRIPT_MENU);
+        CHECK_EQ_INT(s.commands[0].menu, SCRIPT_MENU_OPEN);
+        CHECK_EQ_INT(s.commands[1].menu, SCRIPT_MENU_CLOSE);
+        CHECK_EQ_INT(s.commands[2].menu, SCRIPT_MENU_PICKER);
+        CHECK_EQ_INT(s.commands[3].menu, SCRIPT_MENU_SETTINGS);
+        CHECK_EQ_INT(s.commands[4].op, SCRIPT_HOTBAR);
+        CHECK_EQ_INT(s.commands[4].slot, 3);
+        CHECK(!strcmp(s.commands[4].text, "glass"));
+        CHECK_EQ_INT(s.commands[5].op, SCRIPT_SELECT_SLOT);
+        CHECK_EQ_INT(s.commands[5].slot, 9);
+        CHECK_EQ_INT(s.commands[6].op, SCRIPT_PICK);
+        CHECK(!strcmp(script_op_name(SCRIPT_SELECT_SLOT), "select_slot"));
+    }
+    script_free(&s);
+}
+
 static void test_empty_and_no_final_newline(void)
 {
     Script s;
@@ -140,6 +170,14 @@ static void test_errors(void)
     expect_error("move 1 0 0\n", "bad.script:1:", "expected 4 arguments");
     expect_error("jump 3\n", "bad.script:1:", "jump takes no arguments");
     expect_error("fly maybe\n", "bad.script:1:", "expected on or off");
+    expect_error("menu sideways\n", "bad.script:1:", "menu: expected open, close, picker or settings");
+    expect_error("hotbar 0 dirt\n", "bad.script:1:", "SLOT");
+    expect_error("hotbar 2.5 dirt\n", "bad.script:1:", "an integer in 1..9");
+    expect_error("hotbar 3\n", "bad.script:1:", "hotbar SLOT BLOCK");
+    expect_error("select_slot 10\n", "bad.script:1:", "SLOT");
+    expect_error("pick 1\n", "bad.script:1:", "pick takes no arguments");
+    expect_error("setting colour 3\n", "bad.script:1:", "unknown setting 'colour'");
+    expect_error("setting fov 200\n", "bad.script:1:", "fov");
     expect_error("dig now\n", "bad.script:1:", "dig takes no arguments");
     expect_error("place\n", "bad.script:1:", "place BLOCK");
     expect_error("select a b\n", "bad.script:1:", "expected 1 argument");
@@ -209,12 +247,75 @@ static void test_resolve_blocks(void)
     block_registry_destroy(reg);
 }
 
+static void test_edit_commands(void)
+{
+    Script s;
+    const char *text = "brush sphere 5 stone\nbrush box 3 4 5 glass hollow air\nbrush cylinder 4 9 planks axis=x yaw=30\n"
+                       "brush tree 3 8 oak_trunk\nraise 8 -3 linear\nflatten 10 64\nsmooth 6 0.5 3\n"
+                       "paint 7 sand 0.4 smooth\nundo\nredo\ntick 40\n";
+    CHECK_EQ_INT(script_parse_text("e.script", text, &s), ST_OK);
+    CHECK_EQ_INT(s.count, 11);
+    if (s.count == 11) {
+        const ScriptCommand *c = s.commands;
+        CHECK_EQ_INT(c[0].op, SCRIPT_BRUSH);
+        CHECK_EQ_INT(c[0].size_count, 1);
+        CHECK_NEAR(c[0].sizes[0], 5, 0);
+        CHECK_EQ_INT(c[1].hollow, 1);
+        CHECK_EQ_INT(c[1].paint_mode, 1);
+        CHECK_NEAR(c[1].sizes[2], 5, 0);
+        CHECK_EQ_INT(c[2].axis, 0);
+        CHECK_NEAR(c[2].yaw_deg, 30, 0);
+        CHECK_EQ_INT(c[4].radius, 8);
+        CHECK_NEAR(c[4].amount, -3, 0);
+        CHECK_EQ_INT(c[4].falloff, 1);
+        CHECK_NEAR(c[5].amount, 64, 0);
+        CHECK_EQ_INT(c[6].iterations, 3);
+        CHECK_NEAR(c[7].amount, 0.4, 1e-9);
+        CHECK_EQ_INT(c[8].op, SCRIPT_UNDO);
+        CHECK_EQ_INT(c[10].ticks, 40);
+    }
+    script_free(&s);
+    expect_error("brush sphere 65 stone\n", "bad.script:1", "64");
+    expect_error("brush cube 5 stone\n", "bad.script:1", "sphere|box");
+    expect_error("brush box 3 4 stone\n", "bad.script:1", "size 3");
+    expect_error("raise 0 3\n", "bad.script:1", "1..64");
+    expect_error("raise 100 3\n", "bad.script:1", "million");
+    expect_error("flatten 5\n", "bad.script:1", "flatten");
+    expect_error("paint 5 sand 2\n", "bad.script:1", "opacity");
+    expect_error("smooth 5 1 1 1\n", "bad.script:1", "smooth");
+    expect_error("brush sphere 4 stone sideways\n", "bad.script:1", "sideways");
+    expect_error("tick\n", "bad.script:1", "tick");
+
+    /* brush_visible_within FRAMES, then a brush */
+    CHECK_EQ_INT(script_parse_text("v.script", "brush_visible_within 5 sphere 8 stone\n"
+                                   "brush_visible_within 3 box 2 3 4 air hollow solid\n", &s), ST_OK);
+    CHECK_EQ_INT(s.count, 2);
+    if (s.count == 2) {
+        CHECK_EQ_INT(s.commands[0].op, SCRIPT_BRUSH_VISIBLE_WITHIN);
+        CHECK_EQ_INT(s.commands[0].frames, 5);
+        CHECK_EQ_INT(s.commands[0].shape, SHAPE_SPHERE);
+        CHECK_NEAR(s.commands[0].sizes[0], 8, 0);
+        CHECK_STR_CONTAINS(s.commands[0].text, "stone");
+        CHECK_EQ_INT(s.commands[1].shape, SHAPE_BOX);
+        CHECK_NEAR(s.commands[1].sizes[2], 4, 0);
+        CHECK_EQ_INT(s.commands[1].hollow, 1);
+        CHECK_EQ_INT(s.commands[1].paint_mode, 2);
+    }
+    script_free(&s);
+    expect_error("brush_visible_within\n", "bad.script:1", "FRAMES");
+    expect_error("brush_visible_within 0 sphere 8 stone\n", "bad.script:1", "brush_visible_within");
+    expect_error("brush_visible_within 5 sphere 99 stone\n", "bad.script:1", "64");
+    expect_error("brush_visible_within 5 cube 8 stone\n", "bad.script:1", "sphere|box");
+}
+
 int main(void)
 {
     RUN(test_all_commands);
+    RUN(test_ui_commands);
     RUN(test_empty_and_no_final_newline);
     RUN(test_errors);
     RUN(test_load_file);
     RUN(test_resolve_blocks);
+    RUN(test_edit_commands);
     return check_report();
 }

@@ -11,3 +11,16 @@ add_test(NAME atlas_up_to_date
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(atlas_up_to_date PROPERTIES LABELS world)
 strata_add_test(test_brush test_brush.c world)
+# The committed UI font (assets/fonts) is what tools/strata-font bakes from fonts-dejavu-core (skipped
+# without the font file).
+add_test(NAME font_up_to_date
+         COMMAND sh -c "[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || exit 77; \"$1\" --out-png \"$2.png\" --out-json \"$2.json\" && cmp \"$2.png\" assets/fonts/ui_font.png && cmp \"$2.json\" assets/fonts/ui_font.json" sh
+                 $<TARGET_FILE:strata-font> ${CMAKE_BINARY_DIR}/font_check
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(font_up_to_date PROPERTIES LABELS world SKIP_RETURN_CODE 77)
+# The committed sound samples are what tools/strata-sounds makes.
+add_test(NAME sounds_up_to_date
+         COMMAND sh -c "mkdir -p \"$2\" && \"$1\" --out \"$2\" && for f in \"$2\"/*.wav; do cmp \"$f\" assets/sounds/$(basename \"$f\") || exit 1; done" sh
+                 $<TARGET_FILE:strata-sounds> ${CMAKE_BINARY_DIR}/sounds_check
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(sounds_up_to_date PROPERTIES LABELS world)

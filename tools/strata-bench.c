@@ -4,8 +4,12 @@
  * noise_2d_ns, noise_3d_ns, gen_pass_us[4], sunlight_us (fresh chunk, the worker's private path),
  * sunlight_relight_us (a live chunk lit again, compare-and-swap writes), propagate_us, vertex_pass_us[2],
  * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
- * seed_format_bytes_per_chunk, and the memory keys of tools/bench_memory.c (chunk_resident_bytes_median,
- * chunk_resident_bytes_p95, sections_by_kind, rss_mb_vd16, rss_mb_vd32, rss_mb_game_vd8). Per-chunk figures are medians over a square of generated chunks
+ * seed_format_bytes_per_chunk, the memory keys of tools/bench_memory.c (chunk_resident_bytes_median,
+ * chunk_resident_bytes_p95, sections_by_kind, rss_mb_vd16, rss_mb_vd32, rss_mb_game_vd8), game_ready_ms_vd8,
+ * game_ready_ms_vd16 (bench_game.c: launch to ready of the
+ * real game binary beside this one, offscreen at 1280x720; -1 when unavailable), brush_sphere_r16_us,
+ * flatten_r16_us, undo_r16_us, edit_visible_frames (the real game run offscreen beside this binary,
+ * bench_edit.c). Per-chunk figures are medians over a square of generated chunks
  * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
  * from an empty Terrain until the threaded worker has every chunk within the view distance Valid.
  * The machine is shared and noisy: run it several times and compare medians in one sitting. */
@@ -15,8 +19,10 @@
 #include <time.h>
 #include <sys/resource.h>
 
+#include "bench_edit.h"
 #include "bench_heightfield.h"
 #include "bench_memory.h"
+#include "bench_structures.h"
 #include "strata/block.h"
 #include "strata/chunk_codec.h"
 #include "strata/edit.h"
@@ -28,6 +34,7 @@
 #include "strata/noise.h"
 #include "strata/terrain.h"
 #include "strata/update.h"
+#include "bench_game.h"
 
 #define BENCH_SIDE 17   /* 289 chunks generated; the inner 15x15 = 225 for neighbour steps */
 
@@ -36,6 +43,7 @@ typedef struct BenchOptions {
     int view_distance;
     bool json;
     bool skip_memory;
+    bool game;                  /* run the game binary for game_ready_ms_* (--no-game: skip) */
     const char *asset_dir;
 } BenchOptions;
 
@@ -46,11 +54,14 @@ typedef struct BenchResults {
     double vertex_pass_us[2];
     double vertices_per_chunk;
     double world_ready_ms;
+    double game_ready_ms_vd8, game_ready_ms_vd16; /* bench_game.c: through the real game, -1 if unavailable */
     double peak_rss_mb;
     double edit_us;
+    BenchEditResults editing;
     double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
     BenchHeightfield heightfield;   /* tools/bench_heightfield.c */
     BenchMemory memory;             /* tools/bench_memory.c */
+    BenchStructures structures;     /* tools/bench_structures.c */
 } BenchResults;
 
 static double now_us(void)
@@ -305,7 +316,12 @@ static void print_json(const BenchResults *r)
            r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
     bench_heightfield_print_json(stdout, &r->heightfield);
     bench_memory_print_json(stdout, &r->memory);
-    printf("}\n");
+    printf(", \"brush_sphere_r16_us\": %.1f, \"flatten_r16_us\": %.1f, \"undo_r16_us\": %.1f, "
+           "\"edit_visible_frames\": %.0f",
+           r->editing.brush_sphere_r16_us, r->editing.flatten_r16_us, r->editing.undo_r16_us,
+           r->editing.edit_visible_frames);
+    bench_structures_print_json(stdout, &r->structures);
+    printf(", \"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f}\n", r->game_ready_ms_vd8, r->game_ready_ms_vd16);
 }
 
 static void print_table(const BenchOptions *o, const BenchResults *r)
@@ -324,6 +340,11 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f us\n", "vertex pass 2", r->vertex_pass_us[1]);
     printf("  %-28s %10.0f\n", "vertices per chunk", r->vertices_per_chunk);
     printf("  %-28s %10.1f us (worker time)\n", "single-block edit", r->edit_us);
+    printf("  %-28s %10.1f us (main thread)\n", "brush sphere r16", r->editing.brush_sphere_r16_us);
+    printf("  %-28s %10.1f us (main thread)\n", "flatten r16", r->editing.flatten_r16_us);
+    printf("  %-28s %10.1f us (main thread)\n", "undo r16 sphere", r->editing.undo_r16_us);
+    printf("  %-28s %10.0f frames (game, offscreen; -1: could not run)\n", "sphere r8 stroke on screen",
+           r->editing.edit_visible_frames);
     printf("  %-28s %10.1f us\n", "encode", r->encode_us);
     printf("  %-28s %10.1f us\n", "decode", r->decode_us);
     printf("  %-28s %10.0f (seed format %.0f)\n", "bytes per stored chunk", r->bytes_per_chunk,
@@ -332,25 +353,40 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
     bench_heightfield_print_table(stdout, &r->heightfield);
     bench_memory_print_table(stdout, &r->memory);
+    bench_structures_print_table(stdout, &r->structures);
+    printf("  %-28s %10.1f ms\n", "game launch to ready, vd 8", r->game_ready_ms_vd8);
+    printf("  %-28s %10.1f ms\n", "game launch to ready, vd 16", r->game_ready_ms_vd16);
 }
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: strata-bench [--json] [--seed S] [--view-distance N] [--assets DIR]\n"
+    fprintf(f, "usage: strata-bench [--json] [--no-game] [--seed S] [--view-distance N] [--assets DIR]\n"
                "  --json              print one JSON object instead of a table\n"
+               "  --no-game           skip game_ready_ms_vd8/vd16 (the game binary beside this one; -1)\n"
                "  --seed S            world seed (integer or text; default 1)\n"
                "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
                "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n"
-               "  --skip-memory       leave out the memory figures (they load worlds at view distance 16 and 32)\n");
+               "  --skip-memory       leave out the memory figures (they load worlds at view distance 16 and 32)\n"
+               "  world settings as strata-map takes them, e.g. --heightmap FILE --height-range MIN,MAX\n"
+               "  --map-scale N (the generator and world figures are then a heightmap world's)\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc >= 4 && !strcmp(argv[1], "--memory-probe")) return bench_memory_probe_main(argc, argv);
-    BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .asset_dir = STRATA_ASSET_DIR};
+    BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .game = true, .asset_dir = STRATA_ASSET_DIR};
+    WorldSettings settings;   /* --heightmap and the other world settings' flags (world_settings.h) */
+    world_settings_default(&settings);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--json")) o.json = true;
+        const WorldSettingSpec *ws = world_setting_find_flag(a);
+        if (ws && ws->type != WORLD_SETTING_SEED && i + 1 < argc) {
+            if (world_settings_apply_flag(ws, argv[++i], &settings) != ST_OK) {
+                fprintf(stderr, "strata-bench: %s\n", st_error_message());
+                return 2;
+            }
+        } else if (!strcmp(a, "--json")) o.json = true;
+        else if (!strcmp(a, "--no-game")) o.game = false;
         else if (!strcmp(a, "--skip-memory")) o.skip_memory = true;
         else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
         else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
@@ -385,8 +421,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         return 1;
     }
-    WorldSettings settings;
-    world_settings_default(&settings);
     settings.seed = o.seed;
     snprintf(path, sizeof path, "%s/worldgen.json", o.asset_dir);
     Generator *gen = NULL;
@@ -399,9 +433,12 @@ int main(int argc, char **argv)
     bench_noise(&r);
     StResult rc = bench_chunks(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);
+    if (rc == ST_OK) rc = bench_edit_run(gen, blocks, &r.editing);
+    if (rc == ST_OK) bench_edit_visible_frames(o.seed, o.view_distance, &r.editing);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
     if (rc == ST_OK && !o.skip_memory) rc = bench_memory_run(o.asset_dir, blocks, &r.memory);
+    if (rc == ST_OK) rc = bench_structures_run(&r.structures);
     if (rc != ST_OK) {
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         generator_destroy(gen);
@@ -410,7 +447,13 @@ int main(int argc, char **argv)
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    r.peak_rss_mb = (double)ru.ru_maxrss / 1024.0;
+    r.peak_rss_mb = (double)ru.ru_maxrss / 1024.0; /* before the game runs: children are not counted anyway */
+    if (o.game) {
+        r.game_ready_ms_vd8 = bench_game_ready_ms((unsigned long long)o.seed, 8);
+        r.game_ready_ms_vd16 = bench_game_ready_ms((unsigned long long)o.seed, 16);
+    } else {
+        r.game_ready_ms_vd8 = r.game_ready_ms_vd16 = -1.0;
+    }
     if (o.json) print_json(&r);
     else print_table(&o, &r);
     generator_destroy(gen);

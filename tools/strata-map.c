@@ -1,6 +1,7 @@
 /* strata-map — a top-down PNG of any rectangle of a world, without a window.
  *
- *   strata-map --seed S --rect X0,Z0,X1,Z1 --out PATH [--layer surface|height|temperature|humidity|mountain|caves]
+ *   strata-map --seed S --rect X0,Z0,X1,Z1 --out PATH [--layer surface|height|temperature|humidity|mountain|caves|
+ *              structures]
  *              [--y Y] [--mode continent|island|flat] [--biome-size F] [--temperature-offset F]
  *              [--humidity-offset F] [--island-size W,H] [--sea-level-offset N] [--flat-height N]
  *              [--worldgen PATH] [--blocks PATH] [--threads N] [--scale K]
@@ -13,7 +14,10 @@
  * Chunk contents are pure, so the only risk is the relief shading, which compares a column's top with
  * its north-west neighbour's: the chunks generated include a one-column ring beyond the rectangle, so
  * that neighbour always comes from the generator, never from the image edge. Chunks are streamed into
- * a compact per-column record (top block, height, water depth, slice block), not kept whole. */
+ * a compact per-column record (top block, height, water depth, slice block), not kept whole.
+ * The structures layer draws, over the surface map dimmed to half, the flat zones (core orange, blend band
+ * yellow fading with the blend factor), settlement footprints (red outline, white plaza mark) and dungeon
+ * footprints (magenta outline, cyan entrance mark), as the generator lists them (generator.h). */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -30,9 +34,10 @@
 #include "strata/generator.h"
 #include "strata/world_settings.h"
 
-typedef enum MapLayer { LAYER_SURFACE, LAYER_HEIGHT, LAYER_TEMPERATURE, LAYER_HUMIDITY, LAYER_MOUNTAIN, LAYER_CAVES } MapLayer;
+typedef enum MapLayer { LAYER_SURFACE, LAYER_HEIGHT, LAYER_TEMPERATURE, LAYER_HUMIDITY, LAYER_MOUNTAIN, LAYER_CAVES,
+                       LAYER_STRUCTURES } MapLayer;
 
-static const char *LAYER_NAMES[] = {"surface", "height", "temperature", "humidity", "mountain", "caves"};
+static const char *LAYER_NAMES[] = {"surface", "height", "temperature", "humidity", "mountain", "caves", "structures"};
 
 #define MAP_MAX_COLUMNS (8192L * 8192L)
 
@@ -67,7 +72,7 @@ enum { MAP_SEED, MAP_RECT, MAP_OUT, MAP_LAYER, MAP_Y, MAP_WORLDGEN, MAP_BLOCKS, 
 static const FlagSpec MAP_FLAGS[] = {
     {"--rect", FLAG_TEXT, 0, 0, "X0,Z0,X1,Z1", "the rectangle X0 <= x < X1, Z0 <= z < Z1 (required)", MAP_RECT},
     {"--out", FLAG_TEXT, 0, 0, "PATH", "the PNG to write (required)", MAP_OUT},
-    {"--layer", FLAG_TEXT, 0, 0, "L", "surface (default) | height | temperature | humidity | mountain | caves", MAP_LAYER},
+    {"--layer", FLAG_TEXT, 0, 0, "L", "surface (default) | height | temperature | humidity | mountain | caves | structures", MAP_LAYER},
     {"--y", FLAG_INT, 0, 255, "Y", "the slice height of the caves layer, 0..255 (default 40)", MAP_Y},
     {"--worldgen", FLAG_TEXT, 0, 0, "PATH", "generator tunables (default assets/worldgen.json)", MAP_WORLDGEN},
     {"--blocks", FLAG_TEXT, 0, 0, "PATH", "block registry (default assets/blocks.json)", MAP_BLOCKS},
@@ -136,10 +141,11 @@ static StResult map_apply(void *user, const FlagSpec *f, const FlagValue *value)
     case MAP_SCALE: o->scale = (int)value->integer; break;
     case MAP_LAYER: {
         int found = -1;
-        for (int k = 0; k < 6; k++)
+        for (int k = 0; k < (int)(sizeof LAYER_NAMES / sizeof LAYER_NAMES[0]); k++)
             if (strcmp(value->text, LAYER_NAMES[k]) == 0) found = k;
         if (found < 0)
-            return st_fail(ST_ERR_ARG, "--layer: expected surface|height|temperature|humidity|mountain|caves, got '%s'",
+            return st_fail(ST_ERR_ARG,
+                           "--layer: expected surface|height|temperature|humidity|mountain|caves|structures, got '%s'",
                            value->text);
         o->layer = (MapLayer)found;
         break;
@@ -321,11 +327,83 @@ static int pixel_worker(void *arg)
         for (int i = 0; i < w; i++) {
             uint8_t *p = &m->rgb[((size_t)row * (size_t)w + (size_t)i) * 3];
             int wx = m->x0 + i, wz = m->z0 + row;
-            if (m->layer == LAYER_SURFACE) surface_pixel(m, wx, wz, p);
+            if (m->layer == LAYER_STRUCTURES) {
+                surface_pixel(m, wx, wz, p);
+                for (int c = 0; c < 3; c++) p[c] = (uint8_t)(p[c] / 2 + 20);
+            } else if (m->layer == LAYER_SURFACE) surface_pixel(m, wx, wz, p);
             else if (m->layer == LAYER_CAVES) caves_pixel(m, wx, wz, p);
             else field_pixel(m, wx, wz, p);
         }
     }
+    return 0;
+}
+
+/* ---- structures overlay ---- */
+
+#define MAP_STRUCT_MAX 4096
+
+static void blend_px(Map *m, int wx, int wz, const uint8_t c[3], float a)
+{
+    if (wx < m->x0 || wx >= m->x1 || wz < m->z0 || wz >= m->z1) return;
+    uint8_t *p = &m->rgb[((size_t)(wz - m->z0) * (size_t)(m->x1 - m->x0) + (size_t)(wx - m->x0)) * 3];
+    for (int k = 0; k < 3; k++) p[k] = (uint8_t)lroundf(p[k] + (c[k] - p[k]) * a);
+}
+
+static void outline(Map *m, int x0, int z0, int x1, int z1, const uint8_t c[3])
+{
+    for (int x = x0; x <= x1; x++) {
+        blend_px(m, x, z0, c, 1.0f);
+        blend_px(m, x, z1, c, 1.0f);
+    }
+    for (int z = z0; z <= z1; z++) {
+        blend_px(m, x0, z, c, 1.0f);
+        blend_px(m, x1, z, c, 1.0f);
+    }
+}
+
+static void mark(Map *m, int x, int z, const uint8_t c[3])
+{
+    for (int d = -3; d <= 3; d++) {
+        blend_px(m, x + d, z, c, 1.0f);
+        blend_px(m, x, z + d, c, 1.0f);
+    }
+}
+
+static int structures_overlay(Map *m)
+{
+    static const uint8_t core[3] = {255, 140, 0}, band[3] = {255, 230, 60}, settle[3] = {230, 30, 30},
+                         plaza[3] = {255, 255, 255}, dungeon[3] = {230, 40, 230}, entrance[3] = {40, 230, 230};
+    int cx = (int)(((long)m->x0 + m->x1) / 2), cz = (int)(((long)m->z0 + m->z1) / 2);
+    double hw = (m->x1 - m->x0) / 2.0, hh = (m->z1 - m->z0) / 2.0;
+    int radius = (int)ceil(sqrt(hw * hw + hh * hh)) + 512;
+    FlatZone *zones = malloc(MAP_STRUCT_MAX * sizeof *zones);
+    GeneratorStructure *list = malloc(MAP_STRUCT_MAX * sizeof *list);
+    if (!zones || !list) {
+        free(zones);
+        free(list);
+        return 1;
+    }
+    int nz = generator_list_flat_zones(m->gen, cx, cz, radius, zones, MAP_STRUCT_MAX);
+    for (int i = 0; i < nz; i++) {
+        float fx0, fx1, fz0, fz1;
+        flat_zone_bounds(&zones[i], &fx0, &fx1, &fz0, &fz1);
+        for (int z = (int)floorf(fz0); z <= (int)ceilf(fz1); z++)
+            for (int x = (int)floorf(fx0); x <= (int)ceilf(fx1); x++) {
+                float t = flat_zone_blend(&zones[i], x + 0.5f, z + 0.5f);
+                if (t <= 0.0f) blend_px(m, x, z, core, 0.6f);
+                else if (t < 1.0f) blend_px(m, x, z, band, 0.5f * (1.0f - t) + 0.1f);
+            }
+    }
+    int ns = generator_list_structures(m->gen, cx, cz, radius, list, MAP_STRUCT_MAX);
+    for (int i = 0; i < ns; i++) {
+        const GeneratorStructure *g = &list[i];
+        bool s = g->type == GEN_STRUCTURE_SETTLEMENT;
+        outline(m, g->min_x, g->min_z, g->max_x, g->max_z, s ? settle : dungeon);
+        mark(m, g->x, g->z, s ? plaza : entrance);
+    }
+    fprintf(stderr, "strata-map: structures layer: %d flat zones, %d structures near the rectangle\n", nz, ns);
+    free(zones);
+    free(list);
     return 0;
 }
 
@@ -395,8 +473,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (o.settings.mode == TERRAIN_MODE_HEIGHTMAP)
-        return bad_usage("--mode: expected continent|island|flat, got '%s'", "heightmap");
+    if (o.settings.mode == TERRAIN_MODE_HEIGHTMAP && !o.settings.heightmap[0])
+        return bad_usage("%s", "--mode heightmap needs --heightmap FILE");
     if (!o.seed_given) return bad_usage("%s", "missing --seed");
     if (!o.rect_text) return bad_usage("%s", "missing --rect");
     if (!o.out) return bad_usage("%s", "missing --out");
@@ -439,7 +517,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "strata-map: out of memory for a %ldx%ld image\n", w, h);
         status = 1;
     }
-    if (!status && (layer == LAYER_SURFACE || layer == LAYER_CAVES)) {
+    if (!status && (layer == LAYER_SURFACE || layer == LAYER_CAVES || layer == LAYER_STRUCTURES)) {
         m.bx0 = m.x0 - 1;
         m.bz0 = m.z0 - 1;
         m.bw = m.x1 - m.bx0;
@@ -469,6 +547,10 @@ int main(int argc, char **argv)
         job.m = &m;
         atomic_init(&job.next, 0);
         run_workers(threads, pixel_worker, &job);
+        if (layer == LAYER_STRUCTURES && structures_overlay(&m)) {
+            fprintf(stderr, "strata-map: out of memory for the structures layer\n");
+            status = 1;
+        }
         if (scale > 1 && !(m.rgb = upscale(m.rgb, (int)w, (int)h, scale))) {
             fprintf(stderr, "strata-map: out of memory for a x%d image\n", scale);
             status = 1;

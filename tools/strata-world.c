@@ -6,6 +6,9 @@
  *                                        offset. Exit 0 when all sound, 1 when anything is damaged.
  *   strata-world recover DIR            scans damaged region files (no valid directory, or set aside as
  *                                        .damaged) for intact records and restores the newest of each chunk
+ *   strata-world export-template DIR X0,Y0,Z0 X1,Y1,Z1 OUT.json [--assets A]
+ *                                        writes the box (inclusive corners) of the world, stored chunks as
+ *                                        stored and the others generated, as a voxel template (world_export.c)
  * Exit 2 on a usage error or an unreadable world folder. info and verify open files read-only and write nothing.
  * Design: both commands walk Regions/ with the same region and codec code the game uses, so "verify says
  * sound" means "the game will load it". A world open in a running game is reported (its session lock is
@@ -26,6 +29,7 @@
 #include "strata/log.h"
 #include "strata/region.h"
 #include "strata/world_file.h"
+#include "world_export.h"
 
 typedef struct RegionName { int x, z; char name[256]; } RegionName;
 
@@ -419,11 +423,13 @@ static void usage(FILE *out)
             "usage: strata-world info DIR\n"
             "       strata-world verify DIR [--assets DIR]\n"
             "       strata-world recover DIR\n"
+            "       strata-world export-template DIR X0,Y0,Z0 X1,Y1,Z1 OUT.json [--assets DIR]\n"
             "  info    the world's settings, player and time; region files, chunk counts and sizes\n"
             "  verify  check every stored chunk (directory, CRC32, contents); lists damaged chunks with file,\n"
             "          chunk coordinates and offset. Exit 0: all sound, 1: something is damaged, 2: usage or I/O.\n"
             "  recover restore the newest intact record of each chunk from damaged or set-aside (.damaged) region\n"
             "          files into fresh region files, never over a newer copy; the sources are renamed .recovered\n"
+            "  export-template  the box (inclusive corners) as a voxel template (assets/templates/README.md)\n"
             "  --assets DIR  folder holding blocks.json (default %s)\n",
             STRATA_ASSET_DIR);
 }
@@ -440,6 +446,17 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *command = argv[1], *dir = argv[2], *assets = STRATA_ASSET_DIR;
+    if (!strcmp(command, "export-template")) {
+        char *rest[4];
+        int n = 0;
+        for (int i = 3; i < argc; i++) {
+            if (!strcmp(argv[i], "--assets") && i + 1 < argc) assets = argv[++i];
+            else if (n < 4) rest[n++] = argv[i];
+            else n++;
+        }
+        if (n > 3) n = 4;
+        return world_export_template(dir, assets, n, rest);
+    }
     for (int i = 3; i < argc; i++) {
         if (!strcmp(argv[i], "--assets") && i + 1 < argc) {
             assets = argv[++i];

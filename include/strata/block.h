@@ -5,11 +5,14 @@
  *                           "emission": 0, "attenuation": 15, "solid": true,
  *                           "textures": {"all": "stone"} | {"top": .., "bottom": .., "side": ..} | six faces,
  *                           "tint": "none|grass|foliage|water", "tint_faces": ["top"],
- *                           "map_color": "#7f7f7f", "drop": "cobblestone"}]}
+ *                           "map_color": "#7f7f7f", "drop": "cobblestone",
+ *                           "behaviour": "none|falling|fluid|needs_support"}]}
  * Texture keys: "all", "side" (the four sides), "top", "bottom", "pos_z", "pos_x", "neg_z", "neg_x"; a
  * specific key overrides "side"/"top"/"bottom", which override "all"; every face must end with a tile
  * (shape "none" needs none). Defaults: emission 0, attenuation 0, solid false, tint none, tint on all
- * faces, drop the block itself ("air" drops nothing). id, name, layer, shape and map_color are required;
+ * faces, drop the block itself ("air" drops nothing), behaviour none (edit's behaviours: falling blocks drop
+ * when unsupported, fluids flow with their level in the data bits, needs_support blocks break when the
+ * block below goes; see behaviour.h). id, name, layer, shape and map_color are required;
  * unknown fields are errors (a typo must not silently fall back to a default).
  * The ids of the standard set (BlockId below) are fixed: the loader checks that each BlockId's name has
  * that id, so code and data cannot drift apart. Modders add blocks with ids >= BLOCK_FIRST_FREE.
@@ -55,6 +58,12 @@ typedef enum BlockShape {
     BLOCK_SHAPE_NONE       /* air */
 } BlockShape;
 
+/* What a block does when the world around it changes (run by src/edit's behaviours). */
+typedef enum BlockBehaviour {
+    BLOCK_BEHAVIOUR_NONE = 0, BLOCK_BEHAVIOUR_FALLING, BLOCK_BEHAVIOUR_FLUID, BLOCK_BEHAVIOUR_NEEDS_SUPPORT,
+    BLOCK_BEHAVIOUR_COUNT
+} BlockBehaviour;
+
 typedef enum BlockTint { BLOCK_TINT_NONE = 0, BLOCK_TINT_GRASS, BLOCK_TINT_FOLIAGE, BLOCK_TINT_WATER } BlockTint;
 
 /* Face order as in Survivalcraft: 0 +Z, 1 +X, 2 -Z, 3 -X, 4 +Y (top), 5 -Y (bottom). */
@@ -77,6 +86,7 @@ typedef struct BlockDef {
                               * blocks.json "tint_faces": ["top"] for grass (its sides carry their own green) */
     uint8_t map_color[3];    /* top-down map colour */
     int drop;                /* block id dropped when dug (the block itself by default) */
+    BlockBehaviour behaviour; /* none by default */
 } BlockDef;
 
 typedef struct BlockRegistry {
@@ -92,6 +102,7 @@ typedef struct BlockRegistry {
     uint8_t solid[BLOCK_MAX];
     uint8_t layer[BLOCK_MAX];
     uint8_t shape[BLOCK_MAX];
+    uint8_t behaviour[BLOCK_MAX];     /* BlockBehaviour */
 } BlockRegistry;
 
 /* Loads and validates `path`. On a bad file returns ST_ERR_IO / ST_ERR_FORMAT with a message naming the

@@ -16,6 +16,7 @@
 #include "strata/block.h"
 #include "strata/chunk.h"
 #include "strata/error.h"
+#include "strata/flat_zone.h"
 #include "strata/world_settings.h"
 
 typedef struct GenContext GenContext;   /* per-thread scratch */
@@ -93,5 +94,19 @@ void generator_init(Generator *g, const GeneratorClass *cls, int version, void *
  * `ground_y` and whose shaft temperature is `temperature` is frozen (it gets snow cover and, from gen24
  * version 2, no plant) when the temperature adjusted for that altitude is <= 0. Pure; any thread. */
 bool generator_is_column_frozen(int temperature, int ground_y);
+
+/* ---- Structures (gen24 version 3: settlements on flat zones, WFC dungeons; src/gen/structures) ---------- */
+typedef enum GeneratorStructureType { GEN_STRUCTURE_SETTLEMENT = 0, GEN_STRUCTURE_DUNGEON = 1 } GeneratorStructureType;
+typedef struct GeneratorStructure {
+    GeneratorStructureType type;
+    int x, y, z;                        /* where to stand: the plaza, or the top of the dungeon's entrance */
+    int min_x, max_x, min_z, max_z;     /* footprint: the flat zones with their bands, or the dungeon */
+    int zone_count;                     /* settlements: the flat zones (stations, plaza); dungeons: entrance */
+} GeneratorStructure;
+/* Lists the structures whose sites lie within `radius` blocks of (x, z), nearest first; returns how many
+ * were written (at most max). 0 for generators or versions without structures. Pure; any thread. */
+int generator_list_structures(const Generator *g, int x, int z, int radius, GeneratorStructure *out, int max);
+/* The flat zones of the structures near (x, z) (as generation uses them), for maps: at most max. */
+int generator_list_flat_zones(const Generator *g, int x, int z, int radius, FlatZone *out, int max);
 
 #endif

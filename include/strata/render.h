@@ -32,7 +32,16 @@ typedef struct RenderCamera {
     float fov_y_deg;
 } RenderCamera;
 
-#define RENDER_HUD_LINES 8
+#define RENDER_HUD_LINES 9
+#define RENDER_STRIP_MAX 16
+
+/* A particle of a block's burst (edit.h's DestroyCell): a small cube of one colour. */
+typedef struct RenderParticle {
+    double position[3];           /* world blocks */
+    float size;                   /* edge, blocks */
+    uint8_t color[3];
+} RenderParticle;
+
 typedef struct RenderFrame {
     float time_of_day;            /* 0..1, 0.5 = noon: sky colour */
     float sky_brightness;         /* 0..1: dims the sky (and fog) colour by 0.5 + 0.5 * brightness */
@@ -41,13 +50,37 @@ typedef struct RenderFrame {
     bool show_hud;
     const char *hud_lines[RENDER_HUD_LINES]; /* NULL-terminated early if fewer */
     float frame_seconds;          /* elapsed since the previous frame (fade-in) */
+    int eye_medium;               /* RENDER_MEDIUM_*: what the camera is inside (fog and backdrop follow it) */
+    bool sky_detail;              /* draw the sky dome: gradient, sun, moon, stars, clouds (else a flat clear) */
+    double game_seconds;          /* clouds drift with it */
+    float upload_ms;              /* time this frame may spend uploading queued meshes (nearest first); 0 means
+                                   * RENDER_UPLOAD_MS_DEFAULT. At least one mesh goes up per frame. */
+    /* Editing (edit_overlay.c): the wireframe box of the cells a brush or tool will touch, the particles
+     * of destroyed blocks, and a strip of colour swatches at the bottom (tool and blocks), `strip_selected`
+     * framed (-1: none). All optional: zero draws nothing. */
+    bool preview;
+    int preview_min[3], preview_max[3];  /* inclusive cells */
+    const RenderParticle *particles;
+    int particle_count;
+    uint8_t strip_colors[RENDER_STRIP_MAX][3];
+    int strip_count, strip_selected;
 } RenderFrame;
+
+#define RENDER_UPLOAD_MS_DEFAULT 4.0f
+
+/* The camera inside water: a blue fog ending RENDER_WATER_FOG_END blocks away (no sky); inside lava an orange
+ * one at RENDER_LAVA_FOG_END; inside a solid block nothing of the world is drawn (no x-ray). The game adds
+ * the tinted overlay. */
+enum { RENDER_MEDIUM_AIR = 0, RENDER_MEDIUM_WATER, RENDER_MEDIUM_LAVA, RENDER_MEDIUM_SOLID };
+#define RENDER_WATER_FOG_END 20.0f
+#define RENDER_LAVA_FOG_END 3.0f
 
 typedef struct RenderStats {
     int chunks_resident;          /* chunks with GPU buffers */
     int chunks_drawn;             /* after frustum culling */
     long triangles_drawn;
     int uploads_pending;
+    int chunks_fading;            /* chunks with geometry whose fade-in has not finished */
 } RenderStats;
 
 typedef struct Renderer Renderer;
@@ -57,6 +90,8 @@ typedef struct Renderer Renderer;
 StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, Renderer **out);
 void renderer_destroy(Renderer *renderer);
 void renderer_resize(Renderer *renderer, int width, int height);
+/* The fog range follows a new view distance (chunks, 2..32) from the next draw. */
+void renderer_set_view_distance(Renderer *renderer, int view_distance_chunks);
 
 /* Takes ownership of `mesh` (replaces the chunk's previous geometry). */
 void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, ChunkMesh *mesh);
@@ -79,9 +114,35 @@ void renderer_get_stats(const Renderer *renderer, RenderStats *stats);
  * renderer's view distance (in the renderer's time: the frame_seconds handed to renderer_draw). */
 double renderer_fade_in_seconds(const Renderer *renderer);
 
+/* A frame with no world behind it (the loading screen): uploads queued meshes for up to frame->upload_ms
+ * (nearest the camera first), clears to `backdrop` (linear RGB) and draws the queued UI (renderer_ui_*). */
+void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame,
+                           const float backdrop[3]);
+/* Ends every fade-in: all chunks uploaded so far are shown whole from the next draw (the end of a loading
+ * screen). Chunks that arrive later still fade in. */
+void renderer_end_fades(Renderer *renderer);
+/* true when the chunk's latest mesh has been uploaded (or it has none queued). */
+bool renderer_chunk_uploaded(const Renderer *renderer, int coord_x, int coord_z);
+
+/* ---- UI: 2D drawing in framebuffer pixels, top-left origin (ui_draw.c) ----
+ * Calls queue quads; the next renderer_draw or renderer_draw_loading draws them over everything, in call
+ * order, and empties the queue. Colours are 0xRRGGBBAA. Text is ASCII (others show as '?'); `scale` is the
+ * size of one font pixel in framebuffer pixels. */
+void renderer_ui_rect(Renderer *renderer, float x, float y, float w, float h, uint32_t rgba);
+void renderer_ui_text(Renderer *renderer, float x, float y, float scale, uint32_t rgba, const char *text);
+/* Width and height in framebuffer pixels of `text` drawn at `scale`. */
+float renderer_ui_text_width(const Renderer *renderer, float scale, const char *text);
+float renderer_ui_text_height(const Renderer *renderer, float scale);
+/* The block drawn as an icon with its shape (a cube seen from above at an angle; plants and torches flat)
+ * from the atlas, filling the square of side `size` at (x, y). Unknown blocks draw nothing. */
+void renderer_ui_block_icon(Renderer *renderer, int block, float x, float y, float size);
+
 /* Uploads every queued mesh now, ignoring the per-frame budget, and ends every fade-in, so the next
  * renderer_draw shows all chunks that have geometry in full (before a screenshot). */
 void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera);
+/* Unit vector towards the sun at a time of day (rises in +X at 0.25, highest at 0.5, sets in -X at 0.75; the
+ * moon is opposite). Pure; any thread. */
+void renderer_sun_direction(float time_of_day, float out[3]);
 /* The sky (clear and fog) colour, linear 0..1 RGB, for a time of day and sky brightness. Pure; any thread. */
 void renderer_sky_color(float time_of_day, float sky_brightness, float rgb[3]);
 

@@ -31,5 +31,7 @@ typedef struct WorldMeta {
 /* `dir` is the world folder; the file is dir/world.json. */
 StResult world_meta_load(const char *dir, WorldMeta *meta);
 StResult world_meta_save(const char *dir, const WorldMeta *meta);
+/* Parses world.json text (`path` names it in messages; the fuzz target uses it). */
+StResult world_meta_parse(const char *path, const char *text, WorldMeta *meta);
 
 #endif

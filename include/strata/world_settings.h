@@ -23,6 +23,9 @@ typedef enum TerrainGenerationMode {
     TERRAIN_MODE_HEIGHTMAP
 } TerrainGenerationMode;
 
+#define WORLD_SETTINGS_PATH_MAX 512
+#define WORLD_SETTINGS_HASH_TEXT 20   /* "0123456789abcdef" + NUL */
+
 typedef struct WorldSettings {
     uint64_t seed;
     float biome_size;            /* 1.0 default; larger = bigger biomes */
@@ -32,6 +35,15 @@ typedef struct WorldSettings {
     float island_size_x, island_size_z; /* island mode: land bounds in blocks */
     int sea_level_offset;        /* sea level = 64 + offset */
     int flat_height;             /* flat mode: surface height */
+    /* heightmap mode (the map's centre lies at world x = z = 0) */
+    char heightmap[WORLD_SETTINGS_PATH_MAX];   /* the map file (.raw .r16 .png .exr .sparkterrain) */
+    float height_min, height_max; /* the map's nominal range [0, 255 | 65535 | 1] becomes these heights */
+    float map_scale;             /* blocks per map pixel */
+    int map_width, map_height;   /* .raw / .r16: the map's size in pixels (0: not given) */
+    char biome_map[WORLD_SETTINGS_PATH_MAX];   /* optional PNG whose colours name biomes */
+    float biome_blend;           /* blocks over which neighbouring biomes blend */
+    char splat_rules[WORLD_SETTINGS_PATH_MAX]; /* optional auto-splat rules JSON ("" = the built-in rules) */
+    char heightmap_hash[WORLD_SETTINGS_HASH_TEXT]; /* recorded at creation: hash of the map files' bytes */
 } WorldSettings;
 
 typedef enum WorldSettingType {
@@ -39,7 +51,10 @@ typedef enum WorldSettingType {
     WORLD_SETTING_FLOAT,     /* float in min..max */
     WORLD_SETTING_INT,       /* int in min..max */
     WORLD_SETTING_MODE,      /* TerrainGenerationMode by name */
-    WORLD_SETTING_FLOAT_PAIR /* two floats in min..max ("W,H" on a command line, [w, h] in world.json) */
+    WORLD_SETTING_FLOAT_PAIR, /* two floats in min..max ("W,H" on a command line, [w, h] in world.json) */
+    WORLD_SETTING_SIZE,      /* two ints in min..max ("WxH" on a command line, [w, h] in world.json) */
+    WORLD_SETTING_TEXT       /* a char[WORLD_SETTINGS_PATH_MAX] (at most max chars; min 1: required in its mode);
+                              * written to world.json only when not empty */
 } WorldSettingType;
 
 typedef struct WorldSettingSpec {
@@ -48,7 +63,7 @@ typedef struct WorldSettingSpec {
     WorldSettingType type;
     double min, max;          /* FLOAT, INT, FLOAT_PAIR */
     double default_value;     /* FLOAT, INT, MODE (the enum value), FLOAT_PAIR (both) */
-    int only_in_mode;         /* validated only in this mode (island_size, flat_height), or -1 */
+    int only_in_mode;         /* validated only in this mode (island_size, flat_height, heightmap), or -1 */
     const char *value_name;   /* the flag's value in the usage ("F", "W,H") */
     const char *help;
     size_t offset, offset2;   /* offsetof(WorldSettings, ...); offset2 for the pair's second value */
@@ -85,7 +100,8 @@ bool world_settings_write(const WorldSettings *settings, cJSON *obj);
 /* Command lines: the FlagSpec for a setting's flag (kind, range, value name and help from the table; `id` as
  * given). The spec must have a flag. */
 FlagSpec world_settings_flag_spec(const WorldSettingSpec *spec, int id);
-/* Applies a flag's text to *settings: ST_ERR_ARG naming the flag, what was expected and what was given. */
+/* Applies a flag's text to *settings: ST_ERR_ARG naming the flag, what was expected and what was given.
+ * --heightmap also sets the mode to heightmap. */
 StResult world_settings_apply_flag(const WorldSettingSpec *spec, const char *text, WorldSettings *settings);
 
 #endif

@@ -63,11 +63,12 @@ StResult config_load(const char *path, ConfigDoc *doc)
         snprintf(doc->path, sizeof doc->path, "%s", path ? path : "");
         return rc;
     }
-    if (strlen(text) != size) {
+    size_t text_length = strlen(text);
+    if (text_length != size) {
         free(text);
         snprintf(doc->path, sizeof doc->path, "%s", path);
         return st_fail(ST_ERR_FORMAT, "%s: contains a NUL byte at offset %zu (expected JSON text)",
-                       path, strlen(text));
+                       path, text_length);
     }
     rc = config_parse(path, text, doc);
     free(text);

@@ -11,8 +11,11 @@
  * are reproducible. */
 #include "app.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,20 +23,29 @@
 #include "daytime.h"
 #include "frame_probe.h"
 #include "settings.h"
+#include "spawn.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
 
 #define APP_TAG "game"
+#define APP_TRIM_SECONDS 20.0   /* malloc_trim period while the world is ready */
 
 _Static_assert(HUD_MAX_LINES <= RENDER_HUD_LINES, "the HUD composes more lines than the renderer draws");
 
-static const int HOTBAR_DEFAULT[APP_HOTBAR_SLOTS] = {
-    BLOCK_DIRT, BLOCK_STONE, BLOCK_PLANKS, BLOCK_GLASS, BLOCK_TORCH, BLOCK_BRICKS, BLOCK_COBBLESTONE, BLOCK_SAND,
-    BLOCK_OAK_LEAVES,
-};
-
 /* ---- start-up ---------------------------------------------------------------------------------------- */
+
+/* SIGHUP (the terminal closed) ends the game like SIGTERM and SIGINT, which SDL turns into a quit event: the
+ * loop ends and the world is saved. A signal handler can only set a lock-free atomic: the one global here. */
+static atomic_int app_hangup;
+
+static void app_on_hangup(int signal_number)
+{
+    (void)signal_number;
+    atomic_store(&app_hangup, 1);
+}
+
+static void exchange_with_worker(App *app);
 
 /* The folder the executable is in, with a trailing slash, or "" (SDL_GetBasePath needs no SDL_Init). */
 static void executable_dir(char *out, size_t size)
@@ -93,40 +105,55 @@ static StResult create_window(App *app)
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    /* Scripted and --frames runs keep their window size: the settings' fullscreen is for playing. */
+    bool driven = app->opts.frames > 0 || app->opts.script_path;
+    bool fullscreen = app->opts.fullscreen || (!driven && !app->opts.windowed &&
+                                               app->settings.values[USER_SETTING_FULLSCREEN] != 0.0);
+    Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
+    if (fullscreen) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
     app->window = SDL_CreateWindow("Strata", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, app->opts.width,
-                                   app->opts.height, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+                                   app->opts.height, flags);
     if (!app->window) return st_fail(ST_ERR_GL, "cannot create the window: %s", SDL_GetError());
     app->gl = SDL_GL_CreateContext(app->window);
     if (!app->gl) return st_fail(ST_ERR_GL, "cannot create an OpenGL 3.3 core context: %s", SDL_GetError());
     bool fast = app->opts.frames > 0 || app->opts.script_path;
-    if (SDL_GL_SetSwapInterval(fast ? 0 : 1) != 0)
-        log_info(APP_TAG, "swap interval %d unavailable (%s): frames are not synced to the display", fast ? 0 : 1,
+    int interval = fast ? 0 : app->settings.values[USER_SETTING_VSYNC] != 0.0;
+    if (SDL_GL_SetSwapInterval(interval) != 0)
+        log_info(APP_TAG, "swap interval %d unavailable (%s): frames are not synced to the display", interval,
                  SDL_GetError());
     SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
     return ST_OK;
 }
 
-StResult app_create(const CliOptions *opts, Script *script, App **out)
+/* The settings file, then this run's flags on top (they are not written back). */
+static void load_settings(App *app)
 {
-    *out = NULL;
-    App *app = calloc(1, sizeof *app);
-    if (!app) return st_fail(ST_ERR_NOMEM, "cannot allocate the App");
-    *out = app;
-    app->opts = *opts;
-    app->script = *script;
-    memset(script, 0, sizeof *script);
-    app->show_hud = true;
+    CliOptions *o = &app->opts;
+    if (user_settings_path(app->settings_path, sizeof app->settings_path) != ST_OK) {
+        log_info(APP_TAG, "%s; settings are not saved", st_error_message());
+        app->settings_path[0] = 0;
+        user_settings_default(&app->settings_file);
+    } else if (user_settings_load(app->settings_path, &app->settings_file) != ST_OK) {
+        log_warn(APP_TAG, "settings: %s", st_error_message());
+    }
+    UserSettings *s = &app->settings;
+    *s = app->settings_file;
+    if (o->view_distance_given) user_settings_set(s, USER_SETTING_VIEW_DISTANCE, o->view_distance);
+    else o->view_distance = (int)s->values[USER_SETTING_VIEW_DISTANCE];
+    if (o->brightness_given) user_settings_set(s, USER_SETTING_BRIGHTNESS, o->brightness);
+    else o->brightness = (float)s->values[USER_SETTING_BRIGHTNESS];
+    if (o->fov > 0) user_settings_set(s, USER_SETTING_FOV, o->fov);
+    if (o->gui_scale >= 0) user_settings_set(s, USER_SETTING_GUI_SCALE, o->gui_scale);
+    if (o->volume >= 0.0f) user_settings_set(s, USER_SETTING_VOLUME, o->volume);
+    if (o->fullscreen || o->windowed) user_settings_set(s, USER_SETTING_FULLSCREEN, o->fullscreen ? 1.0 : 0.0);
+}
 
+/* The world half of start-up: open the world, place the player, start the update worker and hand it the
+ * first location, so generation runs while the window and renderer start up on the main thread. */
+static StResult open_world(App *app)
+{
+    const CliOptions *opts = &app->opts;
     StResult rc;
-    if ((rc = resolve_dirs(app)) != ST_OK) return rc;
-    if ((rc = world_session_load_blocks(&app->world, app->asset_dir)) != ST_OK) return rc;
-    if ((rc = script_resolve_blocks(&app->script, app->world.blocks)) != ST_OK) return rc;
-    const ScriptCommand *save = script_find_op(&app->script, SCRIPT_SAVE);
-    if (save && opts->no_save)
-        return st_fail(ST_ERR_ARG, "%s:%d: save needs a world folder (run without --no-save)", app->script.path,
-                       save->line);
-    app->runner.active = app->script.count > 0;
-
     if ((rc = world_session_open(&app->world, opts, app->asset_dir)) != ST_OK) return rc;
     const WorldMeta *m = &app->world.meta;
     player_init(&app->player, m->player_position[0], m->player_position[1], m->player_position[2]);
@@ -136,10 +163,67 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     app->pending_spawn = !app->world.resumed;
     app->time_of_day = daytime_wrap(m->time_of_day);
     app->sky_light = daytime_sky_light(app->time_of_day);
-    memcpy(app->hotbar, HOTBAR_DEFAULT, sizeof app->hotbar);
-    app_select_block(app, app->hotbar[0]);
+    app->world.history_bytes = (size_t)app->opts.history_mb << 20;
+    if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
+    /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
+    app->brightness = opts->brightness;
+    app->season = opts->season;
+    updater_set_brightness(app->world.updater, app->brightness);
+    updater_set_season(app->world.updater, app->season);
+    exchange_with_worker(app); /* allocates the first chunks (no mesh can come back yet: no renderer needed) */
+    return ST_OK;
+}
 
-    if ((rc = create_window(app)) != ST_OK) return rc;
+typedef struct OpenWorldJob {
+    App *app;
+    StResult rc;
+    char message[512];            /* st_error_message() is per thread: the job's copy */
+} OpenWorldJob;
+
+static int open_world_thread(void *user)
+{
+    OpenWorldJob *job = user;
+    job->rc = open_world(job->app);
+    if (job->rc != ST_OK) snprintf(job->message, sizeof job->message, "%s", st_error_message());
+    return 0;
+}
+
+StResult app_create(const CliOptions *opts, Script *script, App **out)
+{
+    *out = NULL;
+    App *app = calloc(1, sizeof *app);
+    if (!app) return st_fail(ST_ERR_NOMEM, "cannot allocate the App");
+    *out = app;
+    app->launch_counter = SDL_GetPerformanceCounter();
+    struct sigaction hangup;
+    memset(&hangup, 0, sizeof hangup);
+    hangup.sa_handler = app_on_hangup;
+    sigemptyset(&hangup.sa_mask);
+    sigaction(SIGHUP, &hangup, NULL);
+    app->opts = *opts;
+    app->script = *script;
+    memset(script, 0, sizeof *script);
+    app->show_hud = true;
+    app->pointer_scale = 1.0f;
+
+    StResult rc;
+    if ((rc = resolve_dirs(app)) != ST_OK) return rc;
+    load_settings(app);
+    if ((rc = world_session_load_blocks(&app->world, app->asset_dir)) != ST_OK) return rc;
+    if ((rc = script_resolve_blocks(&app->script, app->world.blocks)) != ST_OK) return rc;
+    if ((rc = app_structures_init(app)) != ST_OK) return rc;
+    const ScriptCommand *save = script_find_op(&app->script, SCRIPT_SAVE);
+    if (save && opts->no_save)
+        return st_fail(ST_ERR_ARG, "%s:%d: save needs a world folder (run without --no-save)", app->script.path,
+                       save->line);
+    app->runner.active = app->script.count > 0;
+
+    /* The world opens on a helper thread while this one starts SDL, the window and the renderer: the two
+     * touch disjoint parts of the App, and SDL_WaitThread orders them before the first frame. */
+    OpenWorldJob job = {.app = app, .rc = ST_OK};
+    SDL_Thread *opener = SDL_CreateThread(open_world_thread, "strata-open", &job);
+    if (!opener) open_world_thread(&job); /* no thread: one after the other */
+    rc = create_window(app);
     RendererConfig rcfg = {
         .asset_dir = app->asset_dir,
         .shader_dir = app->shader_dir,
@@ -148,21 +232,36 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
         .height = app->drawable_h,
         .view_distance_chunks = opts->view_distance,
     };
-    if ((rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
-        return st_fail_context(rc, "cannot start the renderer");
-    if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
-    /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
-    app->brightness = opts->brightness;
-    app->season = opts->season;
-    updater_set_brightness(app->world.updater, app->brightness);
-    updater_set_season(app->world.updater, app->season);
+    if (rc == ST_OK && (rc = renderer_create(&rcfg, (RenderGetProc)SDL_GL_GetProcAddress, &app->renderer)) != ST_OK)
+        rc = st_fail_context(rc, "cannot start the renderer");
+    if (opener) SDL_WaitThread(opener, NULL);
+    if (job.rc != ST_OK) return st_fail(job.rc, "%s", job.message); /* the world's error comes first */
+    if (rc != ST_OK) return rc;
+    app_tools_init(app);
+    hotbar_default(&app->hotbar);
+    if (app->world.serializer && app->world.resumed) {
+        StResult hrc = hotbar_load(app->world.dir, app->world.blocks, &app->hotbar);
+        if (hrc != ST_OK && hrc != ST_ERR_NOT_FOUND)
+            log_warn(APP_TAG, "%s; the default hotbar is used (the file is replaced at the next save)", st_error_message());
+    }
 
     input_init(&app->input);
     if (!opts->script_path && !opts->frames) input_set_captured(&app->input, true);
+    game_audio_start(&app->audio, app->asset_dir, opts->mute);
+    app->startup_seconds =
+        (double)(SDL_GetPerformanceCounter() - app->launch_counter) / (double)SDL_GetPerformanceFrequency();
+    app_loading_begin(app, "launch");
+    app->loading.started = app->launch_counter;
     return ST_OK;
 }
 
 /* ---- per-frame pieces -------------------------------------------------------------------------------- */
+
+/* The pause menu (and the settings screen) stop the clock and the player. */
+static bool app_paused(const App *app)
+{
+    return app->screen == APP_SCREEN_PAUSE || app->screen == APP_SCREEN_SETTINGS;
+}
 
 bool app_world_ready(App *app)
 {
@@ -171,6 +270,14 @@ bool app_world_ready(App *app)
     RenderStats rs;
     renderer_get_stats(app->renderer, &rs);
     return rs.uploads_pending == 0;
+}
+
+bool app_world_settled(App *app)
+{
+    if (app->loading.active || !app_world_ready(app)) return false;
+    RenderStats rs;
+    renderer_get_stats(app->renderer, &rs);
+    return rs.chunks_fading == 0;
 }
 
 void app_set_brightness(App *app, float brightness)
@@ -224,6 +331,15 @@ static StResult probe_after_draw(App *app)
     return ST_OK;
 }
 
+StResult app_save_world(App *app)
+{
+    if (!app->world.serializer || app->world.read_only) return ST_OK;
+    app_sync_meta(app);
+    StResult rc = world_session_save_all(&app->world);
+    if (rc != ST_OK) return rc;
+    return hotbar_save(app->world.dir, app->world.blocks, &app->hotbar);
+}
+
 void app_sync_meta(App *app)
 {
     WorldMeta *m = &app->world.meta;
@@ -244,37 +360,85 @@ static void on_chunk_released(void *user, TerrainChunk *chunk)
     renderer_release_chunk(((App *)user)->renderer, chunk);
 }
 
-/* New worlds: hover until the chunk under the player is Valid, then stand on natural ground nearby (not in
- * a tree top or the sea), or on the highest solid block where there is none. */
+/* Hands the player's position to the update worker and swaps states and meshes with it. */
+static void exchange_with_worker(App *app)
+{
+    UpdateLocation loc = {
+        .active = true,
+        .x = (float)app->player.position[0],
+        .z = (float)app->player.position[2],
+        .visibility_chunks = app->opts.view_distance,
+        .content_chunks = app->opts.view_distance + 2,
+    };
+    updater_set_location(app->world.updater, 0, &loc);
+    UpdaterCallbacks cb = {app, on_mesh_ready, on_chunk_released};
+    updater_exchange(app->world.updater, &cb);
+}
+
+/* New worlds: hover (on the loading screen) until the chunks around the start have their contents, then
+ * stand on open ground with a view (spawn.h), facing the view; where there is none (all sea, all forest),
+ * on natural ground nearby or on the highest solid block. */
 static void update_spawn(App *app)
 {
     if (!app->pending_spawn) return;
     const Terrain *t = app->world.terrain;
     int x = (int)floor(app->player.position[0]), z = (int)floor(app->player.position[2]);
-    const TerrainChunk *c = terrain_get_chunk_at_cell(t, x, z);
-    if (!c || c->state != CHUNK_STATE_VALID) return;
-    int gx, gz;
-    int ground = player_find_ground_column(t, app->world.blocks, x, z, APP_SPAWN_SEARCH_RADIUS, &gx, &gz);
-    if (ground >= 0) {
-        app->player.position[0] = gx + 0.5;
-        app->player.position[2] = gz + 0.5;
+    SpawnChoice choice;
+    SpawnStatus status = spawn_choose(t, app->world.blocks, x, z, &choice);
+    if (status == SPAWN_NOT_READY) return;
+    int ground;
+    if (status == SPAWN_FOUND) {
+        app->player.position[0] = choice.x + 0.5;
+        app->player.position[2] = choice.z + 0.5;
+        app->player.yaw_deg = choice.yaw_deg;
+        app->player.pitch_deg = APP_SPAWN_PITCH_DEG;
+        ground = choice.y;
     } else {
-        ground = player_ground_height(&app->player, t, app->world.blocks);
-        if (ground < 0) return;
+        int gx, gz;
+        ground = player_find_ground_column(t, app->world.blocks, x, z, APP_SPAWN_SEARCH_RADIUS, &gx, &gz);
+        if (ground >= 0) {
+            app->player.position[0] = gx + 0.5;
+            app->player.position[2] = gz + 0.5;
+        } else {
+            ground = player_ground_height(&app->player, t, app->world.blocks);
+            if (ground < 0) return;
+        }
     }
     app->player.position[1] = ground;
     app->player.velocity[0] = app->player.velocity[1] = app->player.velocity[2] = 0.0;
     app->pending_spawn = false;
-    log_info(APP_TAG, "spawned at %.1f %.1f %.1f", app->player.position[0], app->player.position[1],
-             app->player.position[2]);
+    log_info(APP_TAG, "spawned at %.1f %.1f %.1f facing %.0f (view %d blocks)", app->player.position[0],
+             app->player.position[1], app->player.position[2], app->player.yaw_deg,
+             status == SPAWN_FOUND ? choice.view_blocks : 0);
 }
 
-static void apply_actions(App *app)
+static void apply_actions(App *app, double dt)
 {
     InputState *in = &app->input;
+    if (in->resized) {
+        SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
+        renderer_resize(app->renderer, app->drawable_w, app->drawable_h);
+    }
+    if (in->toggle_fullscreen)
+        app_change_setting(app, USER_SETTING_FULLSCREEN, app->settings.values[USER_SETTING_FULLSCREEN] != 0.0 ? 0 : 1);
+    if (in->screenshot) app_screenshot_timestamped(app);
+    if (app->loading.active) return; /* the loading screen takes no input but quit, resize, F2 and F11 */
+    if (in->escape) app_set_screen(app, app->screen == APP_SCREEN_PLAY ? APP_SCREEN_PAUSE : APP_SCREEN_PLAY);
+    if (in->toggle_picker) {
+        if (app->screen == APP_SCREEN_PLAY) app_set_screen(app, APP_SCREEN_PICKER);
+        else if (app->screen == APP_SCREEN_PICKER) app_set_screen(app, APP_SCREEN_PLAY);
+    }
+    if (in->ui_click && app->screen != APP_SCREEN_PLAY) app_ui_click(app, in->mouse_x, in->mouse_y);
+    if (in->wheel != 0 && (app->screen == APP_SCREEN_PLAY || app->screen == APP_SCREEN_PICKER))
+        hotbar_scroll(&app->hotbar, in->wheel);
+    if (in->select_slot > 0 && (app->screen == APP_SCREEN_PLAY || app->screen == APP_SCREEN_PICKER))
+        app_select_slot(app, in->select_slot - 1);
+    if (app->screen != APP_SCREEN_PLAY) return; /* menus: no looking, digging or toggles behind them */
     if (in->mouse_captured && (in->look_dx != 0.0f || in->look_dy != 0.0f)) {
-        app->player.yaw_deg = camera_wrap_yaw(app->player.yaw_deg + in->look_dx * INPUT_MOUSE_DEG_PER_PIXEL);
-        app->player.pitch_deg = camera_clamp_pitch(app->player.pitch_deg - in->look_dy * INPUT_MOUSE_DEG_PER_PIXEL);
+        float deg = INPUT_MOUSE_DEG_PER_PIXEL * (float)app->settings.values[USER_SETTING_MOUSE_SENSITIVITY];
+        float invert = app->settings.values[USER_SETTING_INVERT_MOUSE] != 0.0 ? -1.0f : 1.0f;
+        app->player.yaw_deg = camera_wrap_yaw(app->player.yaw_deg + in->look_dx * deg);
+        app->player.pitch_deg = camera_clamp_pitch(app->player.pitch_deg - in->look_dy * deg * invert);
     }
     if (in->toggle_fly) {
         app->player.flying = !app->player.flying;
@@ -284,18 +448,25 @@ static void apply_actions(App *app)
     if (in->advance_time) app->time_of_day = daytime_wrap(app->time_of_day + DAYTIME_STEP);
     if (in->cycle_brightness) app_set_brightness(app, settings_brightness_next(app->brightness));
     if (in->cycle_season) app_set_season(app, settings_season_next(app->season));
-    if (in->select_slot > 0) app_select_block(app, app->hotbar[in->select_slot - 1]);
-    if (in->dig) app_dig(app);
-    if (in->place) app_place(app, app->selected_block);
-    if (in->resized) {
-        SDL_GL_GetDrawableSize(app->window, &app->drawable_w, &app->drawable_h);
-        renderer_resize(app->renderer, app->drawable_w, app->drawable_h);
+    if (in->pick) app_pick(app);
+    /* A click acts at once (the tool: dig and place with the block tool); held, the button acts again every
+     * APP_REPEAT_SECONDS. */
+    if (in->dig) { app_apply_tool(app, true); app->dig_repeat = 0.0; }
+    else if (in->dig_held && (app->dig_repeat += dt) >= APP_REPEAT_SECONDS) { app_apply_tool(app, true); app->dig_repeat = 0.0; }
+    if (in->place) { app_apply_tool(app, false); app->place_repeat = 0.0; }
+    else if (in->place_held && (app->place_repeat += dt) >= APP_REPEAT_SECONDS) {
+        app_apply_tool(app, false);
+        app->place_repeat = 0.0;
     }
+    if (in->undo) app_undo(app);
+    if (in->redo) app_redo(app);
+    if (in->next_tool) app_next_tool(app);
+    if (in->radius_delta) app_set_tool_radius(app, app->tool_radius + in->radius_delta);
 }
 
 static void step_physics(App *app, const PlayerInput *pin, double dt, bool lockstep)
 {
-    if (app->pending_spawn) return;
+    if (app->pending_spawn || app->loading.active || app_paused(app)) return;
     if (lockstep) {
         player_step(&app->player, pin, app->world.terrain, app->world.blocks, PLAYER_STEP_SECONDS);
         return;
@@ -310,34 +481,61 @@ static void step_physics(App *app, const PlayerInput *pin, double dt, bool locks
     if (steps == APP_MAX_STEPS_PER_FRAME) app->physics_accumulator = 0.0; /* a long hitch: drop the backlog */
 }
 
+/* Footsteps by the surface walked on, a splash on entering water, and the ambience: wind in the open above
+ * ground, a drone under rock. */
+static void update_sounds(App *app, double dt)
+{
+    const Player *p = &app->player;
+    const BlockRegistry *b = app->world.blocks;
+    GameAudio *audio = &app->audio;
+    if (!audio->device || app->loading.active) return;
+    double speed = hypot(p->velocity[0], p->velocity[2]);
+    if (p->on_ground && !p->flying && !p->in_fluid && speed > 0.5) {
+        audio->step_distance += speed * dt;
+        if (audio->step_distance >= 2.0) {
+            audio->step_distance = 0.0;
+            int id = cell_contents(terrain_get_cell_value(app->world.terrain, (int)floor(p->position[0]),
+                                                          (int)floor(p->position[1] - 0.5), (int)floor(p->position[2])));
+            if (block_is_defined(b, id)) game_audio_play(audio, audio_step_sound(audio_material_of(&b->defs[id])), 0.35f);
+        }
+    }
+    if (p->in_fluid && !audio->was_in_fluid && fabs(p->velocity[1]) > 1.0) game_audio_play(audio, AUDIO_SPLASH, 0.7f);
+    audio->was_in_fluid = p->in_fluid;
+    double eye[3];
+    player_eye(p, eye);
+    int x = (int)floor(eye[0]), y = (int)floor(eye[1]), z = (int)floor(eye[2]);
+    int roof = 0;
+    for (int up = 1; up <= 24 && y + up < CHUNK_SIZE_Y; up++)
+        roof += b->opaque_cube[cell_contents(terrain_get_cell_value(app->world.terrain, x, y + up, z))];
+    bool cave = roof >= 2 && y < 62;
+    float wind = cave ? 0.0f : (float)fmin(0.5, fmax(0.08, (eye[1] - 60.0) / 60.0));
+    float paused = app_paused(app) ? 0.3f : 1.0f;
+    game_audio_frame(audio, (float)app->settings.values[USER_SETTING_VOLUME], wind * paused, cave ? 0.45f * paused : 0.0f);
+}
+
 static void update_world(App *app, double dt)
 {
     WorldSession *w = &app->world;
-    w->meta.game_time += dt;
-    if (!app->time_frozen) app->time_of_day = daytime_advance(app->time_of_day, dt);
+    bool stopped = app->loading.active || app_paused(app);
+    if (!stopped) w->meta.game_time += dt;
+    if (!app->time_frozen && !stopped) app->time_of_day = daytime_advance(app->time_of_day, dt);
     int sky = daytime_sky_light(app->time_of_day);
     if (sky != app->sky_light) {
         app->sky_light = sky;
         updater_set_sky_light(w->updater, sky);
     }
-    UpdateLocation loc = {
-        .active = true,
-        .x = (float)app->player.position[0],
-        .z = (float)app->player.position[2],
-        .visibility_chunks = app->opts.view_distance,
-        .content_chunks = app->opts.view_distance + 2,
-    };
-    updater_set_location(w->updater, 0, &loc);
-    UpdaterCallbacks cb = {app, on_mesh_ready, on_chunk_released};
-    updater_exchange(w->updater, &cb);
+    exchange_with_worker(app);
+    app_edit_frame(app, dt);
 
-    if (w->serializer && app->opts.autosave_seconds > 0) {
+    if (w->serializer && !w->read_only && app->opts.autosave_seconds > 0) {
         app->autosave_timer += dt;
         if (app->autosave_timer >= app->opts.autosave_seconds) {
             app->autosave_timer = 0.0;
             updater_request_autosave(w->updater);
             app_sync_meta(app);
-            if (world_session_save_meta(w) != ST_OK) log_error(APP_TAG, "autosave: %s", st_error_message());
+            if (world_session_save_meta(w) != ST_OK ||
+                hotbar_save(w->dir, w->blocks, &app->hotbar) != ST_OK)
+                log_error(APP_TAG, "autosave: %s", st_error_message());
         }
     }
 }
@@ -395,8 +593,9 @@ static void fill_hud(App *app, HudInfo *hud)
     hud->chunks_valid = us.valid;
     hud->chunks_drawn = rs.chunks_drawn;
     hud->triangles = rs.triangles_drawn;
-    hud->selected_block = block_is_defined(b, app->selected_block) ? b->defs[app->selected_block].name : NULL;
-    hud->selected_slot = app->selected_slot;
+    int selected = hotbar_block(&app->hotbar);
+    hud->selected_block = block_is_defined(b, selected) ? b->defs[selected].name : NULL;
+    hud->selected_slot = app->hotbar.selected + 1;
     hud->time_of_day = app->time_of_day;
     hud->sky_light = app->sky_light;
     hud->brightness = app->brightness;
@@ -408,16 +607,35 @@ static void fill_hud(App *app, HudInfo *hud)
         hud->target[2] = app->target.z;
         int id = cell_contents(app->target.value);
         hud->target_block = block_is_defined(b, id) ? b->defs[id].name : NULL;
+        hud->examine = app_station_examine(app, app->target.x, app->target.y, app->target.z, app->target.value);
     }
     app_sample_memory(app);
     hud->rss_mb = app->memory_rss_mb;
     hud->chunks_mb = app->memory_chunks_mb;
     hud->hot_chunks = app->memory_hot_chunks;
+    EditorStats es;
+    editor_get_stats(app->world.editor, &es);
+    hud->tool = app_tool_name(app->tool);
+    hud->tool_radius = app->tool_radius;
+    hud->undo_entries = es.undo_entries;
+    hud->history_full = app->history_notice_seconds > 0.0;
+}
+
+/* What the eye is inside: water, lava (a glowing fluid), an opaque block, or air. */
+static int eye_medium(const App *app, const double eye[3])
+{
+    int x = (int)floor(eye[0]), y = (int)floor(eye[1]), z = (int)floor(eye[2]);
+    if (y < 0 || y >= CHUNK_SIZE_Y) return RENDER_MEDIUM_AIR;
+    int id = cell_contents(terrain_get_cell_value(app->world.terrain, x, y, z));
+    const BlockRegistry *b = app->world.blocks;
+    if (b->shape[id] == BLOCK_SHAPE_FLUID) return b->emission[id] > 0 ? RENDER_MEDIUM_LAVA : RENDER_MEDIUM_WATER;
+    if (b->opaque_cube[id]) return RENDER_MEDIUM_SOLID;
+    return RENDER_MEDIUM_AIR;
 }
 
 static StResult draw_frame(App *app, double dt, HudInfo *hud)
 {
-    app->has_target = app_find_target(app, &app->target);
+    app->has_target = !app->loading.active && app_find_target(app, &app->target);
     fill_hud(app, hud);
     HudLines lines;
     hud_compose(hud, &lines);
@@ -426,7 +644,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     player_eye(&app->player, cam.position);
     cam.yaw_deg = app->player.yaw_deg;
     cam.pitch_deg = app->player.pitch_deg;
-    cam.fov_y_deg = CAMERA_FOV_Y_DEG;
+    cam.fov_y_deg = (float)app->settings.values[USER_SETTING_FOV];
     RenderFrame frame;
     memset(&frame, 0, sizeof frame);
     frame.time_of_day = app->time_of_day;
@@ -435,12 +653,39 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     frame.highlight_cell[0] = app->target.x;
     frame.highlight_cell[1] = app->target.y;
     frame.highlight_cell[2] = app->target.z;
-    frame.show_hud = app->show_hud;
+    frame.show_hud = app->show_hud && app->screen == APP_SCREEN_PLAY;
     for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
     frame.frame_seconds = (float)dt;
-    /* A screenshot shows every chunk that has geometry, not just those the upload budget reached. */
-    if (app->screenshot_path[0] || (app->quit && app->opts.screenshot_path)) renderer_flush_uploads(app->renderer, &cam);
-    renderer_draw(app->renderer, &cam, &frame);
+    frame.preview = !app->probe.hide_highlight && !app->loading.active &&
+                    app_tool_preview(app, frame.preview_min, frame.preview_max);
+    frame.particles = app->particles.draw;
+    frame.particle_count = app->particles.count;
+    /* The editing strip (edit_overlay.c) shows only the tool now: the hotbar has its own row (ui/screens.c). */
+    if (app->show_hud && app->screen == APP_SCREEN_PLAY && app->tool != APP_TOOL_BLOCK) {
+        static const uint8_t tool_color[3] = {230, 200, 60};
+        memcpy(frame.strip_colors[0], tool_color, 3);
+        frame.strip_count = 1;
+        frame.strip_selected = 0;
+    } else {
+        frame.strip_selected = -1;
+    }
+    frame.sky_detail = true;
+    frame.eye_medium = eye_medium(app, cam.position);
+    frame.game_seconds = app->world.meta.game_time;
+    if (app->loading.active) {
+        frame.upload_ms = APP_LOADING_UPLOAD_MS;
+        app_loading_draw(app, &cam, &frame);
+    } else {
+        /* Inside a fluid the view is tinted (the renderer closes the fog in); inside a block it is dark. */
+        static const uint32_t tints[] = {0, 0x2050A060, 0xE0601890, 0x000000FF};
+        if (frame.eye_medium != RENDER_MEDIUM_AIR)
+            renderer_ui_rect(app->renderer, 0, 0, (float)app->drawable_w, (float)app->drawable_h, tints[frame.eye_medium]);
+        app_ui_queue(app);
+        /* A screenshot shows every chunk that has geometry, not just those the upload budget reached. */
+        if (app->screenshot_path[0] || (app->quit && app->opts.screenshot_path))
+            renderer_flush_uploads(app->renderer, &cam);
+        renderer_draw(app->renderer, &cam, &frame);
+    }
 
     StResult rc = ST_OK;
     if (app->screenshot_path[0]) {
@@ -462,6 +707,10 @@ int app_run(App *app)
     bool lockstep = app->opts.script_path != NULL;
     Uint64 freq = SDL_GetPerformanceFrequency();
     Uint64 prev = SDL_GetPerformanceCounter();
+    /* STRATA_FRAME_STATS=1 (scripts/soak.sh): every 5 s a log line with the frame count and longest frame. */
+    bool frame_stats = getenv("STRATA_FRAME_STATS") != NULL;
+    double stats_timer = 0.0, stats_max = 0.0, trim_timer = 0.0, trim_ms = 0.0;
+    long stats_frames = 0;
     while (!app->quit) {
         Uint64 now = SDL_GetPerformanceCounter();
         double real_dt = (double)(now - prev) / (double)freq;
@@ -473,6 +722,10 @@ int app_run(App *app)
         SDL_Event e;
         while (SDL_PollEvent(&e)) input_handle_event(&app->input, &e);
         if (app->input.quit) app->quit = true;
+        if (atomic_load(&app_hangup)) {
+            log_info(APP_TAG, "hangup: saving and quitting");
+            app->quit = true;
+        }
         if (app->opts.frames > 0 && app->frame_index + 1 >= app->opts.frames) app->quit = true;
 
         PlayerInput pin = {0};
@@ -483,11 +736,13 @@ int app_run(App *app)
             app->exit_code = 1;
             app->quit = true;
         }
-        input_add_player_input(&app->input, &pin);
-        apply_actions(app);
+        if (app->screen == APP_SCREEN_PLAY) input_add_player_input(&app->input, &pin);
+        apply_actions(app, dt);
         update_spawn(app);
         step_physics(app, &pin, dt, lockstep);
         update_world(app, dt);
+        app_loading_update(app);
+        update_sounds(app, dt);
 
         /* Lockstep slows game time, not the renderer's fade-in: it gets real time (at least a step). */
         double render_dt = lockstep ? fmax(PLAYER_STEP_SECONDS, fmin(real_dt, 0.25)) : dt;
@@ -506,7 +761,41 @@ int app_run(App *app)
             double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
             if (spent < APP_PROBE_FRAME_SECONDS) SDL_Delay((Uint32)((APP_PROBE_FRAME_SECONDS - spent) * 1000.0) + 1);
         }
+        /* The loading screen leaves the CPU to the update worker between its frames. */
+        if (app->loading.active) {
+            double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
+            if (spent < APP_LOADING_FRAME_SECONDS) SDL_Delay((Uint32)((APP_LOADING_FRAME_SECONDS - spent) * 1000.0));
+        }
 
+        /* Chunks, meshes and GL buffers come and go by the hundred when the player travels; glibc keeps the
+         * freed pages, so RSS would ratchet up to the largest working set ever seen (defect 9). Every 20 s,
+         * while the world is ready, the free pages go back to the system. */
+        trim_timer += real_dt;
+        if (trim_timer >= APP_TRIM_SECONDS && app_world_ready(app)) {
+            Uint64 t = SDL_GetPerformanceCounter();
+            malloc_trim(0);
+            trim_ms = 1000.0 * (double)(SDL_GetPerformanceCounter() - t) / (double)freq;
+            trim_timer = 0.0;
+        }
+        if (frame_stats) {
+            stats_timer += real_dt;
+            stats_frames++;
+            if (real_dt > stats_max) stats_max = real_dt;
+            if (stats_timer >= 5.0) {
+                struct mallinfo2 mi = mallinfo2();
+                UpdaterStats us;
+                RenderStats rs;
+                updater_get_stats(app->world.updater, &us);
+                renderer_get_stats(app->renderer, &rs);
+                log_info(APP_TAG, "frame stats: %ld frames in %.1f s, longest %.1f ms, world %s; heap %zu KB in use, "
+                         "%zu KB held, %zu KB mmapped; %d chunks, %d resident, %ld triangles; last trim %.1f ms",
+                         stats_frames, stats_timer, stats_max * 1000.0, app_world_ready(app) ? "ready" : "loading",
+                         mi.uordblks >> 10, mi.arena >> 10, mi.hblkhd >> 10, us.allocated, rs.chunks_resident,
+                         rs.triangles_drawn, trim_ms);
+                stats_timer = stats_max = 0.0;
+                stats_frames = 0;
+            }
+        }
         app->title_timer += real_dt;
         if (app->title_timer >= 1.0) {
             app->title_timer = 0.0;
@@ -515,9 +804,8 @@ int app_run(App *app)
             SDL_SetWindowTitle(app->window, title);
         }
     }
-    if (app->world.serializer) {
-        app_sync_meta(app);
-        if (world_session_save_all(&app->world) != ST_OK) {
+    if (app->world.serializer && !app->world.read_only) {
+        if (app_save_world(app) != ST_OK) {
             log_error(APP_TAG, "THE WORLD WAS NOT SAVED (%s): %s; changes since the last successful save are lost",
                       app->world.dir, st_error_message());
             app->exit_code = 1;
@@ -532,12 +820,15 @@ void app_destroy(App *app)
 {
     if (!app) return;
     if (app->input.mouse_captured) input_set_captured(&app->input, false);
+    game_audio_stop(&app->audio);
     app_probe_reset(app);
+    shape_volume_free(&app->tool_volume);
     if (app->renderer) renderer_destroy(app->renderer);
     world_session_close(&app->world);
     if (app->gl) SDL_GL_DeleteContext(app->gl);
     if (app->window) SDL_DestroyWindow(app->window);
     if (app->sdl_ready) SDL_Quit();
     script_free(&app->script);
+    app_structures_free(app);
     free(app);
 }

@@ -13,36 +13,53 @@
 #include <stdint.h>
 #include <SDL.h>
 
+#include "audio.h"
 #include "cli.h"
+#include "hotbar.h"
 #include "hud.h"
+#include "user_settings.h"
 #include "input.h"
+#include "particles.h"
 #include "player.h"
 #include "script.h"
 #include "world_session.h"
 #include "strata/edit.h"
 #include "strata/render.h"
+#include "strata/shapes.h"
 
 #define APP_PATH_MAX 1024
-#define APP_HOTBAR_SLOTS 9
+#define APP_REPEAT_SECONDS 0.25      /* a held mouse button digs or places this often */
 #define APP_READY_FRAME_CAP 20000L   /* wait_ready gives up after this many frames */
 #define APP_MAX_STEPS_PER_FRAME 15   /* physics catch-up cap (a quarter second) */
-#define APP_SPAWN_SEARCH_RADIUS 12   /* blocks around the coarse spawn searched for open ground */
-/* After the world is ready, wait_ready also waits until the fade-in of new chunks has finished (the
- * renderer says how long that takes: renderer_fade_in_seconds), plus this margin. */
-#define APP_FADE_MARGIN_SECONDS 0.1
+#define APP_SPAWN_SEARCH_RADIUS 12   /* fallback: blocks around the coarse spawn searched for natural ground */
+#define APP_SPAWN_PITCH_DEG -8.0f    /* a new world's first look: the view, a little down */
+#define APP_LOADING_FRAME_SECONDS (1.0 / 60.0) /* the loading screen's frames last at least this long */
+#define APP_LOADING_UPLOAD_MS 24.0f            /* upload time a loading frame may spend */
 /* dig_visible_within keeps watching this many frames past its limit, to report how late the dig showed. */
 #define APP_PROBE_EXTRA_FRAMES 600L
 #define APP_PROBE_FRAME_SECONDS (1.0 / 60.0)   /* dig_visible_within: a frame is at least a 60 Hz refresh */
+
+/* The tool under the player's hands (app_tools.c): Tab cycles, [ ] and the wheel set the radius. */
+typedef enum AppTool {
+    APP_TOOL_BLOCK = 0,                          /* dig and place single blocks */
+    APP_TOOL_SHAPE_FIRST,                        /* one per ShapeKind: left paints, right carves */
+    APP_TOOL_RAISE = APP_TOOL_SHAPE_FIRST + SHAPE_KIND_COUNT, /* left raises, right lowers */
+    APP_TOOL_FLATTEN,                            /* to the targeted block's height */
+    APP_TOOL_SMOOTH,
+    APP_TOOL_PAINT,                              /* the selected block onto the surface */
+    APP_TOOL_COUNT
+} AppTool;
+#define APP_TOOL_RADIUS_DEFAULT 4
 
 typedef struct ScriptRunner {
     bool active;                  /* a script is loaded and not finished */
     int pc;                       /* next command */
     long counter;                 /* frames spent in the current command */
-    double ready_seconds;         /* wait_ready: render time the world has been ready for */
     bool settle;                  /* after dig/place: wait until the world is ready again */
     long settle_frames;
     int probe_phase;              /* dig_visible_within: 0 start, 1 reference read, 2 dug and watching */
     long probe_frame;             /* frames rendered since the frame of the dig (that one is 0) */
+    long probe_ready_frame;       /* the first of them that began with the world ready (worker done), or -1 */
 } ScriptRunner;
 
 typedef enum FrameProbeRead { PROBE_READ_NONE = 0, PROBE_READ_REFERENCE, PROBE_READ_COMPARE } FrameProbeRead;
@@ -56,6 +73,19 @@ typedef struct FrameProbe {
     bool changed;                 /* the last compared box differed notably from the reference */
     int differing;                /* pixels that differed in the last comparison */
 } FrameProbe;
+
+typedef enum AppScreen { APP_SCREEN_PLAY = 0, APP_SCREEN_PAUSE, APP_SCREEN_PICKER, APP_SCREEN_SETTINGS } AppScreen;
+
+/* The loading screen (ui/loading.c). */
+typedef struct AppLoading {
+    bool active;                  /* no world drawn, no input, no physics, the clock stopped */
+    Uint64 started;               /* performance counter when this loading began */
+    double valid_seconds;         /* when every chunk was Valid (before the last uploads); -1 until then */
+    int ready, needed;            /* chunks of the view square Valid and uploaded / all of them */
+    char reason[32];              /* "launch", "teleport" */
+} AppLoading;
+
+typedef struct AppStructures AppStructures; /* app_structures.c: station manifest, runtime zones and stations */
 
 typedef struct App {
     CliOptions opts;
@@ -81,13 +111,32 @@ typedef struct App {
     int season;                   /* MESHER_SEASON_* */
     FrameProbe probe;
     int sky_light;
-    int hotbar[APP_HOTBAR_SLOTS];
-    int selected_block;
-    int selected_slot;            /* 1-based, 0 when the block is not on the hotbar */
+    Hotbar hotbar;
+    AppScreen screen;             /* what is in front of the world: nothing, the pause menu, picker, settings */
+    double dig_repeat, place_repeat; /* seconds a held button has waited since its last dig / place */
+    float pointer_scale;          /* framebuffer pixels per window pixel (HiDPI), for clicks */
+    UserSettings settings;        /* in effect: the file's, with this run's flags on top */
+    UserSettings settings_file;   /* as in settings.json: what the settings screen changes and saves */
+    char settings_path[APP_PATH_MAX]; /* "" when there is no settings folder */
+    GameAudio audio;
     bool show_hud;
 
     bool has_target;
     RaycastHit target;
+    AppTool tool;
+    int tool_radius;              /* 1..64 */
+    ShapeVolume tool_volume;      /* the shape tool's compiled volume, cached */
+    int tool_volume_key;          /* tool, radius and block it was compiled for (-1: none) */
+    Particles particles;
+    long history_dropped_seen;    /* the HUD says when the history drops old entries */
+    double history_notice_seconds;
+    int edited_last[2];           /* the listener's last marked chunk */
+    AppStructures *structures;
+
+    AppLoading loading;
+    bool first_load_done;
+    Uint64 launch_counter;        /* app_create's first line: launch-to-ready counts from here */
+    double startup_seconds;       /* launch until the window, renderer and worker were up */
 
     bool quit;
     int exit_code;
@@ -112,6 +161,8 @@ void app_destroy(App *app);
 /* true when the player stands on loaded ground and every chunk within the view distance is Valid with
  * its geometry uploaded. */
 bool app_world_ready(App *app);
+/* app_world_ready, no loading screen up and no chunk still fading in: what wait_ready waits for. */
+bool app_world_settled(App *app);
 
 /* Look settings: remember the value, hand it to the update worker (which remeshes every chunk, nearest
  * first) and log it. */
@@ -123,6 +174,8 @@ void app_probe_reset(App *app);
  * with the block outline hidden until app_probe_reset. */
 void app_probe_request(App *app, FrameProbeRead read);
 
+/* With a world folder: every modified chunk, world.json and the hotbar (hotbar.json). ST_OK without one. */
+StResult app_save_world(App *app);
 /* Copies the player and the time into world.meta (before saving world.json). */
 void app_sync_meta(App *app);
 
@@ -131,8 +184,17 @@ void app_sync_meta(App *app);
 bool app_find_target(App *app, RaycastHit *hit);
 bool app_dig(App *app);
 bool app_place(App *app, int block);
+/* Hotbar: the block into the hotbar (the slot that has it is selected, else the selected slot takes it);
+ * set a slot (0..8); select a slot (0..8); pick the targeted block (middle click; false if none). */
 void app_select_block(App *app, int block);
-/* Moves the player's feet to (x, y, z), stopped, and ends the spawn hover. */
+void app_set_hotbar(App *app, int slot, int block);
+void app_select_slot(App *app, int slot);
+bool app_pick(App *app);
+/* Opens a screen (the mouse is freed) or returns to play (APP_SCREEN_PLAY: the mouse is captured unless
+ * a script or --frames drives the game). Opening the pause menu stops the clock and physics. */
+void app_set_screen(App *app, AppScreen screen);
+/* Moves the player's feet to (x, y, z), stopped, and ends the spawn hover; a destination whose chunk is not
+ * Valid yet (far away) brings up the loading screen. */
 void app_teleport(App *app, double x, double y, double z);
 /* Faces a direction (yaw wrapped to 0..360, pitch clamped to the camera's range). */
 void app_look(App *app, float yaw_deg, float pitch_deg);
@@ -143,8 +205,54 @@ void app_set_hud(App *app, bool show);
 /* The next drawn frame is written as PNG to `path` (copied). */
 void app_request_screenshot(App *app, const char *path);
 void app_request_quit(App *app);
-/* Seconds wait_ready lets the fade-in of the last chunks take: the renderer's fade-in time plus a margin. */
-double app_fade_in_seconds(const App *app);
+
+/* ui/loading.c: the loading screen. begin: show it from this frame (no-op when it is up); update: count
+ * the chunks ready and end it (fade-ins ended, the time logged) once app_world_ready; draw: compose it and
+ * draw it with renderer_draw_loading (instead of the world). */
+void app_loading_begin(App *app, const char *reason);
+void app_loading_update(App *app);
+void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *frame);
+
+/* Changes a setting as the settings screen does: in effect and in the file (saved now), applied at once. */
+void app_change_setting(App *app, UserSettingId id, double value);
+/* F2: the next frame goes to the screenshots folder (beside the worlds folder) with a timestamped name. */
+void app_screenshot_timestamped(App *app);
+
+/* ui/screens.c: the hotbar, picker, pause menu and settings screen. queue: add this frame's UI quads
+ * (before the draw); click: a left click at window pixel (x, y) on the open screen. */
+void app_ui_queue(App *app);
+void app_ui_click(App *app, int x, int y);
+
+/* app_tools.c: the editing tools. Applies the current tool at the target (primary: left button); false when
+ * nothing changed. */
+bool app_apply_tool(App *app, bool primary);
+void app_next_tool(App *app);
+void app_set_tool_radius(App *app, int radius);
+const char *app_tool_name(AppTool tool);
+/* Per frame: editor bookkeeping after the exchange, behaviour ticks for dt, particle events. */
+void app_edit_frame(App *app, double dt);
+/* The wireframe box of what the tool would touch at the target; false when none. */
+bool app_tool_preview(App *app, int min[3], int max[3]);
+/* Undo / redo the last action (Ctrl+Z / Ctrl+Y, script undo / redo). */
+bool app_undo(App *app);
+bool app_redo(App *app);
+/* Runs a script's editing command (brush, raise, flatten, smooth, paint, undo, redo, tick) at the target.
+ * *changed: the world changed (the runner waits until it is ready again). */
+StResult app_run_edit_command(App *app, const ScriptCommand *c, bool *changed);
+/* Wires the editor's change listener to the renderer (marks edited chunks for urgent upload). */
+void app_tools_init(App *app);
+
+/* app_structures.c: loads the station manifest and resolves the script's station types (before the window);
+ * frees. goto_structure teleports to the nearest structure of the command's type (ST_ERR_STATE "FILE:LINE: ..."
+ * when there is none within range). app_place_station places station `type` at the crosshair as one undoable
+ * action (false when nothing changed). app_station_examine: the examine text of the runtime station whose
+ * block `cell` at (x, y, z) is, or NULL. */
+StResult app_structures_init(App *app);
+void app_structures_free(App *app);
+StResult app_goto_structure(App *app, const ScriptCommand *c);
+bool app_place_station(App *app, int type);
+StResult app_run_station_command(App *app, const ScriptCommand *c, bool *changed);
+const char *app_station_examine(const App *app, int x, int y, int z, int32_t cell);
 
 /* script_run.c: runs the script's commands for this frame, adding movement to *input. Returns ST_OK, or
  * an error (wait_ready cap, a screenshot that could not be written) that ends the run with exit code 1. */

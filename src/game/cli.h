@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "strata/world_settings.h"
+
 #define CLI_VIEW_DISTANCE_MIN 2
 #define CLI_VIEW_DISTANCE_MAX 32
 #define CLI_VIEW_DISTANCE_DEFAULT 8
@@ -20,6 +22,8 @@
 #define CLI_SIZE_MAX 16384
 #define CLI_AUTOSAVE_DEFAULT 60
 #define CLI_AUTOSAVE_MAX 86400
+#define CLI_HISTORY_MB_DEFAULT 64
+#define CLI_HISTORY_MB_MAX 4096
 
 typedef enum CliStatus {
     CLI_RUN = 0,      /* start the game with these options */
@@ -47,6 +51,17 @@ typedef struct CliOptions {
     bool autosave_given;
     float brightness;             /* 0..1 (SETTINGS_BRIGHTNESS_DEFAULT) */
     int season;                   /* MESHER_SEASON_* (SETTINGS_SEASON_DEFAULT) */
+    /* Given on the command line: these override the settings file for this run only. */
+    bool view_distance_given, brightness_given;
+    int fov;                      /* degrees; 0 = not given */
+    int gui_scale;                /* 0 = auto; -1 = not given */
+    float volume;                 /* 0..1; -1 = not given */
+    bool mute;                    /* --mute: no sound this run */
+    bool fullscreen, windowed;    /* --fullscreen / --windowed */
+    int history_mb;               /* undo history bound, MiB (CLI_HISTORY_MB_DEFAULT) */
+    /* --heightmap and its companions (a new world's settings; the seed is above) */
+    WorldSettings world_settings;
+    bool world_settings_given;
 } CliOptions;
 
 void cli_options_default(CliOptions *opts);
@@ -59,6 +74,8 @@ CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts);
 int cli_exit_code(CliStatus status);
 
 void cli_print_usage(FILE *out, const char *program);
+/* After a bad flag: two lines pointing at --help (the error itself is printed last, by main). */
+void cli_print_usage_hint(FILE *out, const char *program);
 void cli_print_version(FILE *out);
 
 #endif

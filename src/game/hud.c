@@ -34,11 +34,15 @@ void hud_compose(const HudInfo *in, HudLines *out)
              camera_wrap_yaw(in->yaw_deg), in->pitch_deg);
     snprintf(out->text[n++], HUD_LINE_MAX, "Chunks %d/%d/%d alloc/valid/drawn  %ldk tris", in->chunks_allocated,
              in->chunks_valid, in->chunks_drawn, (in->triangles + 500) / 1000);
+    char tool[64] = "";
+    if (in->tool)
+        snprintf(tool, sizeof tool, "  tool %s r%d  undo %d%s", in->tool, in->tool_radius, in->undo_entries,
+                 in->history_full ? " (history full: oldest dropped)" : "");
     if (in->selected_slot > 0)
-        snprintf(out->text[n++], HUD_LINE_MAX, "Block [%d] %s", in->selected_slot,
-                 in->selected_block ? in->selected_block : "?");
+        snprintf(out->text[n++], HUD_LINE_MAX, "Block [%d] %s%s", in->selected_slot,
+                 in->selected_block ? in->selected_block : "?", tool);
     else
-        snprintf(out->text[n++], HUD_LINE_MAX, "Block %s", in->selected_block ? in->selected_block : "?");
+        snprintf(out->text[n++], HUD_LINE_MAX, "Block %s%s", in->selected_block ? in->selected_block : "?", tool);
     snprintf(out->text[n++], HUD_LINE_MAX, "Time %s  sky light %d  brightness %.2f  %s", clock, in->sky_light,
              in->brightness, in->season ? in->season : "?");
     if (in->rss_mb > 0)
@@ -48,6 +52,8 @@ void hud_compose(const HudInfo *in, HudLines *out)
     if (in->has_target)
         snprintf(out->text[n++], HUD_LINE_MAX, "Looking at %s  %d %d %d", in->target_block ? in->target_block : "?",
                  in->target[0], in->target[1], in->target[2]);
+    if (in->has_target && in->examine && n < HUD_MAX_LINES)
+        snprintf(out->text[n++], HUD_LINE_MAX, "%s", in->examine);
     out->count = n;
 }
 

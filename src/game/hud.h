@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#define HUD_MAX_LINES 8
+#define HUD_MAX_LINES 9   /* 6 fixed, memory, target, examine */
 #define HUD_LINE_MAX 96
 
 typedef struct HudInfo {
@@ -27,6 +27,11 @@ typedef struct HudInfo {
     double rss_mb;               /* process resident memory; <= 0: unknown (no memory line) */
     double chunks_mb;            /* cells of all loaded chunks (sections, scratches, the chunk structs) */
     int hot_chunks;              /* chunks unpacked for the update worker */
+    const char *examine;         /* the examine text of a station under the crosshair, or NULL */
+    const char *tool;            /* editing tool name, or NULL */
+    int tool_radius;
+    int undo_entries;
+    bool history_full;           /* the history dropped old entries recently */
 } HudInfo;
 
 typedef struct HudLines {

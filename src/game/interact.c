@@ -1,8 +1,8 @@
 /* interact.c — digging and placing blocks.
  *
  * Design: both act on the block under the crosshair found by edit_raycast from the eye within
- * PLAYER_REACH blocks; the change goes through edit_change_cell, which downgrades the neighbourhood so
- * the update worker relights and remeshes it. Placing refuses a solid block that would overlap the
+ * PLAYER_REACH blocks; the change goes through the Editor (edit.h), one history entry each: a dig is a
+ * DestroyCell (particles, drop), which downgrades the neighbourhood so the worker relights and remeshes it. Placing refuses a solid block that would overlap the
  * player's box, any block in the cell of the eye, and a cell outside y 0..255. Bedrock cannot be dug (it is
  * the floor of the world).
  * After a change the renderer is told which chunks the edit remeshes (the 3x3 neighbourhood, as edit.c
@@ -40,8 +40,10 @@ bool interact_dig(const Interaction *world, const Player *player)
     RaycastHit hit;
     if (!interact_find_target(world, player, &hit)) return false;
     if (cell_contents(hit.value) == BLOCK_BEDROCK) return false;
-    if (!edit_change_cell(world->terrain, world->updater, hit.x, hit.y, hit.z, cell_make(BLOCK_AIR, 0)))
-        return false;
+    editor_begin_action(world->editor);
+    bool dug = editor_destroy_cell(world->editor, 0, hit.x, hit.y, hit.z, cell_make(BLOCK_AIR, 0), false, false);
+    editor_end_action(world->editor);
+    if (!dug) return false;
     mark_edited(world, hit.x, hit.z);
     return true;
 }
@@ -60,9 +62,10 @@ bool interact_place(const Interaction *world, const Player *player, int block)
     player_eye(player, eye);
     if (hit.place_x == (int)floor(eye[0]) && hit.place_y == (int)floor(eye[1]) && hit.place_z == (int)floor(eye[2]))
         return false;
-    if (!edit_change_cell(world->terrain, world->updater, hit.place_x, hit.place_y, hit.place_z,
-                          cell_make(block, 0)))
-        return false;
+    editor_begin_action(world->editor);
+    bool placed = editor_change_cell(world->editor, hit.place_x, hit.place_y, hit.place_z, cell_make(block, 0));
+    editor_end_action(world->editor);
+    if (!placed) return false;
     mark_edited(world, hit.place_x, hit.place_z);
     return true;
 }

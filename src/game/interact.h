@@ -22,6 +22,7 @@ typedef struct Interaction {
     TerrainUpdater *updater;
     const BlockRegistry *blocks;
     Renderer *renderer;           /* told which chunks an edit remeshes; may be NULL */
+    Editor *editor;               /* changes go through it (history, behaviours, particles) */
 } Interaction;
 
 /* The block under the crosshair within PLAYER_REACH; false when there is none. */

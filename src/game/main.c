@@ -15,8 +15,9 @@ int main(int argc, char **argv)
     if (status == CLI_HELP) cli_print_usage(stdout, "strata");
     if (status == CLI_VERSION) cli_print_version(stdout);
     if (status == CLI_ERROR) {
-        fprintf(stderr, "strata: %s\n\n", st_error_message());
-        cli_print_usage(stderr, "strata");
+        /* A short hint, then the one-line error last, where the eye lands. */
+        cli_print_usage_hint(stderr, "strata");
+        fprintf(stderr, "strata: %s\n", st_error_message());
     }
     if (status != CLI_RUN) return cli_exit_code(status);
 

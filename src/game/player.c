@@ -143,6 +143,7 @@ bool player_step(Player *p, const PlayerInput *in, const Terrain *t, const Block
     double wish[3] = {fwd[0] * in->forward + right[0] * in->right, 0.0, fwd[2] * in->forward + right[2] * in->right};
     double len = hypot(wish[0], wish[2]);
     if (len > 1.0) { wish[0] /= len; wish[2] /= len; }
+    if (in->sprint && in->forward > 0.0f) { wish[0] *= PLAYER_SPRINT_FACTOR; wish[2] *= PLAYER_SPRINT_FACTOR; }
     double up = in->up > 1.0f ? 1.0 : in->up < -1.0f ? -1.0 : in->up;
 
     Box box = player_box(p);

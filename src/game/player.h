@@ -21,6 +21,7 @@
 #define PLAYER_EYE_HEIGHT 1.62
 #define PLAYER_STEP_SECONDS (1.0 / 60.0)
 #define PLAYER_WALK_SPEED 4.3
+#define PLAYER_SPRINT_FACTOR 1.3
 #define PLAYER_FLY_SPEED 10.0
 #define PLAYER_GRAVITY 32.0
 #define PLAYER_JUMP_SPEED 9.0       /* about 1.27 blocks high: one block up, not two */
@@ -31,6 +32,7 @@
 typedef struct PlayerInput {
     float forward, right, up;  /* -1..1: walk/fly axes; up > 0 flies up (or swims up), up < 0 flies down */
     bool jump;                 /* jump when standing (held: jump again on landing) */
+    bool sprint;               /* moving forward runs PLAYER_SPRINT_FACTOR times faster */
 } PlayerInput;
 
 typedef struct Player {

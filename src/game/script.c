@@ -14,24 +14,35 @@
 #include <string.h>
 
 #include "settings.h"
+#include "user_settings.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
+#include "strata/generator.h"
 
-#define SCRIPT_MAX_WORDS 8
+#define SCRIPT_MAX_WORDS 10
 #define SCRIPT_COORD_MAX 30000000.0
 
 static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
     "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud",
+    "menu", "hotbar", "select_slot", "pick", "setting",
+    "brush", "raise", "flatten", "smooth", "paint", "undo", "redo", "tick", "brush_visible_within",
+    "goto_structure", "station",
 };
 
-/* Argument count per op (-1: the rest of the line as one text argument). */
-static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1};
+/* Argument count per op (-1: the rest of the line as one text argument; -2: words checked by the parser). */
+static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1,
+                                             1, 2, 1, 0, 2, -2, -2, -2, -2, -2, 0, 0, 1, -2, 1, 1};
 
 static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
     "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
     "fly on|off", "dig", "place BLOCK", "select BLOCK", "screenshot PATH", "time T", "save", "quit",
     "brightness B", "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "hud on|off",
+    "menu open|close|picker|settings", "hotbar SLOT BLOCK", "select_slot N", "pick", "setting NAME VALUE",
+    "brush SHAPE SIZE... BLOCK [hollow] [replace|air|solid]", "raise R DELTA [falloff]",
+    "flatten R HEIGHT [strength]", "smooth R [strength] [iterations]", "paint R BLOCK [opacity] [falloff]",
+    "undo", "redo", "tick N", "brush_visible_within FRAMES SHAPE SIZE... BLOCK [hollow] [replace|air|solid]",
+    "goto_structure settlement|dungeon", "station TYPE",
 };
 
 const char *script_op_name(ScriptOp op)
@@ -66,6 +77,25 @@ static StResult parse_frames(const LineCtx *lc, const char *cmd, const char *wor
         return st_fail(ST_ERR_ARG, "%s:%d: %s: expected a frame count (an integer in %ld..%ld), got '%s'", lc->path,
                        lc->line, cmd, min, SCRIPT_MAX_FRAMES, word);
     *out = v;
+    return ST_OK;
+}
+
+/* goto_structure and station (structures; resolved against the manifest later). */
+static StResult parse_structure_args(const LineCtx *lc, ScriptCommand *c, char **w)
+{
+    if (c->op == SCRIPT_GOTO_STRUCTURE) {
+        if (!strcmp(w[1], "settlement")) c->structure = GEN_STRUCTURE_SETTLEMENT;
+        else if (!strcmp(w[1], "dungeon")) c->structure = GEN_STRUCTURE_DUNGEON;
+        else
+            return st_fail(ST_ERR_ARG, "%s:%d: goto_structure: expected settlement or dungeon, got '%s'", lc->path,
+                           lc->line, w[1]);
+        return ST_OK;
+    }
+    if (strlen(w[1]) >= STATION_TYPE_MAX)
+        return st_fail(ST_ERR_ARG, "%s:%d: station: type '%s' is longer than %d characters", lc->path, lc->line, w[1],
+                       STATION_TYPE_MAX - 1);
+    snprintf(c->text, sizeof c->text, "%s", w[1]);
+    c->station = -1;
     return ST_OK;
 }
 
@@ -123,6 +153,62 @@ static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const 
         return ST_OK;
     case SCRIPT_DIG_VISIBLE_WITHIN:
         return parse_frames(lc, name, w[1], 1, &c->frames);
+    case SCRIPT_MENU: {
+        static const char *const menus[] = {"close", "open", "picker", "settings"};
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(w[1], menus[i])) { c->menu = i; return ST_OK; }
+        return st_fail(ST_ERR_ARG, "%s:%d: menu: expected open, close, picker or settings, got '%s'", lc->path,
+                       lc->line, w[1]);
+    }
+    case SCRIPT_SETTING: {
+        int id = user_setting_find(w[1]);
+        if (id < 0) return st_fail(ST_ERR_ARG, "%s:%d: setting: unknown setting '%s'", lc->path, lc->line, w[1]);
+        c->slot = id;
+        const UserSettingSpec *spec = user_setting_spec((UserSettingId)id);
+        if (spec->kind == USER_SETTING_BOOL && (!strcmp(w[2], "on") || !strcmp(w[2], "off"))) {
+            c->args[0] = !strcmp(w[2], "on");
+            return ST_OK;
+        }
+        return parse_number(lc, name, w[1], w[2], spec->min, spec->max, &c->args[0]);
+    }
+    case SCRIPT_HOTBAR:
+    case SCRIPT_SELECT_SLOT: {
+        double slot;
+        if ((rc = parse_number(lc, name, "SLOT", w[1], 1.0, 9.0, &slot)) != ST_OK) return rc;
+        if (slot != floor(slot))
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: expected SLOT (an integer in 1..9), got '%s'", lc->path, lc->line,
+                           name, w[1]);
+        c->slot = (int)slot;
+        if (c->op == SCRIPT_SELECT_SLOT) return ST_OK;
+        if (strlen(w[2]) >= BLOCK_NAME_MAX)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: block name '%s' is longer than %d characters", lc->path, lc->line,
+                           name, w[2], BLOCK_NAME_MAX - 1);
+        snprintf(c->text, sizeof c->text, "%s", w[2]);
+        return ST_OK;
+    }
+    case SCRIPT_TICK:
+        return parse_frames(lc, name, w[1], 0, &c->ticks);
+    case SCRIPT_GOTO_STRUCTURE:
+    case SCRIPT_STATION:
+        return parse_structure_args(lc, c, w);
+    case SCRIPT_BRUSH:
+    case SCRIPT_RAISE:
+    case SCRIPT_FLATTEN:
+    case SCRIPT_SMOOTH:
+    case SCRIPT_PAINT: {
+        int n = 0;
+        while (w[n + 1]) n++;
+        return script_parse_edit(lc->path, lc->line, c, w, n);
+    }
+    case SCRIPT_BRUSH_VISIBLE_WITHIN: {
+        /* FRAMES, then the words of a brush command (w + 1: FRAMES stands where "brush" would). */
+        if (!w[1]) return st_fail(ST_ERR_ARG, "%s:%d: %s: expected FRAMES then a brush", lc->path, lc->line, name);
+        StResult rc = parse_frames(lc, name, w[1], 1, &c->frames);
+        if (rc != ST_OK) return rc;
+        int n = 0;
+        while (w[n + 2]) n++;
+        return script_parse_edit(lc->path, lc->line, c, w + 1, n);
+    }
     default:
         return ST_OK;
     }
@@ -172,10 +258,10 @@ static StResult parse_line(Script *s, const LineCtx *lc, char *line)
     c.line = lc->line;
     c.block = -1;
 
-    char *words[SCRIPT_MAX_WORDS + 1] = {cmd};
+    char *words[SCRIPT_MAX_WORDS + 2] = {cmd};
     int n = 1;
-    if (OP_ARGC[op] >= 0) {
-        char *q = rest;
+    char *q = rest;
+    if (OP_ARGC[op] != -1) {
         while (*q) {
             if (n > SCRIPT_MAX_WORDS) break;
             words[n++] = q;
@@ -183,7 +269,9 @@ static StResult parse_line(Script *s, const LineCtx *lc, char *line)
             if (*q) *q++ = 0;
             while (isspace((unsigned char)*q)) q++;
         }
-        if (n - 1 != OP_ARGC[op]) {
+        if (n > SCRIPT_MAX_WORDS && *q)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: too many arguments (%s)", lc->path, lc->line, cmd, OP_USAGE[op]);
+        if (OP_ARGC[op] >= 0 && n - 1 != OP_ARGC[op]) {
             if (OP_ARGC[op] == 0)
                 return st_fail(ST_ERR_ARG, "%s:%d: %s takes no arguments (got %d)", lc->path, lc->line, cmd, n - 1);
             return st_fail(ST_ERR_ARG, "%s:%d: %s: expected %d argument%s (%s), got %d", lc->path, lc->line, cmd,
@@ -244,14 +332,36 @@ StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks)
 {
     for (int i = 0; i < script->count; i++) {
         ScriptCommand *c = &script->commands[i];
-        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT) continue;
+        bool brush = c->op == SCRIPT_BRUSH || c->op == SCRIPT_BRUSH_VISIBLE_WITHIN;
+        if (c->op != SCRIPT_PLACE && c->op != SCRIPT_SELECT && !brush && c->op != SCRIPT_PAINT &&
+            c->op != SCRIPT_HOTBAR)
+            continue;
         int id = block_registry_find(blocks, c->text);
         if (id < 0)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: unknown block '%s'", script->path, c->line, OP_NAMES[c->op], c->text);
-        if (id == BLOCK_AIR)
+        if (id == BLOCK_AIR && !brush)
             return st_fail(ST_ERR_ARG, "%s:%d: %s: cannot %s air (use dig)", script->path, c->line, OP_NAMES[c->op],
                            OP_NAMES[c->op]);
         c->block = id;
+    }
+    return ST_OK;
+}
+
+StResult script_resolve_stations(Script *script, const StationManifest *stations)
+{
+    for (int i = 0; i < script->count; i++) {
+        ScriptCommand *c = &script->commands[i];
+        if (c->op != SCRIPT_STATION) continue;
+        c->station = station_manifest_find(stations, c->text);
+        if (c->station < 0) {
+            char known[STATION_MANIFEST_MAX * (STATION_TYPE_MAX + 2)] = "";
+            for (int k = 0; k < stations->count; k++) {
+                if (k) strcat(known, ", ");
+                strcat(known, stations->defs[k].type);
+            }
+            return st_fail(ST_ERR_ARG, "%s:%d: station: unknown station type '%s' (known: %s)", script->path, c->line,
+                           c->text, known);
+        }
     }
     return ST_OK;
 }

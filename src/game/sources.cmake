@@ -4,21 +4,35 @@
 add_library(strata_game_logic STATIC
   src/game/cli.c
   src/game/script.c
+  src/game/script_edit.c
   src/game/player.c
   src/game/camera.c
   src/game/hud.c
   src/game/daytime.c
   src/game/settings.c
-  src/game/frame_probe.c)
+  src/game/frame_probe.c
+  src/game/spawn.c
+  src/game/hotbar.c
+  src/game/user_settings.c
+  src/game/audio_mix.c
+  src/game/particles.c)
 target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
 target_link_libraries(strata_game_logic PUBLIC strata_core m)
 
-target_sources(strata PRIVATE
-  src/game/main.c
-  src/game/app.c
-  src/game/input.c
-  src/game/app_control.c
-  src/game/interact.c
-  src/game/script_run.c
-  src/game/world_session.c)
-target_link_libraries(strata PRIVATE strata_game_logic)
+# The game itself (absent in a fuzz build, which only needs strata_game_logic).
+if(TARGET strata)
+  target_sources(strata PRIVATE
+    src/game/main.c
+    src/game/app.c
+    src/game/input.c
+    src/game/app_control.c
+    src/game/app_tools.c
+    src/game/app_structures.c
+    src/game/interact.c
+    src/game/script_run.c
+    src/game/world_session.c
+    src/game/ui/loading.c
+    src/game/ui/screens.c
+    src/game/audio.c)
+  target_link_libraries(strata PRIVATE strata_game_logic)
+endif()

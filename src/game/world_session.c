@@ -8,8 +8,13 @@
  * ground once the chunk there is Valid). */
 #include "world_session.h"
 
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,12 +61,31 @@ static StResult resolve_world_dir(const char *arg, char *out, size_t size)
     return ST_OK;
 }
 
-static void init_new_meta(WorldSession *ws, const WorldSettings *settings)
+/* A folder that exists, is not empty and has no world.json is someone else's: never write a world into it. */
+static StResult refuse_foreign_folder(const char *dir)
+{
+    if (!fileio_is_dir(dir)) return ST_OK;
+    char meta[WORLD_SESSION_PATH_MAX + 16];
+    snprintf(meta, sizeof meta, "%s/world.json", dir);
+    if (fileio_exists(meta)) return ST_OK;
+    DIR *d = opendir(dir);
+    if (!d) return st_fail(ST_ERR_IO, "--world %s: cannot read the folder: %s", dir, strerror(errno));
+    bool empty = true;
+    struct dirent *e;
+    while (empty && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) empty = false;
+    closedir(d);
+    if (empty) return ST_OK;
+    return st_fail(ST_ERR_EXISTS, "--world %s: the folder is not empty and is not a Strata world (no world.json); "
+                   "refusing to write a world into it", dir);
+}
+
+static void init_new_meta(WorldSession *ws)
 {
     WorldMeta *m = &ws->meta;
     memset(m, 0, sizeof *m);
     m->format_version = WORLD_FORMAT_VERSION;
-    m->settings = *settings;
+    m->settings = ws->generator->settings;   /* as the generator completed them (a heightmap's hash) */
     snprintf(m->generator_name, sizeof m->generator_name, "%s", ws->generator->name);
     m->generator_version = ws->generator->version;
     const Generator *g = ws->generator;
@@ -76,31 +100,68 @@ static void init_new_meta(WorldSession *ws, const WorldSettings *settings)
     m->time_of_day = DAYTIME_START;
 }
 
+/* A heightmap world remembers its map files by absolute path, so it resumes from any folder. */
+static StResult absolute_path(char *path, const char *what)
+{
+    if (!path[0] || path[0] == '/') return ST_OK;
+    char resolved[PATH_MAX];
+    if (!realpath(path, resolved)) return st_fail(ST_ERR_IO, "%s %s: %s", what, path, strerror(errno));
+    if (strlen(resolved) >= WORLD_SETTINGS_PATH_MAX) return st_fail(ST_ERR_ARG, "%s %s: path too long", what, path);
+    snprintf(path, WORLD_SETTINGS_PATH_MAX, "%s", resolved);
+    return ST_OK;
+}
+
+static StResult absolute_map_paths(WorldSettings *s)
+{
+    StResult rc;
+    if ((rc = absolute_path(s->heightmap, "--heightmap")) != ST_OK) return rc;
+    if ((rc = absolute_path(s->biome_map, "--biome-map")) != ST_OK) return rc;
+    return absolute_path(s->splat_rules, "--splat-rules");
+}
+
+/* "seed-S-" + the map's file name without its extension: one world per seed and map. */
+static void map_world_suffix(const WorldSettings *s, char *name, size_t size)
+{
+    const char *base = strrchr(s->heightmap, '/');
+    base = base ? base + 1 : s->heightmap;
+    size_t len = strlen(name), n = strcspn(base, ".");
+    for (size_t i = 0; i < n && len + 1 < size; i++) name[len++] = isalnum((unsigned char)base[i]) ? base[i] : '_';
+    name[len] = '\0';
+}
+
 StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char *asset_dir)
 {
     StResult rc;
-    WorldSettings settings;
-    world_settings_default(&settings);
+    WorldSettings settings = opts->world_settings;   /* defaults, or --heightmap and its companions */
     settings.seed = opts->seed_given ? opts->seed : random_seed();
     if (opts->flat) settings.mode = TERRAIN_MODE_FLAT;
+    if ((rc = absolute_map_paths(&settings)) != ST_OK) return rc;
 
     bool create = false;
-    char default_name[64];
+    char default_name[128];
     const char *world_name = opts->world_dir;
     if (!world_name && !opts->no_save) {
-        snprintf(default_name, sizeof default_name, "seed-%llu%s", (unsigned long long)settings.seed,
-                 opts->flat ? "-flat" : "");
+        snprintf(default_name, sizeof default_name, "seed-%llu%s%s", (unsigned long long)settings.seed,
+                 opts->flat ? "-flat" : "", settings.mode == TERRAIN_MODE_HEIGHTMAP ? "-" : "");
+        if (settings.mode == TERRAIN_MODE_HEIGHTMAP) map_world_suffix(&settings, default_name, sizeof default_name);
         world_name = default_name;
     }
     if (world_name) {
         if ((rc = resolve_world_dir(world_name, ws->dir, sizeof ws->dir)) != ST_OK) return rc;
+        if ((rc = refuse_foreign_folder(ws->dir)) != ST_OK) return rc;
         if (!opts->new_world) {
             rc = serializer_open(ws->dir, false, &ws->meta, ws->blocks, &ws->serializer);
+            if (rc == ST_ERR_NOT_FOUND && opts->no_save)
+                return st_fail(ST_ERR_NOT_FOUND, "--no-save --world %s: there is no world there to look at (--no-save "
+                                                 "creates nothing)", ws->dir);
             if (rc == ST_OK) {
                 ws->resumed = true;
                 if (opts->seed_given && ws->meta.settings.seed != opts->seed)
                     log_warn(WS_TAG, "world %s has seed %llu: --seed %s ignored", ws->dir,
                              (unsigned long long)ws->meta.settings.seed, opts->seed_text);
+                if (opts->world_settings_given)
+                    log_warn(WS_TAG, "world %s exists: its own map settings are kept (--heightmap & co. ignored)",
+                             ws->dir);
                 if (opts->flat && ws->meta.settings.mode != TERRAIN_MODE_FLAT)
                     log_warn(WS_TAG, "world %s is a %s world: --flat ignored", ws->dir,
                              terrain_mode_name(ws->meta.settings.mode));
@@ -131,44 +192,84 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     ws->terrain = terrain_create();
     if (!ws->terrain) return st_fail(ST_ERR_NOMEM, "cannot allocate the Terrain");
 
-    if (!ws->resumed) init_new_meta(ws, &settings);
+    if (!ws->resumed) init_new_meta(ws);
+    /* A text seed is echoed with the number it hashes to, so the player can share either. */
+    char seed_note[300] = "";
+    if (opts->seed_given && opts->seed_text && !ws->resumed) {
+        char digits[32];
+        snprintf(digits, sizeof digits, "%lld", (long long)settings.seed);
+        char udigits[32];
+        snprintf(udigits, sizeof udigits, "%llu", (unsigned long long)settings.seed);
+        if (strcmp(opts->seed_text, digits) != 0 && strcmp(opts->seed_text, udigits) != 0)
+            snprintf(seed_note, sizeof seed_note, " from the text seed \"%.200s\"", opts->seed_text);
+    }
     if (create) {
         rc = serializer_open(ws->dir, true, &ws->meta, ws->blocks, &ws->serializer);
         if (rc != ST_OK) return st_fail_context(rc, "cannot create world %s", ws->dir);
-        log_info(WS_TAG, "created world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
+        log_info(WS_TAG, "created world %s (seed %llu%s)", ws->dir, (unsigned long long)settings.seed, seed_note);
+    } else if (ws->resumed && opts->no_save) {
+        ws->read_only = true;
+        log_info(WS_TAG, "opened world %s read-only (seed %llu): nothing is saved (--no-save)", ws->dir,
+                 (unsigned long long)settings.seed);
     } else if (ws->resumed) {
         log_info(WS_TAG, "opened world %s (seed %llu)", ws->dir, (unsigned long long)settings.seed);
     } else {
-        log_info(WS_TAG, "seed %llu (%s); this world is not saved (--no-save)",
-                 (unsigned long long)settings.seed, terrain_mode_name(settings.mode));
+        log_info(WS_TAG, "seed %llu%s (%s); this world is not saved (--no-save)",
+                 (unsigned long long)settings.seed, seed_note, terrain_mode_name(settings.mode));
     }
+    return ST_OK;
+}
+
+/* Read-only storage: chunks load from the world folder; a save is dropped (reported as done, so the worker
+ * releases the chunk as if it had been written). */
+static StResult read_only_load(void *user, TerrainChunk *chunk)
+{
+    const ChunkStorage *inner = user;
+    return inner->load(inner->user, chunk);
+}
+
+static StResult read_only_save(void *user, const TerrainChunk *chunk)
+{
+    (void)user;
+    (void)chunk;
     return ST_OK;
 }
 
 StResult world_session_start(WorldSession *ws, int sky_light)
 {
+    const ChunkStorage *storage = ws->serializer ? serializer_chunk_storage(ws->serializer) : NULL;
+    if (storage && ws->read_only) {
+        ws->read_only_storage.user = (void *)storage;
+        ws->read_only_storage.load = read_only_load;
+        ws->read_only_storage.save = read_only_save;
+        storage = &ws->read_only_storage;
+    }
     UpdaterConfig cfg = {
         .terrain = ws->terrain,
         .generator = ws->generator,
         .blocks = ws->blocks,
-        .storage = ws->serializer ? serializer_chunk_storage(ws->serializer) : NULL,
+        .storage = storage,
         .sky_light = sky_light,
         .threaded = true,
     };
     StResult rc = updater_create(&cfg, &ws->updater);
     if (rc != ST_OK) return st_fail_context(rc, "cannot start the update worker");
+    EditorConfig ec = { .terrain = ws->terrain, .updater = ws->updater, .blocks = ws->blocks,
+                        .history_bytes = ws->history_bytes };
+    rc = editor_create(&ec, &ws->editor);
+    if (rc != ST_OK) return st_fail_context(rc, "cannot create the editor");
     return ST_OK;
 }
 
 StResult world_session_save_meta(WorldSession *ws)
 {
-    if (!ws->serializer) return ST_OK;
+    if (!ws->serializer || ws->read_only) return ST_OK;
     return serializer_save_meta(ws->serializer, &ws->meta);
 }
 
 StResult world_session_save_all(WorldSession *ws)
 {
-    if (!ws->serializer) return ST_OK;
+    if (!ws->serializer || ws->read_only) return ST_OK;
     StResult rc = ws->updater ? updater_save_all(ws->updater) : ST_OK;
     if (rc == ST_OK) return serializer_save_meta(ws->serializer, &ws->meta);
     /* The chunks' error is the one to report (the player's edits); world.json is still written, and its own
@@ -182,6 +283,8 @@ StResult world_session_save_all(WorldSession *ws)
 
 void world_session_close(WorldSession *ws)
 {
+    editor_destroy(ws->editor);
+    ws->editor = NULL;
     updater_destroy(ws->updater);
     ws->updater = NULL;
     /* updater_destroy hands every chunk back without geometry, so the Terrain can free them all. */

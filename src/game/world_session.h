@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include "cli.h"
 #include "strata/block.h"
+#include "strata/edit.h"
 #include "strata/error.h"
 #include "strata/generator.h"
 #include "strata/terrain.h"
@@ -27,8 +28,12 @@ typedef struct WorldSession {
     Terrain *terrain;
     TerrainUpdater *updater;
     Serializer *serializer;       /* NULL: an unsaved world */
+    Editor *editor;               /* ChangeCell in full, history, behaviours (after world_session_start) */
+    size_t history_bytes;         /* the Editor's history bound; 0: HISTORY_DEFAULT_BYTES */
     WorldMeta meta;               /* settings in use; the stored player and time when `resumed` */
     bool resumed;                 /* opened an existing world folder */
+    bool read_only;               /* --no-save --world: loaded from disk, nothing written (saves are no-ops) */
+    ChunkStorage read_only_storage; /* loads through the serializer, drops saves */
     char dir[WORLD_SESSION_PATH_MAX];
 } WorldSession;
 
@@ -37,7 +42,7 @@ StResult world_session_load_blocks(WorldSession *ws, const char *asset_dir);
 /* Creates the generator (settings from the flags, or from world.json when resuming a world), the Terrain
  * and, with --world, opens or creates the world folder. */
 StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char *asset_dir);
-/* Starts the threaded update worker at the given sky light. */
+/* Starts the threaded update worker at the given sky light, and the Editor (history bound ws->history_bytes). */
 StResult world_session_start(WorldSession *ws, int sky_light);
 /* Writes world.json from ws->meta (no-op without a world folder). */
 StResult world_session_save_meta(WorldSession *ws);

@@ -10,16 +10,24 @@
 #include "gen24_internal.h"
 #include "gen_feature.h"
 #include "gen_generators.h"
+#include "gen_heightmap.h"
+#include "structures/gen_structures.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Version 2: snow cover is the thin snow_layer, and frozen columns grow no plant (the layer lies there instead).
  * Version 1 (worlds made before) covered frozen ground, leaves and ice with full snow cubes and grew plants in
  * frozen columns; it is still built on request, so such a world's new chunks match its old. */
-#define GEN24_VERSION 2
+#define GEN24_VERSION 3
 #define GEN24_VERSION_FULL_SNOW 1
+/* Version 3: structures (src/gen/structures): settlements of stations on flat zones that level pass 1's
+ * density, vegetation cleared on them, WFC dungeons carved in pass 3 with an entrance shaft to a flat zone.
+ * Version 2 worlds are still built exactly as before (no structures). */
+#define GEN24_VERSION_STRUCTURES 3
 
 static const Gen24 *impl(const Generator *g) { return g->impl; }
 
@@ -29,7 +37,14 @@ static void g24_spawn(const Generator *g, int *x, int *z) { gen24_find_spawn(imp
 
 static float g24_shore(const Generator *g, float x, float z) { return gen24_shore_distance(impl(g), x, z); }
 
-static float g24_height(const Generator *g, float x, float z) { return gen24_height(impl(g), x, z); }
+static float g24_height(const Generator *g, float x, float z)
+{
+    const Gen24 *gi = impl(g);
+    float h = gen24_height(gi, x, z);
+    return gi->structures ? gen_structures_height(gi->structures, x, z, h) : h;
+}
+
+static float g24_procedural_height(const void *gen24, float x, float z) { return gen24_height(gen24, x, z); }
 
 static int g24_temperature(const Generator *g, float x, float z) { return gen24_temperature(impl(g), x, z); }
 
@@ -44,6 +59,8 @@ static void g24_pass3(const Generator *gen, TerrainChunk *chunk, GenContext *ctx
     gen24_pockets(g, chunk, ctx);
     gen24_caves(g, chunk, ctx);
     gen24_minerals(g, chunk);
+    if (g->structures)
+        gen_structures_pass3(g->structures, ctx, chunk);
     gen24_fluids_down(g, chunk);
 }
 
@@ -55,6 +72,8 @@ static void g24_pass4(const Generator *gen, TerrainChunk *chunk, GenContext *ctx
     gen24_cacti(g, chunk);
     gen24_pumpkins(g, chunk);
     gen24_snow_and_ice(g, chunk);
+    if (g->structures)
+        gen_structures_pass4(g->structures, chunk);
     gen24_bedrock_and_air(g, chunk);
 }
 
@@ -69,11 +88,13 @@ static void g24_destroy(Generator *gen)
     Gen24 *g = gen->impl;
     if (!g)
         return;
+    gen_heightmap_free(g->hm);
     free_brushes(g->cave_brushes, GEN24_CAVE_TYPES_MAX * GEN24_CAVE_VARIANTS_MAX);
     for (int k = 0; k < GEN_MAX_VEINS; k++) {
         free_brushes(g->ore_brushes[k], 16);
         free_brushes(g->pocket_brushes[k], 16);
     }
+    gen_structures_destroy(g->structures);
     free_brushes(g->water_brushes, GEN_MAX_FLUID_SIZES * 4);
     free_brushes(g->magma_brushes, GEN_MAX_FLUID_SIZES * 4);
     for (int k = 0; k < GEN_MAX_TREE_TYPES; k++)
@@ -144,7 +165,7 @@ static const GeneratorClass GEN24_CLASS = {
 
 StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
 {
-    if (version != 0 && version != GEN24_VERSION && version != GEN24_VERSION_FULL_SNOW)
+    if (version != 0 && (version < GEN24_VERSION_FULL_SNOW || version > GEN24_VERSION))
         return st_fail(ST_ERR_VERSION, "generator 'gen24' version %d is not known to this build (it has versions "
                        "%d..%d)", version, GEN24_VERSION_FULL_SNOW, GEN24_VERSION);
     if (version == 0)
@@ -179,9 +200,84 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
         rc = gen24_build_mineral_brushes(g, rng_derive(s->seed, "mineral_brushes"));
     if (rc == ST_OK)
         rc = gen24_build_tree_brushes(g, rng_derive(s->seed, "tree_brushes"));
+    if (rc == ST_OK && version >= GEN24_VERSION_STRUCTURES)
+        rc = gen_structures_create(g->blocks, s->seed, g->key, g->ocean_level, g24_procedural_height, g, &g->structures);
     if (rc != ST_OK) {
         g24_destroy(gen);
         return rc;
     }
     return ST_OK;
+}
+
+/* ---- heightmap worlds ---- */
+
+/* Version 1: gen24 version 2's passes over the map's height, climate and splat rules. A world records it, and
+ * a later change to what a heightmap world generates bumps it, as for gen24. */
+#define GEN_HEIGHTMAP_VERSION 1
+#define GEN_HEIGHTMAP_GEN24_VERSION 2
+
+StResult gen_heightmap_create(Generator *gen, const WorldgenConfig *cfg, int version)
+{
+    if (version != 0 && version != GEN_HEIGHTMAP_VERSION)
+        return st_fail(ST_ERR_VERSION, "generator 'heightmap' version %d is not known to this build (it has version %d)",
+                       version, GEN_HEIGHTMAP_VERSION);
+    GenHeightmap *hm = NULL;
+    WorldSettings *s = &gen->settings;
+    StResult rc = gen_heightmap_load(s, gen->blocks, cfg->sea_level + s->sea_level_offset, &hm);
+    if (rc != ST_OK) return rc;
+    char hash[WORLD_SETTINGS_HASH_TEXT];
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)hm->hash);
+    if (s->heightmap_hash[0] && strcmp(s->heightmap_hash, hash) != 0) {
+        gen_heightmap_free(hm);
+        return st_fail(ST_ERR_STATE,
+                       "%s changed since this world was made (map files hash %s, now %s): its new chunks would not "
+                       "match the old ones; restore the map (and biome map / splat rules) it was made with",
+                       s->heightmap, s->heightmap_hash, hash);
+    }
+    snprintf(s->heightmap_hash, sizeof s->heightmap_hash, "%s", hash);   /* recorded in world.json, */
+    s->map_width = hm->map.width;                                          /* with the map's size */
+    s->map_height = hm->map.height;
+    if ((rc = gen24_create(gen, cfg, GEN_HEIGHTMAP_GEN24_VERSION)) != ST_OK) {
+        gen_heightmap_free(hm);
+        return rc;
+    }
+    Gen24 *g = gen->impl;
+    g->hm = hm;
+    gen->name = "heightmap";
+    gen->version = GEN_HEIGHTMAP_VERSION;
+    g->key = gen_generator_key(gen, cfg->text_hash ^ hm->hash);
+    return ST_OK;
+}
+
+/* ---- structures, for tools and the game (generator.h) ---- */
+
+static const Gen24 *gen24_of(const Generator *g)
+{
+    return g && g->name && strcmp(g->name, "gen24") == 0 ? g->impl : NULL;
+}
+
+int generator_list_structures(const Generator *g, int x, int z, int radius, GeneratorStructure *out, int max)
+{
+    const Gen24 *gi = gen24_of(g);
+    if (!gi || !gi->structures || max <= 0)
+        return 0;
+    return gen_structures_list(gi->structures, x, z, radius, out, max);
+}
+
+int generator_list_flat_zones(const Generator *g, int x, int z, int radius, FlatZone *out, int max)
+{
+    const Gen24 *gi = gen24_of(g);
+    if (!gi || !gi->structures)
+        return 0;
+    int n = 0;
+    int r0x = (int)floor((double)(x - radius) / GEN_SITE_REGION), r1x = (int)floor((double)(x + radius) / GEN_SITE_REGION);
+    int r0z = (int)floor((double)(z - radius) / GEN_SITE_REGION), r1z = (int)floor((double)(z + radius) / GEN_SITE_REGION);
+    for (int rz = r0z; rz <= r1z; rz++)
+        for (int rx = r0x; rx <= r1x; rx++) {
+            GenSite scratch;
+            const GenSite *site = gen_structures_site(gi->structures, rx, rz, &scratch);
+            for (int i = 0; i < site->zone_count && n < max; i++)
+                out[n++] = site->zones[i];
+        }
+    return n;
 }

@@ -7,6 +7,7 @@
  * permutation table shifted by four +-3000 offsets, every term owns a NoiseTable seeded with
  * rng_derive(seed, "<term>"), so two seeds share no term. All functions are pure and thread safe. */
 #include "gen24_internal.h"
+#include "gen_heightmap.h"
 
 #include <math.h>
 
@@ -51,6 +52,8 @@ float gen24_shore_combine(const Gen24 *g, float x, float z, float sx, float sz, 
 
 float gen24_shore_distance(const Gen24 *g, float x, float z)
 {
+    if (g->hm) /* a heightmap has no shore lines: height above the sea, as a distance (beaches, sandstone) */
+        return 4.0f * (gen_heightmap_height(g->hm, x, z) - (float)g->ocean_level);
     float sx_far = 0.0f, sz_far = 0.0f;
     if (g->island) {
         sx_far = gen24_shore_x(g, z + 1000.0f);
@@ -63,6 +66,8 @@ float gen24_shore_distance(const Gen24 *g, float x, float z)
  * mountain ranges run along the lines where the sum crosses its middle. */
 float gen24_mountain_raw(const Gen24 *g, float x, float z)
 {
+    float t, h, m;
+    if (g->hm && gen_heightmap_fields(g->hm, x, z, &t, &h, &m)) return m;
     float s = gen_noise2(&g->n_mountains, x, z, g->cfg.terrain.mountain_range_frequency / g->biome_scaling, 3, 1.91f,
                          0.75f);
     return 1.0f - fabsf(2.0f * s - 1.0f);
@@ -71,6 +76,14 @@ float gen24_mountain_raw(const Gen24 *g, float x, float z)
 void gen24_lattice(const Gen24 *g, int wx, int wz, Gen24Lattice *out)
 {
     float x = (float)wx, z = (float)wz;
+    float t, h, m;
+    if (g->hm && gen_heightmap_fields(g->hm, x, z, &t, &h, &m)) {
+        /* the raw values that gen24_temperature_of / _humidity_of turn into the biome map's t and h */
+        out->temperature = ((t + 0.5f) / 16.0f + 1.1f) / 3.0f;
+        out->humidity = ((h + 0.5f) / 16.0f + 0.9f) / 3.0f;
+        out->mountain = m;
+        return;
+    }
     out->temperature = gen_noise2(&g->n_temperature, x, z, g->cfg.terrain.temperature_frequency / g->biome_scaling, 5,
                                   2.0f, 0.6f);
     out->humidity = gen_noise2(&g->n_humidity, x, z, g->cfg.terrain.humidity_frequency / g->biome_scaling, 5, 2.0f, 0.6f);
@@ -146,6 +159,7 @@ static float sqrt_sign(float v)
 
 float gen24_height(const Gen24 *g, float x, float z)
 {
+    if (g->hm) return gen_heightmap_height(g->hm, x, z);
     const GenTerrainConfig *t = &g->cfg.terrain;
     float slope = t->ocean_slope +
                   t->ocean_slope_variation *

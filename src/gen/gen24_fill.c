@@ -12,6 +12,7 @@
  * water just outside a chunk for caves) gets bit-identical values. The coarse grid is aligned to world
  * multiples of 4, so neighbouring chunks share corner columns exactly. */
 #include "gen24_internal.h"
+#include "structures/gen_structures.h"
 
 #include <math.h>
 #include <string.h>
@@ -30,7 +31,10 @@ void gen24_coarse_base(const Gen24 *g, int wx, int wz, bool fields, Gen24Coarse 
         out->fields.mountain = m;
     }
     out->height = gen24_height(g, x, z);
-    out->turbulence = t->turbulence_strength * gen_lerp(t->min_turbulence, 1.0f, gen_squish(m, t->turbulence_zero, 1.0f));
+    /* heightmap worlds: the surface is the map's, with no overhangs added */
+    out->turbulence = g->hm ? 0.0f
+                            : t->turbulence_strength *
+                                  gen_lerp(t->min_turbulence, 1.0f, gen_squish(m, t->turbulence_zero, 1.0f));
 }
 
 float gen24_coarse_level(const Gen24 *g, const Gen24Coarse *c, int wx, int wz, int l)
@@ -131,6 +135,11 @@ void gen24_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 
     const int32_t water = cell_make(BLOCK_WATER, 0);
     const int ocean = g->ocean_level;
+    /* version 3: flat zones of the chunk's structure site (a pure function of the seed) */
+    GenSite site_scratch;
+    const GenSite *site = g->structures ? gen_structures_site(g->structures, (int)floor((double)ox / GEN_SITE_REGION),
+                                                              (int)floor((double)oz / GEN_SITE_REGION), &site_scratch)
+                                        : NULL;
     float density[256];
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) {
@@ -142,8 +151,11 @@ void gen24_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
             gen24_column_fields(g, c00, c10, c01, c11, wx, wz, &temperature, &humidity, &mountain);
             chunk->shafts[i] = shaft_set_humidity(shaft_set_temperature(chunk->shafts[i], temperature), humidity);
             gen24_column_density(c00, c10, c01, c11, wx, wz, 256, density);
-            float shore = gen24_shore_combine(g, (float)wx, (float)wz, shore_x[z], shore_z[x], shore_x_far[z],
-                                              shore_z_far[x]);
+            if (site)
+                gen_structures_flatten_column(site, wx, wz, density);
+            float shore = g->hm ? gen24_shore_distance(g, (float)wx, (float)wz)
+                                : gen24_shore_combine(g, (float)wx, (float)wz, shore_x[z], shore_z[x], shore_x_far[z],
+                                                      shore_z_far[x]);
             Gen24RockRule rule = gen24_rock_rule(g, shore, mountain, temperature, humidity);
             int32_t *column = cell_view_column(view, x, z);
             for (int y = 0; y < 256; y++) {

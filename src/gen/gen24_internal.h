@@ -20,8 +20,13 @@
 
 #define GEN24_COARSE_LEVELS 33      /* density samples every 8 blocks, y 0..256 */
 
+struct GenHeightmap; /* gen_heightmap.h */
+
 typedef struct Gen24 {
     WorldgenConfig cfg;
+    /* heightmap worlds: the map that replaces the height, shore, climate (with a biome map) and surface
+     * rules; NULL for gen24's own worlds */
+    struct GenHeightmap *hm;
     const BlockRegistry *blocks;
     uint64_t key;                 /* gen_generator_key: identifies the inputs for the context caches */
     int ocean_level;
@@ -57,6 +62,7 @@ typedef struct Gen24 {
     uint8_t supports_snow[BLOCK_MAX];
     int snow_cover;             /* what pass 4 lays on frozen tops: BLOCK_SNOW_LAYER (version 1: BLOCK_SNOW) */
     bool plants_in_snow;        /* version 1: frozen columns grow plants too (and then carry no snow) */
+    struct GenStructures *structures; /* version 3: settlements, flat zones, dungeons (NULL before) */
 } Gen24;
 
 /* The 2D fields at a lattice point (world x, z multiples of 4): the raw noise values behind temperature,

@@ -15,6 +15,7 @@
  * generated (version 1 of the generator laid them as cover, and grew plants that kept it off; Gen24.snow_cover
  * and Gen24.plants_in_snow keep that for worlds made with it). */
 #include "gen24_internal.h"
+#include "gen_heightmap.h"
 
 #include <math.h>
 
@@ -22,6 +23,16 @@ void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_bloc
                          int temperature, int humidity, float mountain, int *block, int *depth)
 {
     int b;
+    if (g->hm && top_block != BLOCK_SANDSTONE) {
+        /* heightmap worlds: the auto-splat rules choose (sandstone, next to the sea, stays sand) */
+        gen_heightmap_surface(g->hm, wx, wz, top_y, &b, depth);
+        if (*depth >= 0) {
+            *block = b;
+            if (*depth > top_y) *depth = top_y;
+            return;
+        }
+        /* grass and dirt layers: gen24's dirt with its depth below */
+    }
     if (top_block == BLOCK_SANDSTONE) {
         b = (temperature > 4 && temperature < 7) ? BLOCK_GRAVEL : BLOCK_SAND;
     } else if (top_y > 170 && gen_is_place_frozen(temperature, top_y)) {

@@ -16,7 +16,7 @@
 
 #define WORLDGEN_DEFAULT_PATH STRATA_ASSET_DIR "/worldgen.json"
 
-/* The table of generators: which create function builds each terrain mode (heightmap has none yet). */
+/* The table of generators: which create function builds each terrain mode. */
 static const struct {
     TerrainGenerationMode mode;
     GenCreateFn create;
@@ -24,6 +24,7 @@ static const struct {
     {TERRAIN_MODE_CONTINENT, gen24_create},
     {TERRAIN_MODE_ISLAND, gen24_create},
     {TERRAIN_MODE_FLAT, gen_flat_create},
+    {TERRAIN_MODE_HEIGHTMAP, gen_heightmap_create},
 };
 
 /* The create function for a mode generator_create has already accepted (so one exists). */
@@ -41,10 +42,8 @@ StResult generator_create_version(const WorldSettings *settings, const BlockRegi
     *out = NULL;
     if (!settings || !blocks)
         return st_fail(ST_ERR_ARG, "generator_create: settings and blocks are required");
-    if (settings->mode == TERRAIN_MODE_HEIGHTMAP)
-        return st_fail(ST_ERR_ARG, "terrain mode 'heightmap' needs a heightmap file (not available in this version)");
     if (settings->mode != TERRAIN_MODE_CONTINENT && settings->mode != TERRAIN_MODE_ISLAND &&
-        settings->mode != TERRAIN_MODE_FLAT)
+        settings->mode != TERRAIN_MODE_FLAT && settings->mode != TERRAIN_MODE_HEIGHTMAP)
         return st_fail(ST_ERR_ARG, "generator_create: unknown terrain mode %d", (int)settings->mode);
     StResult rc = world_settings_validate(settings);
     if (rc != ST_OK)

@@ -11,3 +11,5 @@ target_sources(strata_core PRIVATE
 # the erosion inner loops are written branch-free for the vectoriser (-fno-trapping-math lets it
 # if-convert them; results are unchanged: no code here relies on FP traps)
 set_source_files_properties(src/heightfield/erosion.c PROPERTIES COMPILE_OPTIONS "-O3;-fno-trapping-math")
+# heightmap worlds sample the map while generating chunks: the same bits on every machine (as src/gen)
+set_source_files_properties(src/heightfield/heightfield.c PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")

@@ -7,9 +7,9 @@
  * stay valid) to the largest run ever drawn.
  * Chunks are found by coordinates through an open-addressing hash (linear probing, backward-shift delete)
  * over a dense array the draw loop walks. A mesh handed over is only queued; renderer_draw uploads the
- * pending meshes nearest the camera first, at most `upload_chunk_budget` chunks and a byte budget per
- * frame. Like ClassiCube's chunk updates, the chunk budget adapts: it grows while uploads take little
- * time and there is a backlog, and shrinks when a frame's uploads run long. Chunks the player just edited
+ * pending meshes nearest the camera first for as long as the frame's time budget allows (at least one a
+ * frame): a count budget starves when a slow frame is slow for other reasons, and a time budget lets the
+ * loading screen, which draws nothing else, spend its frame uploading. Chunks the player just edited
  * are marked urgent: their meshes go up in the first draw after they arrive, before and outside the
  * budget, so a dig shows as soon as the worker has remeshed it. */
 #include <stdlib.h>
@@ -133,7 +133,6 @@ StResult chunk_buffers_init(ChunkBufferTable *table)
         memset(table, 0, sizeof *table);
         return st_fail(ST_ERR_NOMEM, "renderer: out of memory for the chunk table");
     }
-    table->upload_chunk_budget = RENDER_UPLOAD_CHUNKS_BASE;
     render_quad_indices_ensure(&table->quad_indices, 16384);
     return ST_OK;
 }
@@ -158,7 +157,6 @@ void chunk_buffers_free(ChunkBufferTable *table)
     free(table->chunks);
     free(table->slots);
     free(table->pick_scratch);
-    free(table->pick_distance);
     memset(table, 0, sizeof *table);
 }
 
@@ -303,6 +301,11 @@ static double chunk_buffers_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+typedef struct PendingPick {
+    float distance;
+    int index;
+} PendingPick;
+
 static bool chunk_buffers_grow_pick(ChunkBufferTable *table, int n)
 {
     if (n <= table->pick_capacity)
@@ -310,22 +313,25 @@ static bool chunk_buffers_grow_pick(ChunkBufferTable *table, int n)
     int capacity = table->pick_capacity ? table->pick_capacity : 64;
     while (capacity < n)
         capacity *= 2;
-    int *scratch = realloc(table->pick_scratch, (size_t)capacity * sizeof *scratch);
-    if (scratch)
-        table->pick_scratch = scratch;
-    float *distance = realloc(table->pick_distance, (size_t)capacity * sizeof *distance);
-    if (distance)
-        table->pick_distance = distance;
-    if (!scratch || !distance)
+    struct PendingPick *picks = realloc(table->pick_scratch, (size_t)capacity * sizeof *picks);
+    if (!picks)
         return false;
+    table->pick_scratch = picks;
     table->pick_capacity = capacity;
     return true;
 }
 
-int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], bool everything)
+static int chunk_buffers_compare_pick(const void *a, const void *b)
+{
+    float da = ((const PendingPick *)a)->distance, db = ((const PendingPick *)b)->distance;
+    return (da > db) - (da < db);
+}
+
+int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], double budget_ms)
 {
     if (table->pending_count == 0)
         return 0;
+    bool everything = budget_ms < 0.0;
     int urgent = 0;
     if (!everything) {
         for (int i = 0; i < table->count; i++) {
@@ -338,54 +344,35 @@ int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], bool e
         if (table->pending_count == 0)
             return urgent;
     }
-    int budget_chunks = everything ? table->pending_count : table->upload_chunk_budget;
-    size_t budget_bytes = everything ? SIZE_MAX
-                        : (size_t)RENDER_UPLOAD_BYTES_BASE / RENDER_UPLOAD_CHUNKS_BASE * (size_t)budget_chunks;
     double start = chunk_buffers_now_ms();
     int uploaded = 0;
-    size_t bytes = 0;
-
-    if (table->pending_count <= budget_chunks || !chunk_buffers_grow_pick(table, table->pending_count)) {
-        /* Everything fits (or no scratch): dense order, still under the byte budget. */
-        for (int i = 0; i < table->count && uploaded < budget_chunks && bytes < budget_bytes; i++) {
-            if (!table->chunks[i].pending)
-                continue;
-            bytes += chunk_buffers_upload_one(table, &table->chunks[i], camera);
-            uploaded++;
-        }
-    } else {
-        /* Backlog: nearest first. Collect the pending chunks, then pick the nearest repeatedly. */
-        int n = 0;
+    if (everything || !chunk_buffers_grow_pick(table, table->pending_count)) {
         for (int i = 0; i < table->count; i++) {
             if (!table->chunks[i].pending)
                 continue;
-            table->pick_scratch[n] = i;
-            table->pick_distance[n] = chunk_buffers_nearest_distance(table->chunks[i].coord_x,
-                                                                     table->chunks[i].coord_z, camera);
-            n++;
-        }
-        while (n > 0 && uploaded < budget_chunks && bytes < budget_bytes) {
-            int best = 0;
-            for (int k = 1; k < n; k++)
-                if (table->pick_distance[k] < table->pick_distance[best])
-                    best = k;
-            bytes += chunk_buffers_upload_one(table, &table->chunks[table->pick_scratch[best]], camera);
+            chunk_buffers_upload_one(table, &table->chunks[i], camera);
             uploaded++;
-            table->pick_scratch[best] = table->pick_scratch[n - 1];
-            table->pick_distance[best] = table->pick_distance[n - 1];
-            n--;
+            if (!everything && chunk_buffers_now_ms() - start >= budget_ms)
+                break;
         }
+        return urgent + uploaded;
     }
-
-    if (!everything) {
-        double elapsed = chunk_buffers_now_ms() - start;
-        if (elapsed > RENDER_UPLOAD_TARGET_MS) {
-            int b = table->upload_chunk_budget * 3 / 4;
-            table->upload_chunk_budget = b < RENDER_UPLOAD_CHUNKS_MIN ? RENDER_UPLOAD_CHUNKS_MIN : b;
-        } else if (table->pending_count > 0 && elapsed < RENDER_UPLOAD_TARGET_MS * 0.5) {
-            int b = table->upload_chunk_budget + 2;
-            table->upload_chunk_budget = b > RENDER_UPLOAD_CHUNKS_MAX ? RENDER_UPLOAD_CHUNKS_MAX : b;
-        }
+    /* Nearest first, until the time is spent (at least one: a slow frame never starves the queue). */
+    PendingPick *picks = table->pick_scratch;
+    int n = 0;
+    for (int i = 0; i < table->count; i++) {
+        if (!table->chunks[i].pending)
+            continue;
+        picks[n].index = i;
+        picks[n].distance = chunk_buffers_nearest_distance(table->chunks[i].coord_x, table->chunks[i].coord_z, camera);
+        n++;
+    }
+    qsort(picks, (size_t)n, sizeof *picks, chunk_buffers_compare_pick);
+    for (int k = 0; k < n; k++) {
+        chunk_buffers_upload_one(table, &table->chunks[picks[k].index], camera);
+        uploaded++;
+        if (chunk_buffers_now_ms() - start >= budget_ms)
+            break;
     }
     return urgent + uploaded;
 }

@@ -2,7 +2,8 @@
  *
  * shader.c (GLSL load/compile/link), atlas.c (texture with per-tile mipmaps), chunk_buffers.c (per-chunk
  * VAO/VBO, upload queue and budget, the shared quad index buffer), frustum.c (planes and AABB test),
- * sky.c (sky and fog colour, fog range), overlay.c (block outline, crosshair, HUD text), screenshot.c.
+ * sky.c (sky and fog colour, fog range), overlay.c (block outline, crosshair, HUD text), ui_draw.c (2D UI:
+ * rectangles, text, block icons), screenshot.c.
  * Everything here runs on the main thread with the GL context current. Nothing outside src/render
  * includes this header (it pulls in glad). */
 #ifndef STRATA_RENDER_INTERNAL_H
@@ -58,6 +59,17 @@ void render_fog_range(int view_distance_chunks, float *fog_start, float *fog_end
 /* Fog band of a chunk that is still fading in: end = its haze distance, same band width as the global fog. */
 void render_chunk_fog_range(float fog_start, float fog_end, float haze_end, float *chunk_start, float *chunk_end);
 
+typedef struct RenderSky {
+    GLuint program, vao;
+    GLint u_inv_view_proj, u_horizon, u_sun, u_daylight, u_camera, u_cloud_shift, u_fog;
+} RenderSky;
+
+StResult render_sky_create(RenderSky *sky, const char *shader_dir);
+void render_sky_destroy(RenderSky *sky);
+/* Draws the dome over the whole framebuffer (depth test and writes off), before the terrain. */
+void render_sky_draw(const RenderSky *sky, mat4 view_proj, const RenderCamera *camera, const RenderFrame *frame,
+                     const float horizon[3], float fog_start, float fog_end);
+
 /* ---- chunk_buffers.c ---- */
 
 /* The shared element buffer with the quad pattern (0,1,2, 0,2,3 per 4 vertices), GL_UNSIGNED_INT. */
@@ -86,11 +98,6 @@ typedef struct RenderChunk {
 #define RENDER_URGENT_DRAWS 120            /* how long an edit keeps a chunk's next meshes urgent */
 
 #define RENDER_FADE_SPEED 32.0f            /* blocks per second the haze of a new chunk recedes */
-#define RENDER_UPLOAD_BYTES_BASE (4 << 20) /* per-frame vertex bytes at the base chunk budget */
-#define RENDER_UPLOAD_CHUNKS_BASE 8
-#define RENDER_UPLOAD_CHUNKS_MIN 2
-#define RENDER_UPLOAD_CHUNKS_MAX 64
-#define RENDER_UPLOAD_TARGET_MS 4.0
 
 typedef struct ChunkBufferTable {
     RenderChunk *chunks;           /* dense array */
@@ -98,10 +105,8 @@ typedef struct ChunkBufferTable {
     int32_t *slots;                /* open addressing (linear probing): dense index + 1, 0 = empty */
     int slot_capacity;             /* power of two */
     int pending_count;
-    int upload_chunk_budget;       /* adaptive: chunks uploaded per frame */
     RenderQuadIndices quad_indices;
-    int *pick_scratch;             /* indices of pending chunks, reused each frame */
-    float *pick_distance;
+    struct PendingPick *pick_scratch; /* pending chunks and their distances, reused each frame */
     int pick_capacity;
 } ChunkBufferTable;
 
@@ -114,9 +119,9 @@ void chunk_buffers_queue_mesh(ChunkBufferTable *table, int coord_x, int coord_z,
 /* Frees the chunk's buffers and drops a queued mesh. */
 void chunk_buffers_release(ChunkBufferTable *table, int coord_x, int coord_z);
 /* Uploads queued meshes of urgent chunks (edited: outside the budget), then the others nearest to the camera
- * first, within the adaptive budget (all of them if `everything`). New geometry starts its fade at its
- * nearest corner's distance; returns chunks uploaded. */
-int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], bool everything);
+ * first until budget_ms has passed (at least one; all of them if budget_ms < 0). New geometry starts its
+ * fade at its nearest corner's distance; returns chunks uploaded. */
+int chunk_buffers_upload(ChunkBufferTable *table, const double camera[3], double budget_ms);
 /* Horizontal distance from the camera to the nearest point of the chunk's 16x16 footprint. */
 float chunk_buffers_nearest_distance(int coord_x, int coord_z, const double camera[3]);
 
@@ -137,6 +142,46 @@ void render_overlay_destroy(RenderOverlay *overlay);
  * lines over a dark backdrop. view_proj has no translation; positions are made camera-relative here. */
 void render_overlay_draw(RenderOverlay *overlay, mat4 view_proj,
                          const double camera[3], const RenderFrame *frame, int width, int height);
+
+/* ---- ui_draw.c ---- */
+
+#define RENDER_FONT_FIRST 32
+#define RENDER_FONT_GLYPHS 95
+
+typedef struct RenderUi {
+    GLuint program, vao, vbo;
+    GLint u_mvp;
+    bool vao_ready;                /* attributes set up (on the first flush, when the index buffer exists) */
+    GLuint font_texture;           /* single-channel coverage; 0 = none (text is drawn with stb_easy_font) */
+    int font_width, font_height;   /* the font bitmap, pixels */
+    float font_pixel_height, font_ascent;
+    float glyphs[RENDER_FONT_GLYPHS][7]; /* ASCII 32..126: x0 y0 x1 y1 xoff yoff xadvance (ui_font.json) */
+    struct UiVertex *vertices;     /* this frame's queue */
+    int count, capacity;           /* vertices */
+    int vbo_bytes;
+    const BlockRegistry *blocks;   /* for block icons (borrowed) */
+} RenderUi;
+
+/* Builds the program; loads asset_dir/fonts/ui_font.png and .json (missing or bad: a warning, and text falls
+ * back to stb_easy_font). */
+StResult render_ui_create(RenderUi *ui, const char *shader_dir, const char *asset_dir, const BlockRegistry *blocks);
+void render_ui_destroy(RenderUi *ui);
+/* Draws and empties the queue (pixels, top-left origin); leaves depth test on and blending off. */
+void render_ui_flush(RenderUi *ui, RenderQuadIndices *indices, GLuint atlas_texture, int width, int height);
+/* ---- edit_overlay.c ---- */
+
+typedef struct RenderEditOverlay {
+    GLuint vao, vbo;
+    int vbo_bytes;
+    struct OverlayVertex *scratch;
+    int scratch_capacity;          /* vertices */
+} RenderEditOverlay;
+
+StResult render_edit_overlay_create(RenderEditOverlay *eo, RenderQuadIndices *indices);
+void render_edit_overlay_destroy(RenderEditOverlay *eo);
+/* Draws frame->preview, frame->particles and the strip with the overlay's program (before the overlay). */
+void render_edit_overlay_draw(RenderEditOverlay *eo, const RenderOverlay *overlay, mat4 view_proj,
+                              const double camera[3], const RenderFrame *frame, int width, int height);
 
 /* ---- renderer.c ---- */
 
@@ -163,6 +208,9 @@ struct Renderer {
     RenderAtlas atlas;
     ChunkBufferTable chunks;
     RenderOverlay overlay;
+    RenderUi ui;
+    RenderSky sky;
+    RenderEditOverlay edit_overlay;
     RenderStats stats;
     VisibleChunk *visible;
     int visible_capacity;

@@ -74,6 +74,9 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         (rc = renderer_load_terrain_program(config->shader_dir, "terrain_cutout.frag", &r->cutout)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
+        (rc = render_sky_create(&r->sky, config->shader_dir)) != ST_OK ||
+        (rc = render_ui_create(&r->ui, config->shader_dir, config->asset_dir, config->blocks)) != ST_OK ||
+        (rc = render_edit_overlay_create(&r->edit_overlay, &r->chunks.quad_indices)) != ST_OK ||
         (rc = render_atlas_load(config->asset_dir, &r->atlas)) != ST_OK) {
         renderer_destroy(r);
         return rc;
@@ -102,6 +105,9 @@ void renderer_destroy(Renderer *renderer)
             glDeleteSync(renderer->frame_fences[i]);
     chunk_buffers_free(&renderer->chunks);
     render_overlay_destroy(&renderer->overlay);
+    render_ui_destroy(&renderer->ui);
+    render_sky_destroy(&renderer->sky);
+    render_edit_overlay_destroy(&renderer->edit_overlay);
     render_atlas_free(&renderer->atlas);
     if (renderer->terrain.program)
         glDeleteProgram(renderer->terrain.program);
@@ -115,6 +121,12 @@ void renderer_resize(Renderer *renderer, int width, int height)
 {
     renderer->width = width;
     renderer->height = height;
+}
+
+void renderer_set_view_distance(Renderer *renderer, int view_distance_chunks)
+{
+    if (view_distance_chunks >= 1)
+        renderer->view_distance_chunks = view_distance_chunks;
 }
 
 void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, ChunkMesh *mesh)
@@ -136,24 +148,41 @@ void renderer_mark_edited(Renderer *renderer, int coord_x, int coord_z)
         c->urgent_draws = RENDER_URGENT_DRAWS;
 }
 
-void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera)
+void renderer_end_fades(Renderer *renderer)
 {
     ChunkBufferTable *t = &renderer->chunks;
-    chunk_buffers_upload(t, camera->position, true);
     float fog_start, fog_end;
     render_fog_range(renderer->view_distance_chunks, &fog_start, &fog_end);
     for (int i = 0; i < t->count; i++)
-        t->chunks[i].haze_end = fog_end; /* fade-ins end: the next frame shows everything */
+        t->chunks[i].haze_end = fog_end;
+}
+
+void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera)
+{
+    chunk_buffers_upload(&renderer->chunks, camera->position, -1.0);
+    renderer_end_fades(renderer); /* the next frame shows everything */
+}
+
+bool renderer_chunk_uploaded(const Renderer *renderer, int coord_x, int coord_z)
+{
+    const RenderChunk *c = chunk_buffers_find((ChunkBufferTable *)&renderer->chunks, coord_x, coord_z);
+    return !c || !c->pending;
 }
 
 void renderer_get_stats(const Renderer *renderer, RenderStats *stats)
 {
     *stats = renderer->stats;
     stats->uploads_pending = renderer->chunks.pending_count;
-    int resident = 0;
-    for (int i = 0; i < renderer->chunks.count; i++)
-        resident += renderer->chunks.chunks[i].has_geometry;
+    float fog_start, fog_end;
+    render_fog_range(renderer->view_distance_chunks, &fog_start, &fog_end);
+    int resident = 0, fading = 0;
+    for (int i = 0; i < renderer->chunks.count; i++) {
+        const RenderChunk *c = &renderer->chunks.chunks[i];
+        resident += c->has_geometry;
+        fading += c->has_geometry && c->haze_end < fog_end;
+    }
     stats->chunks_resident = resident;
+    stats->chunks_fading = fading;
 }
 
 /* ---- the frame ---- */
@@ -299,16 +328,49 @@ static void renderer_chunk_uniforms(const TerrainProgram *p, const VisibleChunk 
     glUniform2f(p->u_fog_range, v->fog_start, v->fog_end);
 }
 
-void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame)
+/* Frame pacing: waits for the frame RENDER_FRAMES_IN_FLIGHT back. */
+static void renderer_wait_frame(Renderer *r)
 {
-    Renderer *r = renderer;
-    ChunkBufferTable *t = &r->chunks;
     GLsync *fence = &r->frame_fences[r->frame_index];
     if (*fence) {
         glClientWaitSync(*fence, GL_SYNC_FLUSH_COMMANDS_BIT, (GLuint64)1000000000);
         glDeleteSync(*fence);
         *fence = NULL;
     }
+}
+
+static void renderer_end_frame(Renderer *r)
+{
+    r->frame_fences[r->frame_index] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    r->frame_index = (r->frame_index + 1) % RENDER_FRAMES_IN_FLIGHT;
+}
+
+static double renderer_upload_budget(const RenderFrame *frame)
+{
+    return frame->upload_ms > 0.0f ? (double)frame->upload_ms : (double)RENDER_UPLOAD_MS_DEFAULT;
+}
+
+void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame,
+                           const float backdrop[3])
+{
+    Renderer *r = renderer;
+    renderer_wait_frame(r);
+    chunk_buffers_upload(&r->chunks, camera->position, renderer_upload_budget(frame));
+    glViewport(0, 0, r->width, r->height);
+    glDepthMask(GL_TRUE);
+    glClearColor(backdrop[0], backdrop[1], backdrop[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    render_ui_flush(&r->ui, &r->chunks.quad_indices, r->atlas.texture, r->width, r->height);
+    r->stats.chunks_drawn = 0;
+    r->stats.triangles_drawn = 0;
+    renderer_end_frame(r);
+}
+
+void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame)
+{
+    Renderer *r = renderer;
+    ChunkBufferTable *t = &r->chunks;
+    renderer_wait_frame(r);
     float fog_start, fog_end;
     render_fog_range(r->view_distance_chunks, &fog_start, &fog_end);
 
@@ -319,13 +381,29 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         if (c->has_geometry && c->haze_end < fog_end)
             c->haze_end = fminf(fog_end, c->haze_end + RENDER_FADE_SPEED * dt);
     }
-    chunk_buffers_upload(t, camera->position, false);
+    chunk_buffers_upload(t, camera->position, renderer_upload_budget(frame));
     for (int i = 0; i < t->count; i++)
         if (t->chunks[i].urgent_draws > 0)
             t->chunks[i].urgent_draws--;
 
     float sky[3];
     renderer_sky_color(frame->time_of_day, frame->sky_brightness, sky);
+    /* Inside a fluid the fog closes in and takes the fluid's colour; inside a solid block the world is
+     * not drawn at all (the fog ends at the camera), so nothing shows through walls. */
+    bool dome = frame->sky_detail;
+    if (frame->eye_medium != RENDER_MEDIUM_AIR) {
+        static const float water[3] = { 0.05f, 0.20f, 0.42f }, lava[3] = { 0.75f, 0.25f, 0.04f },
+                           solid[3] = { 0.02f, 0.02f, 0.02f };
+        const float *tint = frame->eye_medium == RENDER_MEDIUM_WATER ? water
+                          : frame->eye_medium == RENDER_MEDIUM_LAVA ? lava : solid;
+        float dim = frame->eye_medium == RENDER_MEDIUM_WATER ? 0.35f + 0.65f * frame->sky_brightness : 1.0f;
+        for (int c = 0; c < 3; c++)
+            sky[c] = tint[c] * dim;
+        fog_end = frame->eye_medium == RENDER_MEDIUM_WATER ? RENDER_WATER_FOG_END
+                : frame->eye_medium == RENDER_MEDIUM_LAVA ? RENDER_LAVA_FOG_END : 0.0f;
+        fog_start = frame->eye_medium == RENDER_MEDIUM_WATER ? 2.0f : 0.0f;
+        dome = false;
+    }
     glViewport(0, 0, r->width, r->height);
     glDepthMask(GL_TRUE);
     glClearColor(sky[0], sky[1], sky[2], 1.0f);
@@ -333,6 +411,8 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 
     mat4 view_proj;
     renderer_build_matrices(r, camera, view_proj);
+    if (dome)
+        render_sky_draw(&r->sky, view_proj, camera, frame, sky, fog_start, fog_end);
     int visible = renderer_collect_visible(r, camera->position, view_proj, fog_start, fog_end);
     long triangles = 0;
     int drawn = 0;
@@ -394,13 +474,14 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     for (int i = 0; i < visible; i++)
         drawn += r->visible[i].drawn;
 
+    render_edit_overlay_draw(&r->edit_overlay, &r->overlay, view_proj, camera->position, frame, r->width, r->height);
     render_overlay_draw(&r->overlay, view_proj, camera->position, frame, r->width, r->height);
+    render_ui_flush(&r->ui, &t->quad_indices, r->atlas.texture, r->width, r->height);
     glUseProgram(0);
 
     r->stats.chunks_drawn = drawn;
     r->stats.triangles_drawn = triangles;
-    *fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    r->frame_index = (r->frame_index + 1) % RENDER_FRAMES_IN_FLIGHT;
+    renderer_end_frame(r);
 }
 
 double renderer_fade_in_seconds(const Renderer *r)

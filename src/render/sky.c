@@ -5,8 +5,12 @@
  * 0.5 noon, 0.75 dusk) with smoothstep between keys, dimmed by sky_brightness. Fog is linear over the
  * horizontal distance, ending exactly at the voxel view distance so chunks appear at the edge already
  * fully fogged. A chunk that just got geometry keeps its own, nearer fog end (Survivalcraft's haze) that
- * recedes outward; its fog band keeps the global band's width so the haze looks the same as the fog. */
+ * recedes outward; its fog band keeps the global band's width so the haze looks the same as the fog.
+ * The dome (sky.frag, when the frame asks for it) is drawn over the clear: its horizon is that same colour,
+ * so the fog still meets the sky without a seam, and it adds the zenith gradient, the sun and moon on their
+ * daily circle, stars at night, the sunrise/sunset glow and the drifting cloud layer. */
 #include <math.h>
+#include <string.h>
 #include "render_internal.h"
 
 typedef struct SkyKey {
@@ -60,4 +64,70 @@ void render_chunk_fog_range(float fog_start, float fog_end, float haze_end, floa
     float band = fog_end - fog_start;
     *chunk_end = haze_end;
     *chunk_start = haze_end - band < fog_start ? haze_end - band : fog_start;
+}
+
+void renderer_sun_direction(float time_of_day, float out[3])
+{
+    float a = (time_of_day - 0.25f) * 6.2831853f;
+    float v[3] = { cosf(a), sinf(a), 0.28f }; /* tilted a little south so it never passes straight overhead */
+    float n = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int i = 0; i < 3; i++)
+        out[i] = v[i] / n;
+}
+
+StResult render_sky_create(RenderSky *sky, const char *shader_dir)
+{
+    memset(sky, 0, sizeof *sky);
+    StResult rc = render_shader_load(shader_dir, "sky.vert", "sky.frag", &sky->program);
+    if (rc != ST_OK)
+        return rc;
+    sky->u_inv_view_proj = render_shader_uniform(sky->program, "u_inv_view_proj");
+    sky->u_horizon = render_shader_uniform(sky->program, "u_horizon");
+    sky->u_sun = render_shader_uniform(sky->program, "u_sun");
+    sky->u_daylight = render_shader_uniform(sky->program, "u_daylight");
+    sky->u_camera = render_shader_uniform(sky->program, "u_camera");
+    sky->u_cloud_shift = render_shader_uniform(sky->program, "u_cloud_shift");
+    sky->u_fog = render_shader_uniform(sky->program, "u_fog");
+    glGenVertexArrays(1, &sky->vao);
+    return ST_OK;
+}
+
+void render_sky_destroy(RenderSky *sky)
+{
+    if (sky->vao)
+        glDeleteVertexArrays(1, &sky->vao);
+    if (sky->program)
+        glDeleteProgram(sky->program);
+    memset(sky, 0, sizeof *sky);
+}
+
+void render_sky_draw(const RenderSky *sky, mat4 view_proj, const RenderCamera *camera, const RenderFrame *frame,
+                     const float horizon[3], float fog_start, float fog_end)
+{
+    mat4 inverse;
+    glm_mat4_inv(view_proj, inverse);
+    float sun[3];
+    renderer_sun_direction(frame->time_of_day, sun);
+    /* The cloud pattern repeats every 12 * 4096 blocks: wrap the camera there so floats stay exact. */
+    const double period = 12.0 * 4096.0;
+    double shift = fmod(frame->game_seconds * 1.2, period);
+    float camera_pos[3] = { (float)fmod(camera->position[0], period), (float)camera->position[1],
+                            (float)fmod(camera->position[2], period) };
+    glUseProgram(sky->program);
+    glUniformMatrix4fv(sky->u_inv_view_proj, 1, GL_FALSE, (const float *)inverse);
+    glUniform3fv(sky->u_horizon, 1, horizon);
+    glUniform3fv(sky->u_sun, 1, sun);
+    glUniform1f(sky->u_daylight, frame->sky_brightness);
+    glUniform3fv(sky->u_camera, 1, camera_pos);
+    glUniform1f(sky->u_cloud_shift, (float)shift);
+    glUniform2f(sky->u_fog, fog_start, fog_end);
+    glDisable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    glBindVertexArray(sky->vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+    glDepthMask(GL_TRUE);
+    glEnable(GL_DEPTH_TEST);
 }

@@ -8,6 +8,8 @@ add_library(strata_render STATIC
   src/render/frustum.c
   src/render/sky.c
   src/render/overlay.c
+  src/render/ui_draw.c
+  src/render/edit_overlay.c
   src/render/screenshot.c)
 target_link_libraries(strata_render PUBLIC strata_core glad PkgConfig::CGLM PkgConfig::STB m)
 target_link_libraries(strata PRIVATE strata_render)

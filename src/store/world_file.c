@@ -110,6 +110,19 @@ static StResult world_parse(const ConfigDoc *doc, WorldMeta *meta)
     return config_get_number_opt(doc, root, "", "game_time", 0.0, 1e15, &meta->game_time);
 }
 
+/* Parses a loaded document (and frees it); *meta changes only on success. */
+static StResult world_meta_parse_doc(ConfigDoc *doc_in, WorldMeta *meta)
+{
+    ConfigDoc doc = *doc_in;
+    WorldMeta loaded;
+    memset(&loaded, 0, sizeof loaded);
+    loaded.time_of_day = 0.5f;
+    StResult rc = world_parse(&doc, &loaded);
+    config_free(&doc);
+    if (rc == ST_OK) *meta = loaded;
+    return rc;
+}
+
 StResult world_meta_load(const char *dir, WorldMeta *meta)
 {
     char path[PATH_MAX];
@@ -118,13 +131,15 @@ StResult world_meta_load(const char *dir, WorldMeta *meta)
     if (!fileio_exists(path)) return st_fail(ST_ERR_NOT_FOUND, "%s: no such file (not a world folder)", path);
     ConfigDoc doc;
     if ((rc = config_load(path, &doc)) != ST_OK) return rc;
-    WorldMeta loaded;
-    memset(&loaded, 0, sizeof loaded);
-    loaded.time_of_day = 0.5f;
-    rc = world_parse(&doc, &loaded);
-    config_free(&doc);
-    if (rc == ST_OK) *meta = loaded;
-    return rc;
+    return world_meta_parse_doc(&doc, meta);
+}
+
+StResult world_meta_parse(const char *path, const char *text, WorldMeta *meta)
+{
+    ConfigDoc doc;
+    StResult rc = config_parse(path, text, &doc);
+    if (rc != ST_OK) return rc;
+    return world_meta_parse_doc(&doc, meta);
 }
 
 /* ---- save ---- */

@@ -43,7 +43,11 @@ static const char *const BLOCK_SHAPE_NAMES[] = { "cube", "cross", "torch", "flui
 _Static_assert(BLOCK_SHAPE_COUNT == BLOCK_SHAPE_NONE + 1, "one name per BlockShape, in enum order");
 static const char *const BLOCK_TINT_NAMES[] = { "none", "grass", "foliage", "water" };
 static const char *const BLOCK_FIELDS[] = { "id", "name", "layer", "shape", "emission", "attenuation", "solid",
-                                            "textures", "tint", "tint_faces", "map_color", "drop" };
+                                            "textures", "tint", "tint_faces", "map_color", "drop",
+                                            "behaviour" };
+static const char *const BLOCK_BEHAVIOUR_NAMES[] = { "none", "falling", "fluid", "needs_support" };
+_Static_assert(sizeof BLOCK_BEHAVIOUR_NAMES / sizeof BLOCK_BEHAVIOUR_NAMES[0] == BLOCK_BEHAVIOUR_COUNT,
+               "one name per BlockBehaviour, in enum order");
 
 /* Texture keys and the faces each covers, from the most general to the most specific. */
 typedef struct BlockFaceKey { const char *key; uint8_t faces; } BlockFaceKey;
@@ -336,7 +340,7 @@ static StResult block_parse_one(const ConfigDoc *doc, BlockRegistry *reg, BlockP
             if (strcmp(field->string, BLOCK_FIELDS[k]) == 0) known = true;
         if (!known)
             return block_fail(doc, where, field->string, "unknown field (expected id, name, layer, shape, emission, "
-                              "attenuation, solid, textures, tint, tint_faces, map_color or drop)");
+                              "attenuation, solid, textures, tint, tint_faces, map_color, drop or behaviour)");
     }
 
     long id = 0;
@@ -368,9 +372,14 @@ static StResult block_parse_one(const ConfigDoc *doc, BlockRegistry *reg, BlockP
     if ((rc = block_parse_enum(doc, obj, where, "layer", BLOCK_LAYER_NAMES, 4, true, &layer)) != ST_OK) return rc;
     if ((rc = block_parse_enum(doc, obj, where, "shape", BLOCK_SHAPE_NAMES, BLOCK_SHAPE_COUNT, true, &shape)) != ST_OK) return rc;
     if ((rc = block_parse_enum(doc, obj, where, "tint", BLOCK_TINT_NAMES, 4, false, &tint)) != ST_OK) return rc;
+    int behaviour = BLOCK_BEHAVIOUR_NONE;
+    if ((rc = block_parse_enum(doc, obj, where, "behaviour", BLOCK_BEHAVIOUR_NAMES, BLOCK_BEHAVIOUR_COUNT, false,
+                               &behaviour)) != ST_OK)
+        return rc;
     def->layer = (BlockRenderLayer)layer;
     def->shape = (BlockShape)shape;
     def->tint = (BlockTint)tint;
+    def->behaviour = (BlockBehaviour)behaviour;
     if ((layer == BLOCK_LAYER_NONE) != (shape == BLOCK_SHAPE_NONE))
         return block_fail(doc, where, "shape", "layer \"%s\" and shape \"%s\" disagree (\"none\" goes with \"none\")",
                           BLOCK_LAYER_NAMES[layer], BLOCK_SHAPE_NAMES[shape]);
@@ -428,6 +437,7 @@ static StResult block_finish(const ConfigDoc *doc, BlockRegistry *reg, const Blo
         reg->solid[id] = def->solid;
         reg->layer[id] = (uint8_t)def->layer;
         reg->shape[id] = (uint8_t)def->shape;
+        reg->behaviour[id] = (uint8_t)def->behaviour;
     }
     return ST_OK;
 }

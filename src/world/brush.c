@@ -6,11 +6,16 @@
  * A compiled brush is a flat array sorted by (z, x, y) plus its bounds and a row index by z: painting
  * skips the z rows outside the chunk outright and clips the rest per cell (Survivalcraft's PaintFast), and
  * walks the chunk's cells through a CellView. Out of memory while building is remembered, not fatal: the
- * cell is dropped and brush_compile reports it, so a generator fails its creation cleanly. */
+ * cell is dropped and brush_compile reports it, so a generator fails its creation cleanly. Handler cells
+ * (BRUSH_CELL_HANDLER) keep a handler id in `value`; the compiled brush copies the handler table, and the
+ * chunk paint loops resolve a cell through brush_cell_value only when the flag is set, so fixed-value brushes
+ * (all of generation's) paint exactly as before. Counters and Paint on a BrushWorld are in brush_paint.c. */
 #include "strata/brush.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "strata/block.h"
 
 static uint32_t brush_hash(int x, int y, int z)
 {
@@ -30,12 +35,14 @@ void brush_free(TerrainBrush *b)
 {
     free(b->cells);
     free(b->slots);
+    free(b->handlers);
     memset(b, 0, sizeof *b);
 }
 
 void brush_clear(TerrainBrush *b)
 {
     b->count = 0;
+    b->handler_count = 0;
     b->out_of_memory = false;
     if (b->slots)
         memset(b->slots, 0xFF, sizeof(int32_t) * (size_t)b->slot_cap);
@@ -139,14 +146,24 @@ void brush_add_box(TerrainBrush *b, int x, int y, int z, int sx, int sy, int sz,
 
 static int iabs(int v) { return v < 0 ? -v : v; }
 
-void brush_add_ray(TerrainBrush *b, int x1, int y1, int z1, int x2, int y2, int z2, int32_t value, bool only_empty)
+static void ray_put(TerrainBrush *b, int x, int y, int z, const int size[3], int32_t value, bool only_empty)
+{
+    if (!size) {
+        brush_put(b, x, y, z, value, 0, only_empty);
+        return;
+    }
+    brush_add_box(b, x - size[0] / 2, y - size[1] / 2, z - size[2] / 2, size[0], size[1], size[2], value);
+}
+
+static void brush_ray(TerrainBrush *b, int x1, int y1, int z1, int x2, int y2, int z2, const int size[3],
+                      int32_t value, bool only_empty)
 {
     int dx = x2 - x1, dy = y2 - y1, dz = z2 - z1;
     int steps = iabs(dx);
     if (iabs(dy) > steps) steps = iabs(dy);
     if (iabs(dz) > steps) steps = iabs(dz);
     if (steps == 0) {
-        brush_put(b, x1, y1, z1, value, 0, only_empty);
+        ray_put(b, x1, y1, z1, size, value, only_empty);
         return;
     }
     for (int i = 0; i <= steps; i++) {
@@ -154,8 +171,20 @@ void brush_add_ray(TerrainBrush *b, int x1, int y1, int z1, int x2, int y2, int 
         int x = x1 + (dx * i * 2 + (dx >= 0 ? steps : -steps)) / (2 * steps);
         int y = y1 + (dy * i * 2 + (dy >= 0 ? steps : -steps)) / (2 * steps);
         int z = z1 + (dz * i * 2 + (dz >= 0 ? steps : -steps)) / (2 * steps);
-        brush_put(b, x, y, z, value, 0, only_empty);
+        ray_put(b, x, y, z, size, value, only_empty);
     }
+}
+
+void brush_add_ray(TerrainBrush *b, int x1, int y1, int z1, int x2, int y2, int z2, int32_t value, bool only_empty)
+{
+    brush_ray(b, x1, y1, z1, x2, y2, z2, NULL, value, only_empty);
+}
+
+void brush_add_ray_box(TerrainBrush *b, int x1, int y1, int z1, int x2, int y2, int z2, int sx, int sy, int sz,
+                       int32_t value)
+{
+    int size[3] = {sx, sy, sz};
+    brush_ray(b, x1, y1, z1, x2, y2, z2, size, value, false);
 }
 
 void brush_bounds(const TerrainBrush *b, int *min_x, int *min_y, int *min_z, int *max_x, int *max_y, int *max_z)
@@ -177,8 +206,51 @@ void brush_replace_value(TerrainBrush *b, int32_t from, int32_t to)
 {
     BrushCell *c = b->cells, *end = b->cells + b->count;
     for (; c < end; c++)
-        if (c->value == from)
+        if (c->value == from && !(c->flags & BRUSH_CELL_HANDLER))
             c->value = to;
+}
+
+static int brush_add_handler(TerrainBrush *b, BrushHandler h)
+{
+    if (b->handler_count == b->handler_cap) {
+        int cap = b->handler_cap ? b->handler_cap * 2 : 4;
+        BrushHandler *n = realloc(b->handlers, sizeof *n * (size_t)cap);
+        if (!n) {
+            b->out_of_memory = true;
+            return -1;
+        }
+        b->handlers = n;
+        b->handler_cap = cap;
+    }
+    b->handlers[b->handler_count] = h;
+    return b->handler_count++;
+}
+
+int brush_add_value_handler(TerrainBrush *b, BrushValueHandler fn, void *user)
+{
+    return brush_add_handler(b, (BrushHandler){.on_value = fn, .user = user});
+}
+
+int brush_add_position_handler(TerrainBrush *b, BrushPositionHandler fn, void *user)
+{
+    return brush_add_handler(b, (BrushHandler){.on_position = fn, .user = user});
+}
+
+void brush_add_cell_handler(TerrainBrush *b, int x, int y, int z, int handler)
+{
+    if (handler < 0 || handler >= b->handler_count) {
+        b->out_of_memory = true;
+        return;
+    }
+    brush_put(b, x, y, z, handler, BRUSH_CELL_HANDLER, false);
+}
+
+void brush_add_box_handler(TerrainBrush *b, int x, int y, int z, int sx, int sy, int sz, int handler)
+{
+    for (int k = 0; k < sz; k++)
+        for (int i = 0; i < sx; i++)
+            for (int j = 0; j < sy; j++)
+                brush_add_cell_handler(b, x + i, y + j, z + k, handler);
 }
 
 static int cell_order(const void *pa, const void *pb)
@@ -201,6 +273,15 @@ StResult brush_compile(const TerrainBrush *b, CompiledBrush *out)
         return st_fail(ST_ERR_NOMEM, "brush: compiling %d cells", b->count);
     memcpy(out->cells, b->cells, sizeof *out->cells * (size_t)b->count);
     out->count = b->count;
+    if (b->handler_count > 0) {
+        out->handlers = malloc(sizeof *out->handlers * (size_t)b->handler_count);
+        if (!out->handlers) {
+            brush_compiled_free(out);
+            return st_fail(ST_ERR_NOMEM, "brush: %d handlers", b->handler_count);
+        }
+        memcpy(out->handlers, b->handlers, sizeof *out->handlers * (size_t)b->handler_count);
+        out->handler_count = b->handler_count;
+    }
     qsort(out->cells, (size_t)out->count, sizeof *out->cells, cell_order);
     brush_bounds(b, &out->min_x, &out->min_y, &out->min_z, &out->max_x, &out->max_y, &out->max_z);
     int rows = out->max_z - out->min_z + 1;
@@ -223,6 +304,7 @@ void brush_compiled_free(CompiledBrush *brush)
 {
     free(brush->cells);
     free(brush->z_rows);
+    free(brush->handlers);
     memset(brush, 0, sizeof *brush);
 }
 
@@ -253,13 +335,28 @@ void brush_compiled_free(CompiledBrush *brush)
         }                                                                                            \
     } while (0)
 
-#define PAINT_CELL(value) cell_view_set(view_, cx_, cy_, cz_, (value))
+/* Paints the brush cell c_ over `cell`: its fixed value, or its handler's answer unless that is "leave". */
+#define PAINT_CELL()                                                                                 \
+    do {                                                                                             \
+        int32_t v_ = c_->value;                                                                      \
+        if (!(c_->flags & BRUSH_CELL_HANDLER) ||                                                     \
+            brush_cell_value(brush, c_, cell, (chunk)->origin_x + cx_, cy_, (chunk)->origin_z + cz_, &v_)) \
+            cell_view_set(view_, cx_, cy_, cz_, v_);                                                 \
+    } while (0)
+
+void brush_paint_fast(const CompiledBrush *brush, TerrainChunk *chunk, int x, int y, int z)
+{
+    BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, {
+        (void)cell;
+        PAINT_CELL();
+    });
+}
 
 void brush_paint_selective(const CompiledBrush *brush, TerrainChunk *chunk, int x, int y, int z, int only_contents)
 {
     BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, {
         if (cell_contents(cell) == only_contents)
-            PAINT_CELL(c_->value);
+            PAINT_CELL();
     });
 }
 
@@ -268,6 +365,25 @@ void brush_paint_into(const CompiledBrush *brush, TerrainChunk *chunk, int x, in
 {
     BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, {
         if ((c_->flags & BRUSH_CELL_FORCE) || replaceable[cell_contents(cell)])
-            PAINT_CELL(c_->value);
+            PAINT_CELL();
+    });
+}
+
+static bool water_near(CellViewConst v, int x, int y, int z)
+{
+    if (cell_contents(cell_view_get(v, x, y, z)) == BLOCK_WATER) return true;
+    if (x > 0 && cell_contents(cell_view_get(v, x - 1, y, z)) == BLOCK_WATER) return true;
+    if (x < 15 && cell_contents(cell_view_get(v, x + 1, y, z)) == BLOCK_WATER) return true;
+    if (z > 0 && cell_contents(cell_view_get(v, x, y, z - 1)) == BLOCK_WATER) return true;
+    if (z < 15 && cell_contents(cell_view_get(v, x, y, z + 1)) == BLOCK_WATER) return true;
+    if (y > 0 && cell_contents(cell_view_get(v, x, y - 1, z)) == BLOCK_WATER) return true;
+    return y < 255 && cell_contents(cell_view_get(v, x, y + 1, z)) == BLOCK_WATER;
+}
+
+void brush_paint_avoid_water(const CompiledBrush *brush, TerrainChunk *chunk, int x, int y, int z)
+{
+    BRUSH_CLIPPED_LOOP(brush, chunk, x, y, z, {
+        if (!water_near(cview_, cx_, cy_, cz_))
+            PAINT_CELL();
     });
 }

@@ -28,7 +28,7 @@ const WorldSettingSpec WORLD_SETTINGS[] = {
     {"humidity_offset", "--humidity-offset", WORLD_SETTING_FLOAT, -15.0, 15.0, 0.0, -1, "F",
      "added to humidity, -15..15 (default 0)", WS_FIELD(humidity_offset), 0},
     {"mode", "--mode", WORLD_SETTING_MODE, 0, 0, TERRAIN_MODE_CONTINENT, -1, "M",
-     "terrain: continent (default) | island | flat", WS_FIELD(mode), 0},
+     "terrain: continent (default) | island | flat | heightmap (see --heightmap)", WS_FIELD(mode), 0},
     {"island_size", "--island-size", WORLD_SETTING_FLOAT_PAIR, 1.0, 1e7, 400.0, TERRAIN_MODE_ISLAND, "W,H",
      "island mode land size in blocks, 1..10000000 each way (default 400,400)", WS_FIELD(island_size_x),
      WS_FIELD(island_size_z)},
@@ -36,6 +36,25 @@ const WorldSettingSpec WORLD_SETTINGS[] = {
      "sea level = 64 + N, -64..191 (default 0)", WS_FIELD(sea_level_offset), 0},
     {"flat_height", "--flat-height", WORLD_SETTING_INT, 0, 255, 64, TERRAIN_MODE_FLAT, "N",
      "flat mode surface height, 0..255 (default 64)", WS_FIELD(flat_height), 0},
+    {"heightmap", "--heightmap", WORLD_SETTING_TEXT, 1, WORLD_SETTINGS_PATH_MAX - 1, 0, TERRAIN_MODE_HEIGHTMAP, "FILE",
+     "a world built from a heightmap (.raw .r16 .png .exr .sparkterrain), centred on x = z = 0", WS_FIELD(heightmap), 0},
+    {"height_range", "--height-range", WORLD_SETTING_FLOAT_PAIR, 0.0, 255.0, 0.0, TERRAIN_MODE_HEIGHTMAP, "MIN,MAX",
+     "heightmap: the map's full value range (0..255, 0..65535, float 0..1) becomes these heights,\n                          0..255 (default 40,160)",
+     WS_FIELD(height_min), WS_FIELD(height_max)},
+    {"map_scale", "--map-scale", WORLD_SETTING_FLOAT, 0.0625, 64.0, 1.0, TERRAIN_MODE_HEIGHTMAP, "N",
+     "heightmap: blocks per map pixel, 0.0625..64 (default 1)", WS_FIELD(map_scale), 0},
+    {"map_size", "--map-size", WORLD_SETTING_SIZE, 0, 65536, 0, TERRAIN_MODE_HEIGHTMAP, "WxH",
+     "heightmap: the size of a .raw or .r16 map in pixels", WS_FIELD(map_width), WS_FIELD(map_height)},
+    {"biome_map", "--biome-map", WORLD_SETTING_TEXT, 0, WORLD_SETTINGS_PATH_MAX - 1, 0, TERRAIN_MODE_HEIGHTMAP, "PNG",
+     "heightmap: a PNG over the same extent whose colours name biomes (grassland, desert, forest,\n"
+     "                          tundra, swamp, mountain; see README)", WS_FIELD(biome_map), 0},
+    {"biome_blend", "--biome-blend", WORLD_SETTING_FLOAT, 0.0, 512.0, 32.0, TERRAIN_MODE_HEIGHTMAP, "BLOCKS",
+     "heightmap: blocks over which biomes of the biome map blend, 0..512 (default 32)", WS_FIELD(biome_blend), 0},
+    {"splat_rules", "--splat-rules", WORLD_SETTING_TEXT, 0, WORLD_SETTINGS_PATH_MAX - 1, 0, TERRAIN_MODE_HEIGHTMAP,
+     "JSON", "heightmap: auto-splat rules for the surface blocks (default: the built-in rules)",
+     WS_FIELD(splat_rules), 0},
+    {"heightmap_hash", NULL, WORLD_SETTING_TEXT, 0, WORLD_SETTINGS_HASH_TEXT - 1, 0, TERRAIN_MODE_HEIGHTMAP, NULL,
+     "hash of the map files, recorded when the world is made", WS_FIELD(heightmap_hash), 0},
 };
 const int WORLD_SETTING_COUNT = (int)(sizeof WORLD_SETTINGS / sizeof WORLD_SETTINGS[0]);
 
@@ -47,6 +66,8 @@ static const char *const MODE_NAMES[] = {"continent", "island", "flat", "heightm
 static float *ws_float(WorldSettings *s, size_t offset) { return (float *)((char *)s + offset); }
 static int *ws_int(WorldSettings *s, size_t offset) { return (int *)((char *)s + offset); }
 static float ws_get_float(const WorldSettings *s, size_t offset) { return *(const float *)((const char *)s + offset); }
+static char *ws_text(WorldSettings *s, size_t offset) { return (char *)s + offset; }
+static const char *ws_get_text(const WorldSettings *s, size_t offset) { return (const char *)s + offset; }
 static int ws_get_int(const WorldSettings *s, size_t offset) { return *(const int *)((const char *)s + offset); }
 
 const WorldSettingSpec *world_setting_find(const char *name)
@@ -79,8 +100,15 @@ void world_settings_default(WorldSettings *s)
             *ws_float(s, w->offset) = (float)w->default_value;
             *ws_float(s, w->offset2) = (float)w->default_value;
             break;
+        case WORLD_SETTING_SIZE:
+            *ws_int(s, w->offset) = (int)w->default_value;
+            *ws_int(s, w->offset2) = (int)w->default_value;
+            break;
+        case WORLD_SETTING_TEXT: break;   /* "" */
         }
     }
+    s->height_min = 40.0f;   /* a pair whose halves differ: not expressible as one default_value */
+    s->height_max = 160.0f;
 }
 
 static bool ws_in_range(const WorldSettingSpec *w, double v) { return v >= w->min && v <= w->max; }
@@ -115,6 +143,25 @@ StResult world_settings_validate(const WorldSettings *s)
             if (!ws_in_range(w, a) || !ws_in_range(w, b))
                 return st_fail(ST_ERR_ARG, "world settings: %s: expected %.15g..%.15g each way, got %gx%g", w->name, w->min,
                                w->max, (double)a, (double)b);
+            if (w->offset == WS_FIELD(height_min) && !(a < b))
+                return st_fail(ST_ERR_ARG, "world settings: %s: expected MIN below MAX, got %g,%g", w->name, (double)a,
+                               (double)b);
+            break;
+        }
+        case WORLD_SETTING_SIZE: {
+            int a = ws_get_int(s, w->offset), b = ws_get_int(s, w->offset2);
+            if (!ws_in_range(w, a) || !ws_in_range(w, b))
+                return st_fail(ST_ERR_ARG, "world settings: %s: expected %.15g..%.15g each way, got %dx%d", w->name, w->min,
+                               w->max, a, b);
+            break;
+        }
+        case WORLD_SETTING_TEXT: {
+            size_t n = strnlen(ws_get_text(s, w->offset), WORLD_SETTINGS_PATH_MAX);
+            if (n < (size_t)w->min)
+                return st_fail(ST_ERR_ARG, "world settings: %s: needed in %s mode, got none", w->name,
+                               terrain_mode_name((TerrainGenerationMode)w->only_in_mode));
+            if (n > (size_t)w->max)
+                return st_fail(ST_ERR_ARG, "world settings: %s: at most %.15g characters, got %zu", w->name, w->max, n);
             break;
         }
         }
@@ -210,6 +257,19 @@ StResult world_settings_read(const ConfigDoc *doc, const cJSON *obj, const char 
             }
             break;
         }
+        case WORLD_SETTING_SIZE: {
+            double v[2] = {ws_get_int(s, w->offset), ws_get_int(s, w->offset2)};
+            if ((rc = config_get_number_array_opt(doc, obj, where, w->name, 2, 2, w->min, w->max, v, NULL)) == ST_OK) {
+                if (v[0] != floor(v[0]) || v[1] != floor(v[1]))
+                    rc = config_fail_field(doc, where, w->name, "two whole numbers", config_get_item(obj, w->name));
+                *ws_int(s, w->offset) = (int)v[0];
+                *ws_int(s, w->offset2) = (int)v[1];
+            }
+            break;
+        }
+        case WORLD_SETTING_TEXT:
+            rc = config_get_string_opt(doc, obj, where, w->name, ws_text(s, w->offset), (size_t)w->max + 1);
+            break;
         }
     }
     return rc;
@@ -230,6 +290,14 @@ bool world_settings_write(const WorldSettings *s, cJSON *obj)
             ok &= config_add_number_array(obj, w->name, v, 2);
             break;
         }
+        case WORLD_SETTING_SIZE: {
+            double v[2] = {ws_get_int(s, w->offset), ws_get_int(s, w->offset2)};
+            if (s->mode == TERRAIN_MODE_HEIGHTMAP || v[0] != 0 || v[1] != 0) ok &= config_add_number_array(obj, w->name, v, 2);
+            break;
+        }
+        case WORLD_SETTING_TEXT:
+            if (ws_get_text(s, w->offset)[0]) ok &= config_add_string(obj, w->name, ws_get_text(s, w->offset));
+            break;
         }
     }
     return ok;
@@ -263,12 +331,33 @@ StResult world_settings_apply_flag(const WorldSettingSpec *w, const char *text, 
             return st_fail(ST_ERR_ARG, "%s: expected continent|island|flat|heightmap, got '%s'", flag, text ? text : "");
         return ST_OK;
     }
+    if (w->type == WORLD_SETTING_TEXT) {
+        size_t n = text ? strlen(text) : 0;
+        if (n < (size_t)(w->min > 0 ? w->min : 1) || n > (size_t)w->max)
+            return st_fail(ST_ERR_ARG, "%s: expected %s (1..%.15g characters), got '%s'", flag, w->value_name, w->max,
+                           text ? text : "");
+        memcpy(ws_text(s, w->offset), text, n + 1);
+        if (w->offset == WS_FIELD(heightmap)) s->mode = TERRAIN_MODE_HEIGHTMAP;
+        return ST_OK;
+    }
+    if (w->type == WORLD_SETTING_SIZE) {
+        int a, b;
+        char tail;
+        if (!text || sscanf(text, "%dx%d%c", &a, &b, &tail) != 2 || !ws_in_range(w, a) || !ws_in_range(w, b))
+            return st_fail(ST_ERR_ARG, "%s: expected %s with each in %.15g..%.15g, got '%s'", flag, w->value_name, w->min,
+                           w->max, text ? text : "");
+        *ws_int(s, w->offset) = a;
+        *ws_int(s, w->offset2) = b;
+        return ST_OK;
+    }
     if (w->type == WORLD_SETTING_FLOAT_PAIR) {
         float a, b;
         char tail;
         if (!text || sscanf(text, "%f,%f%c", &a, &b, &tail) != 2 || !ws_in_range(w, a) || !ws_in_range(w, b))
             return st_fail(ST_ERR_ARG, "%s: expected %s with each in %.15g..%.15g, got '%s'", flag, w->value_name, w->min,
                            w->max, text ? text : "");
+        if (w->offset == WS_FIELD(height_min) && !(a < b))
+            return st_fail(ST_ERR_ARG, "%s: expected MIN below MAX, got '%s'", flag, text);
         *ws_float(s, w->offset) = a;
         *ws_float(s, w->offset2) = b;
         return ST_OK;

@@ -1,0 +1,132 @@
+/* spawn.c — choosing a new world's spawn: open natural ground, high, with a view, near the start.
+ *
+ * Design: two passes over the (2R+1)^2 columns around the start. The first finds each column's top from
+ * above (the first solid or fluid cell; plants let the scan through) and keeps columns whose top is natural
+ * ground: not a fluid, not a trunk, leaves, cactus or crop. The second scores those: height (a view from a
+ * hill), the longest of 8 eye-level views (each the shortest of three rays 6 degrees apart, so a trunk a
+ * ray slips past still counts) (stopped by any solid cell at feet or eye height, or by ground
+ * rising above the eye), how many rays run a good way (not facing a wall), minus trees near the column (not
+ * inside a forest) and the distance from the start. Ties keep the first column in a fixed scan order, so
+ * the result is a function of cell contents only. Every chunk the search or its rays may read must have
+ * final contents (state >= InvalidLight), or the answer is SPAWN_NOT_READY. */
+#include "spawn.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#define SPAWN_TREE_RADIUS 4        /* tree cells counted within this many blocks around the column */
+#define SPAWN_TREE_HEIGHT 10       /* ... from the feet up this many blocks (canopies overhead) */
+#define SPAWN_CLEAR_RADIUS 1       /* no tree cell at all this close: not under a canopy */
+#define SPAWN_GOOD_VIEW 14         /* a ray this long counts as an open direction */
+#define SPAWN_RAY_SPREAD_DEG 6.0   /* the side rays of a view, each side of its direction */
+#define SPAWN_MIN_VIEW 5           /* a column whose best view is shorter faces walls everywhere */
+
+static bool spawn_is_tree_or_crop(int id)
+{
+    return (id >= BLOCK_OAK_TRUNK && id <= BLOCK_MIMOSA_LEAVES) || id == BLOCK_CACTUS || id == BLOCK_PUMPKIN ||
+           id == BLOCK_JACK_O_LANTERN;
+}
+
+static int spawn_cell(const Terrain *t, int x, int y, int z)
+{
+    if (y < 0 || y >= CHUNK_SIZE_Y) return BLOCK_AIR;
+    return cell_contents(terrain_get_cell_value(t, x, y, z));
+}
+
+/* Standing height on the column (top solid + 1) when its top is natural ground, else -1. */
+static int spawn_column_height(const Terrain *t, const BlockRegistry *b, int x, int z)
+{
+    const TerrainChunk *c = terrain_get_chunk_at_cell(t, x, z);
+    int lx = chunk_local_of(x), lz = chunk_local_of(z);
+    for (int y = CHUNK_SIZE_Y - 1; y >= 0; y--) {
+        int id = cell_contents(chunk_get_cell_shared(c, lx, y, lz)); /* the worker may be lighting it */
+        bool fluid = b->shape[id] == BLOCK_SHAPE_FLUID;
+        if (!b->solid[id] && !fluid) continue;
+        if (fluid || spawn_is_tree_or_crop(id)) return -1;
+        return y + 2 < CHUNK_SIZE_Y ? y + 1 : -1;
+    }
+    return -1;
+}
+
+static bool spawn_chunks_ready(const Terrain *t, int x0, int z0, int x1, int z1)
+{
+    for (int cz = chunk_coord_of(z0); cz <= chunk_coord_of(z1); cz++)
+        for (int cx = chunk_coord_of(x0); cx <= chunk_coord_of(x1); cx++) {
+            const TerrainChunk *c = terrain_get_chunk(t, cx, cz);
+            if (!c || c->state < CHUNK_STATE_INVALID_LIGHT) return false;
+        }
+    return true;
+}
+
+/* Blocks an eye-level ray from the column runs before something blocks it (SPAWN_VIEW_RANGE at most). */
+static int spawn_view(const Terrain *t, const BlockRegistry *b, int x, int y, int z, double dx, double dz)
+{
+    for (int step = 1; step <= SPAWN_VIEW_RANGE; step++) {
+        int cx = (int)floor(x + 0.5 + dx * step), cz = (int)floor(z + 0.5 + dz * step);
+        if (b->solid[spawn_cell(t, cx, y, cz)] || b->solid[spawn_cell(t, cx, y + 1, cz)]) return step - 1;
+    }
+    return SPAWN_VIEW_RANGE;
+}
+
+/* Tree cells around and above the column; -1 when one is within SPAWN_CLEAR_RADIUS (under a canopy). */
+static int spawn_trees_near(const Terrain *t, int x, int y, int z)
+{
+    int n = 0;
+    for (int dz = -SPAWN_TREE_RADIUS; dz <= SPAWN_TREE_RADIUS; dz++)
+        for (int dx = -SPAWN_TREE_RADIUS; dx <= SPAWN_TREE_RADIUS; dx++)
+            for (int dy = 0; dy < SPAWN_TREE_HEIGHT; dy++) {
+                if (!spawn_is_tree_or_crop(spawn_cell(t, x + dx, y + dy, z + dz))) continue;
+                if (abs(dx) <= SPAWN_CLEAR_RADIUS && abs(dz) <= SPAWN_CLEAR_RADIUS) return -1;
+                n++;
+            }
+    return n;
+}
+
+SpawnStatus spawn_choose(const Terrain *terrain, const BlockRegistry *blocks, int x, int z, SpawnChoice *out)
+{
+    int reach = SPAWN_SEARCH_RADIUS + SPAWN_VIEW_RANGE + 1;
+    if (!spawn_chunks_ready(terrain, x - reach, z - reach, x + reach, z + reach)) return SPAWN_NOT_READY;
+    double dir_x[SPAWN_DIRECTIONS * 3], dir_z[SPAWN_DIRECTIONS * 3];
+    for (int d = 0; d < SPAWN_DIRECTIONS; d++)
+        for (int k = 0; k < 3; k++) {
+            double yaw = (d * (360.0 / SPAWN_DIRECTIONS) + (k - 1) * SPAWN_RAY_SPREAD_DEG) * M_PI / 180.0;
+            dir_x[d * 3 + k] = sin(yaw);
+            dir_z[d * 3 + k] = -cos(yaw);
+        }
+    bool found = false;
+    SpawnChoice best = {0};
+    for (int dz = -SPAWN_SEARCH_RADIUS; dz <= SPAWN_SEARCH_RADIUS; dz++)
+        for (int dx = -SPAWN_SEARCH_RADIUS; dx <= SPAWN_SEARCH_RADIUS; dx++) {
+            int cx = x + dx, cz = z + dz;
+            int y = spawn_column_height(terrain, blocks, cx, cz);
+            if (y < 0) continue;
+            int longest = -1, longest_dir = 0, open = 0;
+            for (int d = 0; d < SPAWN_DIRECTIONS; d++) {
+                int v = SPAWN_VIEW_RANGE; /* a view is as long as the shortest of three rays a few degrees apart */
+                for (int k = 0; k < 3; k++) {
+                    int r = spawn_view(terrain, blocks, cx, y, cz, dir_x[d * 3 + k], dir_z[d * 3 + k]);
+                    if (r < v) v = r;
+                }
+                if (v > longest) { longest = v; longest_dir = d; }
+                open += v >= SPAWN_GOOD_VIEW;
+            }
+            if (longest < SPAWN_MIN_VIEW) continue;
+            int trees = spawn_trees_near(terrain, cx, y, cz);
+            if (trees < 0) continue;
+            int distance = (int)lround(sqrt((double)(dx * dx + dz * dz)));
+            int score = y * 4 + longest * 2 + open * 8 - trees * 2 - distance * 2;
+            if (!found || score > best.score) {
+                found = true;
+                best.x = cx;
+                best.y = y;
+                best.z = cz;
+                best.yaw_deg = (float)(longest_dir * (360.0 / SPAWN_DIRECTIONS));
+                best.view_blocks = longest;
+                best.score = score;
+            }
+        }
+    if (!found) return SPAWN_NONE;
+    *out = best;
+    return SPAWN_FOUND;
+}

@@ -1,0 +1,12 @@
+# sources of src/gen/structures (listed explicitly): flat zones, voxel templates, WFC, sites
+set(STRATA_STRUCTURES_SOURCES
+  src/gen/structures/flat_zone.c
+  src/gen/structures/voxel_template.c
+  src/gen/structures/station.c
+  src/gen/structures/wfc_tileset.c
+  src/gen/structures/wfc.c
+  src/gen/structures/gen_structures.c)
+target_sources(strata_core PRIVATE ${STRATA_STRUCTURES_SOURCES})
+set_source_files_properties(${STRATA_STRUCTURES_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
+# structures are part of src/gen: they include gen's private headers (gen_feature.h) by name
+set_property(SOURCE ${STRATA_STRUCTURES_SOURCES} APPEND PROPERTY INCLUDE_DIRECTORIES ${CMAKE_SOURCE_DIR}/src/gen)

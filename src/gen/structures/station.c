@@ -1,0 +1,96 @@
+/* station.c — loading assets/stations.json (station.h).
+ *
+ * Design: validated field by field through the config getters (messages name file and field); the model path
+ * is relative to the manifest's folder. Generation (gen_structures.c) and the game's runtime placement share
+ * this loader and station_flat_zone, so a station placed by a player sits on the same zone shape as one a
+ * settlement generated. */
+#include "strata/station.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "strata/config.h"
+
+#include <cjson/cJSON.h>
+
+StResult station_manifest_load(const char *path, const BlockRegistry *blocks, StationManifest *out)
+{
+    memset(out, 0, sizeof *out);
+    ConfigDoc doc;
+    StResult rc = config_load(path, &doc);
+    if (rc != ST_OK)
+        return rc;
+    const cJSON *arr;
+    if ((rc = config_get_array(&doc, doc.root, "", "stations", &arr)) != ST_OK)
+        goto done;
+    int i = 0;
+    for (const cJSON *e = arr->child; e && rc == ST_OK; e = e->next, i++) {
+        if (i >= STATION_MANIFEST_MAX) {
+            rc = config_fail_field(&doc, "", "stations", "at most 16 stations", arr);
+            break;
+        }
+        StationDef *d = &out->defs[i];
+        char where[32], model[256];
+        snprintf(where, sizeof where, "stations[%d]", i);
+        double scale = 1, yoff = 0, pad = 2, blend = 6;
+        d->flatten = true;
+        if ((rc = config_get_string(&doc, e, where, "type", d->type, sizeof d->type)) != ST_OK ||
+            (rc = config_get_string(&doc, e, where, "model", model, sizeof model)) != ST_OK ||
+            (rc = config_get_number_opt(&doc, e, where, "scale", 1, 1, &scale)) != ST_OK ||
+            (rc = config_get_number_opt(&doc, e, where, "modelYOffset", -16, 16, &yoff)) != ST_OK ||
+            (rc = config_get_string_opt(&doc, e, where, "examine", d->examine, sizeof d->examine)) != ST_OK ||
+            (rc = config_get_bool_opt(&doc, e, where, "flattenGround", &d->flatten)) != ST_OK ||
+            (rc = config_get_number_opt(&doc, e, where, "flattenPadding", 0, 32, &pad)) != ST_OK ||
+            (rc = config_get_number_opt(&doc, e, where, "flattenBlendRadius", 0, 32, &blend)) != ST_OK)
+            break;
+        d->y_offset = (int)yoff;
+        d->padding = (float)pad;
+        d->blend = (float)blend;
+        char mpath[800];
+        const char *slash = strrchr(path, '/');
+        snprintf(mpath, sizeof mpath, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, model);
+        if ((rc = voxel_template_load(mpath, blocks, &d->model)) != ST_OK)
+            break;
+        d->footprint[0] = d->model.size[0];
+        d->footprint[1] = d->model.size[2];
+        if (config_get_item(e, "footprint"))
+            rc = config_get_int_array(&doc, e, where, "footprint", 2, 2, 1, 64, d->footprint, NULL);
+        out->count = i + 1;
+    }
+done:
+    config_free(&doc);
+    if (rc != ST_OK)
+        station_manifest_free(out);
+    return rc;
+}
+
+void station_manifest_free(StationManifest *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < STATION_MANIFEST_MAX; i++)
+        voxel_template_free(&m->defs[i].model);
+    m->count = 0;
+}
+
+int station_manifest_find(const StationManifest *m, const char *type)
+{
+    for (int i = 0; i < m->count; i++)
+        if (!strcmp(m->defs[i].type, type))
+            return i;
+    return -1;
+}
+
+void station_flat_zone(const StationDef *d, int x0, int z0, float height, uint32_t id, FlatZone *out)
+{
+    int fx = d->footprint[0], fz = d->footprint[1];
+    memset(out, 0, sizeof *out);
+    out->id = id;
+    out->center_x = (float)x0 + fx * 0.5f;
+    out->center_z = (float)z0 + fz * 0.5f;
+    out->width = (float)fx + 2 * d->padding;
+    out->depth = (float)fz + 2 * d->padding;
+    out->height = height;
+    out->blend_radius = d->blend;
+    out->shape = FLAT_ZONE_RECT;
+}

@@ -72,7 +72,7 @@ int main(int argc, char **argv)
         printf("  %-32s median %.3f ms  mean %.3f ms\n", names[p], median(t[p], n), sum / n);
     }
     for (int p = 0; p < 5; p++) free(t[p]);
-    free(chunk);
+    chunk_destroy(chunk);
     gen_context_destroy(ctx);
     generator_destroy(g);
     block_registry_destroy(blocks);

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 declare -A OWNER=(
   [error]=core [log]=core [rng]=core [noise]=core [fileio]=core [config]=core [flags]=core
   [cell]=world [block]=world [chunk]=world [terrain]=world [world_settings]=world [chunk_storage]=world
-  [brush]=world
+  [brush]=world [chunk_sections]=world
   [heightfield]=heightfield [heightfield_io]=heightfield [heightfield_recipe]=heightfield [erosion]=heightfield
   [splat]=heightfield
   [generator]=gen [flat_zone]=gen [wfc]=gen [voxel_template]=gen [station]=gen

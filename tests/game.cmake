@@ -54,3 +54,8 @@ if(TARGET strata)
   set_tests_properties(test_game_xvfb PROPERTIES LABELS "game;e2e" SKIP_RETURN_CODE 77 TIMEOUT 300
                        ENVIRONMENT "TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
 endif()
+if(TARGET strata)
+  # a file size limit makes a save fail with a message, never kills the game with SIGXFSZ
+  add_test(NAME game_file_size_limit COMMAND ${CMAKE_SOURCE_DIR}/tests/check_file_size_limit.sh $<TARGET_FILE:strata>)
+  set_tests_properties(game_file_size_limit PROPERTIES LABELS "game;e2e")
+endif()

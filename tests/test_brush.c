@@ -160,7 +160,7 @@ static void test_paint_clipping(void)
                 CHECK_EQ_INT(n, 3 * 6 * 3);
                 CHECK(touches);
             }
-            free(c);
+            chunk_destroy(c);
         }
     CHECK_EQ_INT(total, 6 * 6 * 6);
 
@@ -176,7 +176,7 @@ static void test_paint_clipping(void)
     CHECK_EQ_INT(count_contents(c, BLOCK_DIRT), 4);
     CHECK_EQ_INT(chunk_get_contents(c, 4, 1, 4), BLOCK_DIRT);
     CHECK_EQ_INT(chunk_get_contents(c, 6, 255, 6), BLOCK_DIRT);
-    free(c);
+    chunk_destroy(c);
     brush_compiled_free(&cb);
     brush_free(&b);
 }
@@ -212,7 +212,7 @@ static void test_paint_rules(void)
     CHECK_EQ_INT(chunk_get_contents(c, 5, 10, 5), BLOCK_OAK_TRUNK);
     brush_compiled_free(&cb);
     brush_free(&b);
-    free(c);
+    chunk_destroy(c);
 }
 
 /* ---- handlers, counters, world paint ---- */
@@ -276,7 +276,7 @@ static void test_handlers_on_chunk(void)
     brush_add_cell_handler(&b, 0, 0, 0, 5);
     CHECK_EQ_INT(brush_compile(&b, &cb), ST_ERR_NOMEM);
     brush_free(&b);
-    free(c);
+    chunk_destroy(c);
 }
 
 static void test_ray_box(void)
@@ -311,7 +311,7 @@ static void test_paint_fast_and_avoid_water(void)
     CHECK_EQ_INT(chunk_get_contents(a, 6, 20, 5), BLOCK_AIR);
     CHECK_EQ_INT(chunk_get_contents(a, 9, 20, 5), BLOCK_AIR);
     CHECK_EQ_INT(chunk_get_contents(a, 7, 20, 5), BLOCK_STONE);
-    free(a);
+    chunk_destroy(a);
     /* fast: replaces everything, water included */
     brush_paint_fast(&cb, c, 0, 20, 5);
     CHECK_EQ_INT(count_contents(c, BLOCK_STONE), 12);
@@ -327,7 +327,7 @@ static void test_paint_fast_and_avoid_water(void)
     CHECK_EQ_INT(count_contents(c, BLOCK_IRON_ORE), 12);
     brush_compiled_free(&cb);
     brush_free(&b);
-    free(c);
+    chunk_destroy(c);
 }
 
 /* A fake world: a 32x32x32 block of cells at the origin, counting writes. */
@@ -424,7 +424,7 @@ static void test_world_of_chunk(void)
     CHECK_EQ_INT(brush_count_match(&cb, &w, -4, 30, 33, is_air, NULL), 0);
     brush_compiled_free(&cb);
     brush_free(&b);
-    free(c);
+    chunk_destroy(c);
 }
 
 int main(void)

@@ -84,7 +84,8 @@ static void test_fps_and_hud(void)
                     .flying = true, .chunks_allocated = 441, .chunks_valid = 289, .chunks_drawn = 120,
                     .triangles = 123456, .selected_block = "planks", .selected_slot = 3, .time_of_day = 0.25f,
                     .sky_light = 10, .brightness = 0.75f, .season = "winter", .has_target = true,
-                    .target = {1, 2, -3}, .target_block = "stone"};
+                    .target = {1, 2, -3}, .target_block = "stone", .rss_mb = 212.4, .chunks_mb = 8.6,
+                    .hot_chunks = 3};
     HudLines lines;
     hud_compose(&info, &lines);
     CHECK(lines.count >= 6 && lines.count <= HUD_MAX_LINES);
@@ -101,6 +102,7 @@ static void test_fps_and_hud(void)
     CHECK_STR_CONTAINS(all, "sky light 10");
     CHECK_STR_CONTAINS(all, "brightness 0.75  winter");
     CHECK_STR_CONTAINS(all, "Looking at stone  1 2 -3");
+    CHECK_STR_CONTAINS(all, "Memory 212 MB  chunk cells 8.6 MB (20.0 KB/chunk, 3 hot)");
     char title[128];
     hud_format_title(&info, title, sizeof title);
     CHECK_STR_CONTAINS(title, "60 FPS");

@@ -244,7 +244,7 @@ static void test_field_ranges(void)
                 mismatches++;
         }
     CHECK_EQ_INT(mismatches, 0);
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
     generator_destroy(g);
 }
@@ -262,7 +262,7 @@ static uint64_t area_hash(const Generator *g, int cx0, int cz0, int side)
             uint64_t ch = chunk_hash(c);
             h = fnv(h, &ch, sizeof ch);
         }
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
     return h;
 }
@@ -352,7 +352,7 @@ static void test_snow_cover(void)
     CHECK_EQ_INT(covered, 0);
     CHECK_EQ_INT(full_snow, 0);
     CHECK_EQ_INT(bare_frozen_tops, 0);
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
     generator_destroy(g);
 }
@@ -410,7 +410,7 @@ static void scan_plants(int version, PlantScan *out)
                     }
                 }
         }
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
     generator_destroy(g);
 }
@@ -471,7 +471,7 @@ static void count_area(const Generator *g, int cx0, int cz0, int side, Counts *o
                 }
             out->chunks++;
         }
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
 }
 
@@ -572,7 +572,7 @@ static void test_neighbouring_seeds_differ(void)
             if (chunk_hash(c) == ha) equal_chunks++;
         }
     CHECK_EQ_INT(equal_chunks, 0);
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
     generator_destroy(a);
     generator_destroy(b);
@@ -607,7 +607,7 @@ static void test_spawn(void)
         int top = cell_contents(chunk_get_cell(c, lx, y, lz));
         CHECK(top != BLOCK_WATER && top != BLOCK_ICE && top != BLOCK_MAGMA);
         CHECK(y > g->ocean_level(g));
-        free(c);
+        chunk_destroy(c);
         gen_context_destroy(ctx);
         generator_destroy(g);
     }
@@ -640,7 +640,7 @@ static void test_flat(void)
             if (shaft_temperature(c->shafts[CHUNK_SHAFT_INDEX(x, z)]) != 12) bad++;
         }
     CHECK_EQ_INT(bad, 0);
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
     generator_destroy(g);
 }

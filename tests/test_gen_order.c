@@ -94,7 +94,7 @@ static void *worker(void *arg)
 {
     Job *job = arg;
     GenContext *ctx = gen_context_create();
-    TerrainChunk *c = malloc(sizeof *c);
+    TerrainChunk *c = calloc(1, sizeof *c);
     for (;;) {
         int k = atomic_fetch_add(&job->next, 1);
         if (k >= COUNT)
@@ -102,7 +102,7 @@ static void *worker(void *arg)
         int index = job->order[k];
         job->hashes[index] = gen_index(job->g, ctx, c, index);
     }
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
     return NULL;
 }
@@ -126,7 +126,7 @@ static void test_order_and_threads(uint64_t seed)
     Generator *g = make(seed);
     CHECK(g != NULL);
     if (!g) return;
-    TerrainChunk *c = malloc(sizeof *c);
+    TerrainChunk *c = calloc(1, sizeof *c);
     uint64_t reference[COUNT], other[COUNT];
     int order[COUNT];
 
@@ -159,7 +159,7 @@ static void test_order_and_threads(uint64_t seed)
 
     /* passes interleaved across chunks: pass 1 of all, then pass 2 of all, ... (one context) */
     {
-        TerrainChunk *all = malloc(sizeof *all * COUNT);
+        TerrainChunk *all = calloc(COUNT, sizeof *all);
         shuffle(order, COUNT, seed + 99);
         ctx = gen_context_create();
         for (int k = 0; k < COUNT; k++)
@@ -171,6 +171,7 @@ static void test_order_and_threads(uint64_t seed)
             other[i] = chunk_hash(&all[i]);
         CHECK_EQ_INT(mismatches(reference, other), 0);
         gen_context_destroy(ctx);
+        for (int i = 0; i < COUNT; i++) chunk_release_storage(&all[i]);
         free(all);
     }
 
@@ -181,7 +182,7 @@ static void test_order_and_threads(uint64_t seed)
         run_threads(g, order, threads, other);
         CHECK_EQ_INT(mismatches(reference, other), 0);
     }
-    free(c);
+    chunk_destroy(c);
     generator_destroy(g);
 }
 
@@ -190,7 +191,7 @@ static void test_shared_context(void)
 {
     Generator *a = make(11), *b = make(12), *a2 = make(11);
     if (!a || !b || !a2) return;
-    TerrainChunk *c = malloc(sizeof *c);
+    TerrainChunk *c = calloc(1, sizeof *c);
     uint64_t ref_a[COUNT], ref_b[COUNT];
     for (int i = 0; i < COUNT; i++) {
         GenContext *fresh = gen_context_create();
@@ -213,7 +214,7 @@ static void test_shared_context(void)
         differ += ref_a[i] != ref_b[i];
     CHECK_EQ_INT(differ, COUNT);
     gen_context_destroy(ctx);
-    free(c);
+    chunk_destroy(c);
     generator_destroy(a);
     generator_destroy(b);
     generator_destroy(a2);
@@ -237,7 +238,7 @@ static void test_water_sealed(void)
         if (!g) continue;
         GenContext *ctx = gen_context_create();
         for (int i = 0; i < COUNT; i++) {
-            area[i / SIDE][i % SIDE] = malloc(sizeof(TerrainChunk));
+            area[i / SIDE][i % SIDE] = calloc(1, sizeof(TerrainChunk));
             gen_index(g, ctx, area[i / SIDE][i % SIDE], i);
         }
         long water = 0, leaks = 0, air_below_sea = 0;
@@ -258,7 +259,7 @@ static void test_water_sealed(void)
         CHECK(air_below_sea > 1000); /* and caves below the sea level */
         CHECK_EQ_INT(leaks, 0);
         for (int i = 0; i < COUNT; i++)
-            free(area[i / SIDE][i % SIDE]);
+            chunk_destroy(area[i / SIDE][i % SIDE]);
         gen_context_destroy(ctx);
         generator_destroy(g);
     }

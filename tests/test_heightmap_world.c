@@ -58,9 +58,7 @@ static void settings_for(WorldSettings *s, const char *map)
 
 static TerrainChunk *new_chunk(int cx, int cz)
 {
-    TerrainChunk *c = malloc(sizeof *c);
-    chunk_reset(c, cx, cz);
-    return c;
+    return chunk_create(cx, cz);
 }
 
 /* The highest solid (not air, not water) cell of a column after pass 1. */
@@ -102,7 +100,7 @@ static void test_surface_follows_map(const char *map)
                 if (fabsf((float)top - want) > 3.0f) off++;
                 checked++;
             }
-        free(c);
+        chunk_destroy(c);
     }
     CHECK(checked > 500);
     CHECK_EQ_INT(off, 0);
@@ -118,7 +116,7 @@ static void test_surface_follows_map(const char *map)
     /* calculate_height agrees with the map (spawn search, strata-map) */
     CHECK_NEAR(g->calculate_height(g, 0.0f, 0.0f), 140.0f, 1.5f);
     CHECK(g->calculate_height(g, 1000.0f, 1000.0f) < (float)g->ocean_level(g));
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
     generator_destroy(g);
 }
@@ -150,7 +148,7 @@ static void test_order_independent(const char *map)
             int slot = run == 0 ? i : 2 - i;
             if (run == 0) first[slot] = h;
             else CHECK(first[slot] == h);
-            free(c);
+            chunk_destroy(c);
         }
         gen_context_destroy(ctx);
     }
@@ -248,7 +246,7 @@ static void test_biome_map(const char *map)
     TerrainChunk *c = new_chunk(-7, 0);
     generator_run_pass(g, 1, c, ctx);
     CHECK(shaft_temperature(c->shafts[CHUNK_SHAFT_INDEX(3, 3)]) >= 13);
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
     generator_destroy(g);
 }
@@ -281,7 +279,7 @@ static void test_splat_rules(const char *map)
         for (int x = 0; x < 16; x++)
             if (chunk_get_contents(c, x, ground_top(c, x, z), z) == BLOCK_SAND) sand++;
     CHECK_EQ_INT(sand, 256);
-    free(c);
+    chunk_destroy(c);
     /* a rules file naming no block is refused, naming the file and layer */
     f = fopen(rules, "w");
     fputs("{\"layers\": [\"grass\", \"moonrock\"], \"default\": \"grass\", \"rules\": []}\n", f);

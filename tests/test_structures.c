@@ -71,7 +71,7 @@ static void *gen_area(void *arg)
                 for (int y = 0; y < 256; y++)
                     a->counts[chunk_get_contents(c, x, y, z)]++;
     }
-    free(c);
+    chunk_destroy(c);
     free(idx);
     gen_context_destroy(ctx);
     return NULL;
@@ -147,7 +147,7 @@ static void test_sites_and_order(void)
                     break;
                 }
             CHECK_EQ_INT(ground, s->y - 1);
-            free(c);
+            chunk_destroy(c);
             gen_context_destroy(ctx);
         }
         if (s->type == GEN_STRUCTURE_DUNGEON && !did_dungeon) {

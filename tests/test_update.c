@@ -464,7 +464,7 @@ static void test_real_generator(void)
     CHECK(updater_is_ready(fx.u, 0));
     check_single_location(0, 0, 2, 4, true);
 
-    TerrainChunk *alone = malloc(sizeof *alone);
+    TerrainChunk *alone = chunk_create(0, 0);
     GenContext *ctx = gen_context_create();
     int differing_chunks = 0;
     for (int cz = -3; cz <= 3; cz += 3)
@@ -480,7 +480,7 @@ static void test_real_generator(void)
         }
     CHECK_EQ_INT(differing_chunks, 0);
     gen_context_destroy(ctx);
-    free(alone);
+    chunk_destroy(alone);
     updater_destroy(fx.u);
     fx.u = NULL;
     generator_destroy(gen);

@@ -136,6 +136,33 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(text, "2 chunks in 1 region files checked: all sound");
     free(text);
 
+    /* Defect 7: verify refuses what the game refuses (one shared rule, generator_create_for_world): a generator
+     * version this build does not know, a generator name the mode does not give, a heightmap world whose map
+     * is gone. */
+    static const struct { const char *name; int version; int mode; const char *why; } refused[] = {
+        {"gen24", 2147483647, TERRAIN_MODE_CONTINENT, "version 2147483647"},
+        {"flat", 1, TERRAIN_MODE_CONTINENT, "names generator 'flat'"},
+        {"heightmap", 1, TERRAIN_MODE_HEIGHTMAP, "/nonexistent/map.png"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        WorldMeta bad;
+        CHECK_EQ_INT(world_meta_load(world, &bad), ST_OK);
+        WorldMeta good = bad;
+        snprintf(bad.generator_name, sizeof bad.generator_name, "%s", refused[k].name);
+        bad.generator_version = refused[k].version;
+        bad.settings.mode = (TerrainGenerationMode)refused[k].mode;
+        if (refused[k].mode == TERRAIN_MODE_HEIGHTMAP)
+            snprintf(bad.settings.heightmap, sizeof bad.settings.heightmap, "/nonexistent/map.png");
+        CHECK_EQ_INT(world_meta_save(world, &bad), ST_OK);
+        CHECK_EQ_INT(run_tool("verify", world, &text), 1);
+        CHECK_STR_CONTAINS(text, "REFUSED");
+        CHECK_STR_CONTAINS(text, refused[k].why);
+        free(text);
+        CHECK_EQ_INT(world_meta_save(world, &good), ST_OK);
+    }
+    CHECK_EQ_INT(run_tool("verify", world, &text), 0);
+    free(text);
+
     test_remove_tree(root);
     return check_report();
 }

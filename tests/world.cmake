@@ -1,5 +1,6 @@
 # world: cell encoding, block registry, Terrain hash (listed explicitly)
 strata_add_test(test_cell test_cell.c world)
+strata_add_test(test_chunk_sections test_chunk_sections.c world)
 strata_add_test(test_block test_block.c world)
 strata_add_test(test_terrain test_terrain.c world)
 strata_add_test(test_world_settings test_world_settings.c world)

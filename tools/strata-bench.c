@@ -4,7 +4,9 @@
  * noise_2d_ns, noise_3d_ns, gen_pass_us[4], sunlight_us (fresh chunk, the worker's private path),
  * sunlight_relight_us (a live chunk lit again, compare-and-swap writes), propagate_us, vertex_pass_us[2],
  * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
- * seed_format_bytes_per_chunk, game_ready_ms_vd8, game_ready_ms_vd16 (bench_game.c: launch to ready of the
+ * seed_format_bytes_per_chunk, the memory keys of tools/bench_memory.c (chunk_resident_bytes_median,
+ * chunk_resident_bytes_p95, sections_by_kind, rss_mb_vd16, rss_mb_vd32, rss_mb_game_vd8), game_ready_ms_vd8,
+ * game_ready_ms_vd16 (bench_game.c: launch to ready of the
  * real game binary beside this one, offscreen at 1280x720; -1 when unavailable), brush_sphere_r16_us,
  * flatten_r16_us, undo_r16_us, edit_visible_frames (the real game run offscreen beside this binary,
  * bench_edit.c). Per-chunk figures are medians over a square of generated chunks
@@ -19,6 +21,7 @@
 
 #include "bench_edit.h"
 #include "bench_heightfield.h"
+#include "bench_memory.h"
 #include "bench_render.h"
 #include "bench_structures.h"
 #include "strata/block.h"
@@ -40,6 +43,7 @@ typedef struct BenchOptions {
     uint64_t seed;
     int view_distance;
     bool json;
+    bool skip_memory;
     bool game;                  /* run the game binary for game_ready_ms_* (--no-game: skip) */
     const char *asset_dir;
 } BenchOptions;
@@ -57,6 +61,7 @@ typedef struct BenchResults {
     BenchEditResults editing;
     double encode_us, decode_us, bytes_per_chunk, seed_format_bytes_per_chunk;
     BenchHeightfield heightfield;   /* tools/bench_heightfield.c */
+    BenchMemory memory;             /* tools/bench_memory.c */
     BenchStructures structures;     /* tools/bench_structures.c */
     BenchRender render;             /* tools/bench_render.c */
 } BenchResults;
@@ -128,7 +133,7 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     dec_t = calloc((size_t)inner, sizeof(double));
     bytes = calloc((size_t)inner, sizeof(double));
     seed_bytes = calloc((size_t)inner, sizeof(double));
-    TerrainChunk *scratch = malloc(sizeof *scratch);
+    TerrainChunk *scratch = chunk_create(0, 0);
     if (!terrain || !gctx || !lctx || !mctx || !codec || !scratch)
         return st_fail(ST_ERR_NOMEM, "out of memory setting up the chunk benchmark");
     (void)o;
@@ -136,6 +141,7 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     for (int cz = -half; cz <= half; cz++)
         for (int cx = -half; cx <= half; cx++, k++) {
             TerrainChunk *c = terrain_allocate_chunk(terrain, cx, cz);
+            chunk_make_hot(c); /* its flat cells, allocated outside the timing as the flat layout's were */
             for (int p = 0; p < 4; p++) {
                 double t0 = now_us();
                 generator_run_pass(gen, p + 1, c, gctx);
@@ -215,7 +221,7 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     r->seed_format_bytes_per_chunk = median(seed_bytes, inner);
     for (int p = 0; p < 4; p++) free(pass_t[p]);
     free(sun_t); free(relight_t); free(prop_t); free(vert_t[0]); free(vert_t[1]); free(verts);
-    free(enc_t); free(dec_t); free(bytes); free(seed_bytes); free(scratch);
+    free(enc_t); free(dec_t); free(bytes); free(seed_bytes); chunk_destroy(scratch);
     chunk_codec_destroy(codec);
     mesher_context_destroy(mctx);
     light_context_destroy(lctx);
@@ -311,6 +317,7 @@ static void print_json(const BenchResults *r)
            r->vertices_per_chunk, r->world_ready_ms, r->peak_rss_mb, r->edit_us, r->encode_us, r->decode_us,
            r->bytes_per_chunk, r->seed_format_bytes_per_chunk);
     bench_heightfield_print_json(stdout, &r->heightfield);
+    bench_memory_print_json(stdout, &r->memory);
     printf(", \"brush_sphere_r16_us\": %.1f, \"flatten_r16_us\": %.1f, \"undo_r16_us\": %.1f, "
            "\"edit_visible_frames\": %.0f",
            r->editing.brush_sphere_r16_us, r->editing.flatten_r16_us, r->editing.undo_r16_us,
@@ -348,6 +355,7 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f ms\n", "world ready (threaded)", r->world_ready_ms);
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
     bench_heightfield_print_table(stdout, &r->heightfield);
+    bench_memory_print_table(stdout, &r->memory);
     bench_structures_print_table(stdout, &r->structures);
     bench_render_print_table(stdout, &r->render);
     printf("  %-28s %10.1f ms\n", "game launch to ready, vd 8", r->game_ready_ms_vd8);
@@ -362,12 +370,14 @@ static void usage(FILE *f)
                "  --seed S            world seed (integer or text; default 1)\n"
                "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
                "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n"
+               "  --skip-memory       leave out the memory figures (they load worlds at view distance 16 and 32)\n"
                "  world settings as strata-map takes them, e.g. --heightmap FILE --height-range MIN,MAX\n"
                "  --map-scale N (the generator and world figures are then a heightmap world's)\n");
 }
 
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && !strcmp(argv[1], "--memory-probe")) return bench_memory_probe_main(argc, argv);
     BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .game = true, .asset_dir = STRATA_ASSET_DIR};
     WorldSettings settings;   /* --heightmap and the other world settings' flags (world_settings.h) */
     world_settings_default(&settings);
@@ -381,6 +391,7 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(a, "--json")) o.json = true;
         else if (!strcmp(a, "--no-game")) o.game = false;
+        else if (!strcmp(a, "--skip-memory")) o.skip_memory = true;
         else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
         else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
             const char *v = argv[++i];
@@ -430,6 +441,7 @@ int main(int argc, char **argv)
     if (rc == ST_OK) bench_edit_visible_frames(o.seed, o.view_distance, &r.editing);
     if (rc == ST_OK) rc = bench_world_ready(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_heightfield_run(&r.heightfield);
+    if (rc == ST_OK && !o.skip_memory) rc = bench_memory_run(o.asset_dir, blocks, &r.memory);
     if (rc == ST_OK) rc = bench_structures_run(&r.structures);
     if (rc == ST_OK) rc = bench_render_run(blocks, o.asset_dir, &r.render);
     if (rc != ST_OK) {

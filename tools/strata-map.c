@@ -179,11 +179,11 @@ static int map_worker(void *arg)
 {
     Map *m = arg;
     GenContext *ctx = gen_context_create();
-    TerrainChunk *chunk = malloc(sizeof *chunk);
+    TerrainChunk *chunk = chunk_create(0, 0);
     if (!ctx || !chunk) {
         atomic_store(&m->failed, 1);
         gen_context_destroy(ctx);
-        free(chunk);
+        chunk_destroy(chunk);
         return 1;
     }
     /* strips of 4 chunks along x keep a worker's chunks adjacent (its cave and tree caches hit) */
@@ -210,7 +210,7 @@ static int map_worker(void *arg)
                 }
         }
     }
-    free(chunk);
+    chunk_destroy(chunk);
     gen_context_destroy(ctx);
     return 0;
 }

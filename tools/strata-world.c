@@ -26,6 +26,7 @@
 
 #include "strata/block.h"
 #include "strata/chunk_codec.h"
+#include "strata/generator.h"
 #include "strata/log.h"
 #include "strata/region.h"
 #include "strata/world_file.h"
@@ -183,6 +184,17 @@ static int command_verify(const char *dir, const char *assets)
     if (world_meta_load(dir, &meta) != ST_OK) {
         printf("DAMAGED %s\n", st_error_message());
         damaged++;
+    } else {
+        /* what the game checks when it opens the world: its generator can be rebuilt as recorded */
+        char worldgen[PATH_MAX + 32];
+        snprintf(worldgen, sizeof worldgen, "%s/worldgen.json", assets);
+        Generator *gen = NULL;
+        if (generator_create_for_world(&meta.settings, meta.generator_name, meta.generator_version, blocks, worldgen,
+                                       &gen) != ST_OK) {
+            printf("REFUSED %s/world.json: the game cannot open this world: %s\n", dir, st_error_message());
+            damaged++;
+        }
+        generator_destroy(gen);
     }
 
     char regions_dir[PATH_MAX];

@@ -116,7 +116,7 @@ int world_export_template(const char *dir, const char *assets, int argc, char **
     status = 0;
 done:
     voxel_template_free(&t);
-    free(chunk);
+    chunk_destroy(chunk);
     gen_context_destroy(ctx);
     generator_destroy(gen);
     serializer_close(ser);

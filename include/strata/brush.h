@@ -181,7 +181,8 @@ typedef struct BrushWorld {
 typedef bool (*BrushMatch)(void *user, int32_t current);
 typedef bool (*BrushPositionMatch)(void *user, int x, int y, int z);
 
-/* A BrushWorld over one chunk: cells outside it read -1 and are not written. `chunk` is borrowed. */
+/* A BrushWorld over one chunk: cells outside it read -1 and are not written. `chunk` is borrowed. Cells go
+ * through chunk_get_cell_shared / chunk_set_cell_shared, so the chunk may be a live Terrain chunk (main thread). */
 BrushWorld brush_world_of_chunk(TerrainChunk *chunk);
 
 /* Counters over the brush placed with its origin at world (x, y, z); cells the world has no value for

@@ -54,6 +54,13 @@ StResult generator_create(const WorldSettings *settings, const BlockRegistry *bl
 StResult generator_create_version(const WorldSettings *settings, const BlockRegistry *blocks,
                                   const char *worldgen_path, int version, Generator **out);
 void generator_destroy(Generator *g);
+/* The generator of a stored world (what world.json holds: settings, generator name and version): rebuilds
+ * that version and checks that the settings' mode gives the named generator. The one rule the game (opening
+ * a world) and `strata-world verify` share, so verify never passes a world the game refuses. An unknown
+ * version is ST_ERR_VERSION, a name the mode does not give ST_ERR_FORMAT, bad settings ST_ERR_ARG; the
+ * message names the generator and what was found. */
+StResult generator_create_for_world(const WorldSettings *settings, const char *name, int version,
+                                    const BlockRegistry *blocks, const char *worldgen_path, Generator **out);
 
 GenContext *gen_context_create(void);
 void gen_context_destroy(GenContext *ctx);

@@ -33,7 +33,7 @@ typedef struct RenderCamera {
     float fov_y_deg;
 } RenderCamera;
 
-#define RENDER_HUD_LINES 8
+#define RENDER_HUD_LINES 9
 #define RENDER_STRIP_MAX 16
 
 /* A particle of a block's burst (edit.h's DestroyCell): a small cube of one colour. */

@@ -13,6 +13,7 @@
 
 #include <malloc.h>
 #include <math.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -199,6 +200,9 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     hangup.sa_handler = app_on_hangup;
     sigemptyset(&hangup.sa_mask);
     sigaction(SIGHUP, &hangup, NULL);
+    /* A file size limit (ulimit -f) must not kill the game mid-save: the write fails with EFBIG instead and is
+     * reported like any other write error (edits stay in memory, the save is retried). */
+    signal(SIGXFSZ, SIG_IGN);
     app->opts = *opts;
     app->script = *script;
     memset(script, 0, sizeof *script);
@@ -548,6 +552,42 @@ static void update_world(App *app, double dt)
     }
 }
 
+/* VmRSS of this process in MB, or -1 (Linux /proc). */
+static double app_rss_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    char line[256];
+    double mb = -1;
+    long kb;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) {
+            mb = (double)kb / 1024.0;
+            break;
+        }
+    fclose(f);
+    return mb;
+}
+
+/* F3's memory figures, once a second: the sum walks every chunk under its cell lock. */
+static void app_sample_memory(App *app)
+{
+    Uint32 now = SDL_GetTicks();
+    if (app->memory_sampled_ms && now - app->memory_sampled_ms < 1000) return;
+    app->memory_sampled_ms = now ? now : 1;
+    app->memory_rss_mb = app_rss_mb();
+    size_t bytes = 0;
+    int hot = 0;
+    const Terrain *t = app->world.terrain;
+    for (int i = 0, n = t ? terrain_chunk_count(t) : 0; i < n; i++) {
+        size_t b = chunk_resident_bytes(terrain_chunk_at(t, i), NULL);
+        bytes += b;
+        hot += b >= sizeof(int32_t) * CHUNK_CELLS;
+    }
+    app->memory_chunks_mb = (double)bytes / (1024.0 * 1024.0);
+    app->memory_hot_chunks = hot;
+}
+
 static void fill_hud(App *app, HudInfo *hud)
 {
     UpdaterStats us;
@@ -581,6 +621,10 @@ static void fill_hud(App *app, HudInfo *hud)
         hud->target_block = block_is_defined(b, id) ? b->defs[id].name : NULL;
         hud->examine = app_station_examine(app, app->target.x, app->target.y, app->target.z, app->target.value);
     }
+    app_sample_memory(app);
+    hud->rss_mb = app->memory_rss_mb;
+    hud->chunks_mb = app->memory_chunks_mb;
+    hud->hot_chunks = app->memory_hot_chunks;
     EditorStats es;
     editor_get_stats(app->world.editor, &es);
     hud->tool = app_tool_name(app->tool);

@@ -149,6 +149,10 @@ typedef struct App {
     double autosave_timer;
     double title_timer;
     FpsMeter fps;
+    /* F3's memory line, sampled once a second (app.c): process RSS, chunk bytes and hot chunks */
+    Uint32 memory_sampled_ms;
+    double memory_rss_mb, memory_chunks_mb;
+    int memory_hot_chunks;
 } App;
 
 /* Takes ownership of *script (its commands; the caller's copy is emptied). */

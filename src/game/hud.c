@@ -45,6 +45,10 @@ void hud_compose(const HudInfo *in, HudLines *out)
         snprintf(out->text[n++], HUD_LINE_MAX, "Block %s%s", in->selected_block ? in->selected_block : "?", tool);
     snprintf(out->text[n++], HUD_LINE_MAX, "Time %s  sky light %d  brightness %.2f  %s", clock, in->sky_light,
              in->brightness, in->season ? in->season : "?");
+    if (in->rss_mb > 0)
+        snprintf(out->text[n++], HUD_LINE_MAX, "Memory %.0f MB  chunk cells %.1f MB (%.1f KB/chunk, %d hot)",
+                 in->rss_mb, in->chunks_mb,
+                 in->chunks_allocated > 0 ? in->chunks_mb * 1024.0 / in->chunks_allocated : 0.0, in->hot_chunks);
     if (in->has_target)
         snprintf(out->text[n++], HUD_LINE_MAX, "Looking at %s  %d %d %d", in->target_block ? in->target_block : "?",
                  in->target[0], in->target[1], in->target[2]);

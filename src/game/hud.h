@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#define HUD_MAX_LINES 8
+#define HUD_MAX_LINES 9   /* 6 fixed, memory, target, examine */
 #define HUD_LINE_MAX 96
 
 typedef struct HudInfo {
@@ -24,6 +24,9 @@ typedef struct HudInfo {
     bool has_target;             /* a block under the crosshair within reach */
     int target[3];
     const char *target_block;
+    double rss_mb;               /* process resident memory; <= 0: unknown (no memory line) */
+    double chunks_mb;            /* cells of all loaded chunks (sections, scratches, the chunk structs) */
+    int hot_chunks;              /* chunks unpacked for the update worker */
     const char *examine;         /* the examine text of a station under the crosshair, or NULL */
     const char *tool;            /* editing tool name, or NULL */
     int tool_radius;

@@ -106,8 +106,9 @@ static StResult absolute_path(char *path, const char *what)
     if (!path[0] || path[0] == '/') return ST_OK;
     char resolved[PATH_MAX];
     if (!realpath(path, resolved)) return st_fail(ST_ERR_IO, "%s %s: %s", what, path, strerror(errno));
-    if (strlen(resolved) >= WORLD_SETTINGS_PATH_MAX) return st_fail(ST_ERR_ARG, "%s %s: path too long", what, path);
-    snprintf(path, WORLD_SETTINGS_PATH_MAX, "%s", resolved);
+    size_t n = strlen(resolved);
+    if (n >= WORLD_SETTINGS_PATH_MAX) return st_fail(ST_ERR_ARG, "%s %s: path too long", what, path);
+    memcpy(path, resolved, n + 1);
     return ST_OK;
 }
 
@@ -179,16 +180,14 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     char worldgen[WORLD_SESSION_PATH_MAX];
     snprintf(worldgen, sizeof worldgen, "%s/worldgen.json", asset_dir);
     /* A resumed world keeps the generator version it was made with, so new chunks match its old ones. */
-    int version = ws->resumed ? ws->meta.generator_version : 0;
-    if ((rc = generator_create_version(&settings, ws->blocks, worldgen, version, &ws->generator)) != ST_OK) {
-        if (ws->resumed)
-            return st_fail_context(rc, "cannot rebuild generator %s v%d of world %s", ws->meta.generator_name,
-                                   version, ws->dir);
+    if (ws->resumed) {
+        /* the same rule as strata-world verify (generator_create_for_world) */
+        rc = generator_create_for_world(&settings, ws->meta.generator_name, ws->meta.generator_version, ws->blocks,
+                                        worldgen, &ws->generator);
+        if (rc != ST_OK) return st_fail_context(rc, "cannot open world %s", ws->dir);
+    } else if ((rc = generator_create_version(&settings, ws->blocks, worldgen, 0, &ws->generator)) != ST_OK) {
         return st_fail_context(rc, "cannot create the world generator");
     }
-    if (ws->resumed && strcmp(ws->meta.generator_name, ws->generator->name) != 0)
-        log_warn(WS_TAG, "world %s names generator %s; its mode gives %s v%d", ws->dir, ws->meta.generator_name,
-                 ws->generator->name, ws->generator->version);
     ws->terrain = terrain_create();
     if (!ws->terrain) return st_fail(ST_ERR_NOMEM, "cannot allocate the Terrain");
 

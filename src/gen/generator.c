@@ -73,6 +73,20 @@ StResult generator_create_version(const WorldSettings *settings, const BlockRegi
     return ST_OK;
 }
 
+StResult generator_create_for_world(const WorldSettings *settings, const char *name, int version,
+                                    const BlockRegistry *blocks, const char *worldgen_path, Generator **out)
+{
+    StResult rc = generator_create_version(settings, blocks, worldgen_path, version, out);
+    if (rc != ST_OK) return st_fail_context(rc, "cannot rebuild generator %s v%d", name ? name : "?", version);
+    if (name && strcmp(name, (*out)->name) != 0) {
+        rc = st_fail(ST_ERR_FORMAT, "the world names generator '%s' but its mode (%s) gives '%s'", name,
+                     terrain_mode_name(settings->mode), (*out)->name);
+        generator_destroy(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
 StResult generator_create(const WorldSettings *settings, const BlockRegistry *blocks, const char *worldgen_path,
                           Generator **out)
 {

@@ -288,7 +288,8 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
     u->stats.chunks_saved = u->chunks_saved;
     u->stats.unsaved_kept = u->unsaved_kept;
 
-    if (changed || u->released.count) {
+    u->exchanges++;
+    if (changed || u->released.count || (u->idle_pack_pending && (u->exchanges & 15u) == 0)) {
         u->work_posted = true;
         pthread_cond_signal(&u->work_cond);
     }

@@ -102,6 +102,9 @@ struct TerrainUpdater {
                                     * saves of chunks being released) */
     UpdateArray failed_saves;      /* AutosaveEntry: autosaves that failed; main restores the counter */
     long steps_done;
+    int packed_since_trim;         /* worker: chunks idle packing packed since the last malloc_trim (worker.c) */
+    bool idle_pack_pending;        /* worker: hot chunks wait for UPDATE_IDLE_PACK_DELAY exchanges */
+    uint32_t exchanges;            /* exchanges so far (written in the exchange, under the mutex) */
     long chunks_saved;
 
     /* worker */

@@ -112,7 +112,7 @@ StResult updater_create(const UpdaterConfig *config, TerrainUpdater **out)
         updater_destroy(u);
         return rc;
     }
-    u->snapshot = malloc(sizeof *u->snapshot);
+    u->snapshot = chunk_create(0, 0);
     if (!u->snapshot) {
         updater_destroy(u);
         return st_fail(ST_ERR_NOMEM, "updater_create: out of memory for the autosave snapshot");
@@ -169,7 +169,7 @@ void updater_destroy(TerrainUpdater *u)
                  unsaved);
 
     step_context_free(&u->step);
-    free(u->snapshot);
+    chunk_destroy(u->snapshot);
     update_array_free(&u->downgrades);
     update_array_free(&u->ready_meshes);
     update_array_free(&u->released);

@@ -15,8 +15,20 @@
  * its target state, ordered by (downgraded by an edit first, nearest to a location, lowest state). A step
  * that needs its neighbours at some state first steps a neighbour that is behind; a chunk with a missing
  * neighbour is marked blocked until the next exchange that changes anything (the outer ring of the
- * content area stays blocked: its outer neighbours are never allocated). */
+ * content area stays blocked: its outer neighbours are never allocated).
+ *
+ * Hot and cold chunks (chunk.h): a step makes the chunk it steps hot (its views unpack it), and the
+ * neighbours it reads too. After each step the worker packs the hot chunks of that 3x3 block that are
+ * settled (they and their neighbours are at the states the locations want, so no step will read them
+ * soon) and stamps the others with the step number; past UPDATE_HOT_BUDGET scratches in use, the chunks
+ * no step used for UPDATE_HOT_AGE steps are packed too. So the loading frontier stays hot and what is
+ * behind it goes cold, each chunk packed about once. An idle worker packs every hot chunk, one per unit
+ * of work, so a ready world is all sections. Packing only changes the form,
+ * never a cell, and only the worker changes the form of a Terrain chunk. */
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +161,65 @@ static ChunkState worker_target(const WorkerArea *areas, int area_count, const T
     return target;
 }
 
+/* ---- packing chunks that left the working set ---- */
+
+#define UPDATE_HOT_BUDGET 1024  /* a safety net: past it, chunks unused for UPDATE_HOT_AGE steps are packed */
+#define UPDATE_HOT_AGE    64
+#define UPDATE_IDLE_PACK_DELAY 30 /* exchanges (frames) a chunk a step used stays hot when idle */
+#define UPDATE_TRIM_AFTER 64      /* chunks packed at idle before the freed heap is trimmed */
+
+/* Packs a chunk; a Valid one also drops its slice geometry (kept only to remesh a few slices after an
+ * edit: it is several times the packed cells, so a cold chunk rebuilds all its slices when next meshed).
+ * Between the two vertex passes the geometry is half a mesh and stays. */
+static bool worker_pack(TerrainChunk *k)
+{
+    if (k->thread_state == CHUNK_STATE_VALID) {
+        chunk_geometry_destroy(k->worker_geometry);
+        k->worker_geometry = NULL;
+    }
+    return chunk_pack(k);
+}
+
+/* Whether nobody needs the chunk's cells soon: it and its 8 neighbours have reached the states the
+ * locations want (a chunk reads its neighbours' cells only on its way there). */
+static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int area_count, const TerrainChunk *k)
+{
+    for (int dz = -1; dz <= 1; dz++) {
+        for (int dx = -1; dx <= 1; dx++) {
+            const TerrainChunk *n = (dx || dz) ? terrain_get_chunk(u->terrain, k->coord_x + dx, k->coord_z + dz) : k;
+            int distance;
+            if (n && n->thread_state < worker_target(areas, area_count, n, &distance)) return false;
+        }
+    }
+    return true;
+}
+
+/* After stepping `chunk`: packs the settled hot chunks of its 3x3 block (unless an edit downgraded it:
+ * the next edit is likely nearby, so that block stays hot until the idle delay), stamps the others, and
+ * past the budget packs the hot chunks that no step used for a while. */
+static void worker_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
+{
+    WorkerArea areas[UPDATE_MAX_LOCATIONS];
+    int area_count = worker_areas(u, areas);
+    bool edited = chunk->worker_flags & UPDATE_WORKER_FLAG_EDITED; /* edits nearby: stay hot a while */
+    for (int dz = -1; dz <= 1; dz++) {
+        for (int dx = -1; dx <= 1; dx++) {
+            TerrainChunk *k = terrain_get_chunk(u->terrain, chunk->coord_x + dx, chunk->coord_z + dz);
+            if (!k || !chunk_is_hot(k)) continue;
+            if (!edited && worker_settled(u, areas, area_count, k)) worker_pack(k);
+            else {
+                k->worker_hot_stamp = (uint32_t)u->steps_done;
+                k->worker_hot_exchange = u->exchanges;
+            }
+        }
+    }
+    if (chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+        if (chunk_is_hot(k) && (uint32_t)u->steps_done - k->worker_hot_stamp > UPDATE_HOT_AGE) worker_pack(k);
+    }
+}
+
 /* The chunk to step so that `chunk` progresses (itself or a neighbour that is behind), or NULL when a
  * neighbour is missing. Depth is bounded: vertices wait on propagated light, which waits on sunlight,
  * which reads no neighbours. */
@@ -216,8 +287,36 @@ static bool worker_step_best(TerrainUpdater *u)
             continue;
         }
         u->steps_done++;
+        worker_pack_settled(u, chunk);
         return true;
     }
+}
+
+/* Idle: packs one hot chunk that no step used in the last UPDATE_IDLE_PACK_DELAY exchanges (so the
+ * chunks around repeated edits stay hot, and an edit does not pay for packing); false when none is left
+ * now (idle_pack_pending then asks the exchange to wake the worker again later). After many packs the
+ * freed scratches and geometry are handed back to the system (glibc keeps freed heap otherwise). */
+static bool worker_pack_one(TerrainUpdater *u)
+{
+    bool deferred = false;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+        if (!chunk_is_hot(k) && !(k->thread_state == CHUNK_STATE_VALID && k->worker_geometry)) continue;
+        if (u->exchanges - k->worker_hot_exchange < UPDATE_IDLE_PACK_DELAY) {
+            deferred = true;
+            continue;
+        }
+        u->packed_since_trim++;
+        return worker_pack(k);
+    }
+    u->idle_pack_pending = deferred;
+    if (!deferred && u->packed_since_trim >= UPDATE_TRIM_AFTER) {
+        u->packed_since_trim = 0;
+#ifdef __GLIBC__
+        malloc_trim(0);
+#endif
+    }
+    return false;
 }
 
 bool update_worker_do_one(TerrainUpdater *u)
@@ -231,5 +330,6 @@ bool update_worker_do_one(TerrainUpdater *u)
         else u->autosave.count = 0;
         return true;
     }
-    return worker_step_best(u);
+    if (worker_step_best(u)) return true;
+    return worker_pack_one(u);
 }

@@ -3,8 +3,9 @@
  * Design: a BrushWorld is two callbacks (get_cell, set_cell) and a user pointer, so the brush (world layer)
  * paints through whatever the caller provides without knowing it: the edit layer hands one that goes
  * through the Editor's ChangeCell (history, notifications, downgrades), tests hand a fake, and
- * brush_world_of_chunk wraps a single chunk. Every function walks the compiled cells in their (z, x, y)
- * order and reads the target only when something depends on it (a value handler, a predicate, a counter);
+ * brush_world_of_chunk wraps a single chunk through the _shared accessors (chunk.h), so it neither unpacks
+ * a cold chunk nor races the update worker on a live one. Every function walks the compiled cells in their
+ * (z, x, y) order and reads the target only when something depends on it (a value handler, a predicate, a counter);
  * a fixed cell painted everywhere is a plain set_cell, and the world's own compare decides whether it
  * changed. Values are compared with their light bits cleared (light is not part of a cell's identity). */
 #include "strata/brush.h"
@@ -16,7 +17,7 @@ static int32_t chunk_world_get(void *user, int x, int y, int z)
     const TerrainChunk *c = user;
     int lx = x - c->origin_x, lz = z - c->origin_z;
     if ((unsigned)lx > 15u || (unsigned)lz > 15u || (unsigned)y > 255u) return -1;
-    return chunk_get_cell(c, lx, y, lz);
+    return chunk_get_cell_shared(c, lx, y, lz);
 }
 
 static bool chunk_world_set(void *user, int x, int y, int z, int32_t value)
@@ -24,8 +25,8 @@ static bool chunk_world_set(void *user, int x, int y, int z, int32_t value)
     TerrainChunk *c = user;
     int lx = x - c->origin_x, lz = z - c->origin_z;
     if ((unsigned)lx > 15u || (unsigned)lz > 15u || (unsigned)y > 255u) return false;
-    if (chunk_get_cell(c, lx, y, lz) == value) return false;
-    chunk_set_cell(c, lx, y, lz, value);
+    if (chunk_get_cell_shared(c, lx, y, lz) == value) return false;
+    chunk_set_cell_shared(c, lx, y, lz, value);
     return true;
 }
 

@@ -1,11 +1,106 @@
-/* chunk.c — TerrainChunk reset. Chunks are pooled by Terrain, so reset must leave a chunk exactly as a
- * fresh one: all cells air, shafts zero, states NotLoaded, no flags. The whole bookkeeping part before
- * the shafts is zeroed at once, so a field another module adds to TerrainChunk is reset too (0 is
- * NotLoaded, no flags, NULL geometry). */
+/* chunk.c — TerrainChunk reset, cell storage (hot scratch or cold palette sections) and its accessors.
+ *
+ * Design. Chunks are pooled by Terrain, so reset must leave a chunk exactly as a fresh one: all cells air,
+ * shafts zero, states NotLoaded, no flags. The whole bookkeeping part before the shafts is zeroed at once,
+ * so a field another module adds to TerrainChunk is reset too (0 is NotLoaded, no flags, NULL geometry).
+ *
+ * Storage. A cold chunk is 16 ChunkSections (chunk_sections.h); a reset chunk is 16 uniform air sections,
+ * nothing allocated. A hot chunk's cells live in a 256 KiB scratch (64-byte aligned) and its sections are
+ * all uniform air. Scratches come from one process-wide pool: released ones are kept on a free list of at
+ * most CHUNK_SCRATCH_SPARE (so a worker that packs and unpacks does not go to the allocator, and the page
+ * faults of fresh memory are paid once), the rest go back to the allocator. The number of hot chunks
+ * itself is bounded by their owners (the update worker packs what left its working set).
+ *
+ * The cell lock. Each chunk has a one-word spin lock (zero is free, so a zeroed chunk is valid) that the
+ * _shared accessors, the copy-out and the hot/cold transitions hold. It is held for one cell, or for one
+ * pack/unpack (~100 us) when the owner changes the form: the main thread may then wait that long for one
+ * read. The lock's acquire/release order the `hot` pointer and the sections between the two threads; the
+ * owner reads `hot` without it (nobody else writes it). The pool has a lock of the same kind. */
 #include "strata/chunk.h"
 
-#include <stddef.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "strata/log.h"
+
+#define CHUNK_SCRATCH_SPARE 64
+#define CHUNK_SCRATCH_BYTES (sizeof(int32_t) * CHUNK_CELLS)
+
+static void spin_lock(uint32_t *lock)
+{
+    for (int spins = 0; __atomic_exchange_n(lock, 1u, __ATOMIC_ACQUIRE); spins++) {
+        while (__atomic_load_n(lock, __ATOMIC_RELAXED)) {
+            if (++spins > 64) sched_yield();
+        }
+    }
+}
+static void spin_unlock(uint32_t *lock) { __atomic_store_n(lock, 0u, __ATOMIC_RELEASE); }
+
+static void chunk_lock(const TerrainChunk *c) { spin_lock((uint32_t *)&c->cell_lock); }
+static void chunk_unlock(const TerrainChunk *c) { spin_unlock((uint32_t *)&c->cell_lock); }
+
+/* ---- the scratch pool ---- */
+
+static struct {
+    uint32_t lock;
+    int spare_count;
+    int in_use;
+    int32_t *spare[CHUNK_SCRATCH_SPARE];
+} scratch_pool;
+
+static int32_t *scratch_acquire(void)
+{
+    int32_t *p = NULL;
+    spin_lock(&scratch_pool.lock);
+    if (scratch_pool.spare_count > 0) p = scratch_pool.spare[--scratch_pool.spare_count];
+    scratch_pool.in_use++;
+    spin_unlock(&scratch_pool.lock);
+    if (!p) p = aligned_alloc(64, CHUNK_SCRATCH_BYTES);
+    if (!p) {
+        spin_lock(&scratch_pool.lock);
+        scratch_pool.in_use--;
+        spin_unlock(&scratch_pool.lock);
+    }
+    return p;
+}
+
+static void scratch_release(int32_t *p)
+{
+    spin_lock(&scratch_pool.lock);
+    scratch_pool.in_use--;
+    if (scratch_pool.spare_count < CHUNK_SCRATCH_SPARE) {
+        scratch_pool.spare[scratch_pool.spare_count++] = p;
+        p = NULL;
+    }
+    spin_unlock(&scratch_pool.lock);
+    free(p);
+}
+
+int chunk_scratch_in_use(void)
+{
+    spin_lock(&scratch_pool.lock);
+    int n = scratch_pool.in_use;
+    spin_unlock(&scratch_pool.lock);
+    return n;
+}
+
+/* ---- lifetime ---- */
+
+/* With the lock held: no scratch, all sections uniform air. */
+static void chunk_drop_storage_locked(TerrainChunk *c)
+{
+    if (c->hot) scratch_release(c->hot);
+    c->hot = NULL;
+    for (int s = 0; s < CHUNK_SECTIONS; s++) section_reset(&c->sections[s], 0, 0);
+}
+
+void chunk_release_storage(TerrainChunk *chunk)
+{
+    chunk_lock(chunk);
+    chunk_drop_storage_locked(chunk);
+    chunk_unlock(chunk);
+}
 
 void chunk_reset(TerrainChunk *chunk, int cx, int cz)
 {
@@ -17,5 +112,122 @@ void chunk_reset(TerrainChunk *chunk, int cx, int cz)
     chunk->state = CHUNK_STATE_NOT_LOADED;
     chunk->thread_state = CHUNK_STATE_NOT_LOADED;
     memset(chunk->shafts, 0, sizeof chunk->shafts);
+    chunk->worker_hot_stamp = 0;
+    chunk->worker_hot_exchange = 0;
     chunk_clear_cells(chunk);
+}
+
+TerrainChunk *chunk_create(int cx, int cz)
+{
+    TerrainChunk *c = calloc(1, sizeof *c);
+    if (c) chunk_reset(c, cx, cz);
+    return c;
+}
+
+void chunk_destroy(TerrainChunk *chunk)
+{
+    if (!chunk) return;
+    chunk_release_storage(chunk);
+    free(chunk);
+}
+
+/* ---- hot and cold ---- */
+
+void chunk_make_hot(TerrainChunk *chunk)
+{
+    if (chunk->hot) return;
+    int32_t *scratch = scratch_acquire();
+    if (!scratch) {
+        log_error("world", "out of memory unpacking chunk %d,%d (a 256 KiB scratch)", chunk->coord_x, chunk->coord_z);
+        abort();
+    }
+    chunk_lock(chunk);
+    for (int s = 0; s < CHUNK_SECTIONS; s++) {
+        section_unpack_to_chunk(&chunk->sections[s], scratch, s);
+        section_reset(&chunk->sections[s], 0, 0);
+    }
+    chunk->hot = scratch;
+    chunk_unlock(chunk);
+}
+
+bool chunk_pack(TerrainChunk *chunk)
+{
+    if (!chunk->hot) return true;
+    chunk_lock(chunk);
+    bool ok = true;
+    for (int s = 0; s < CHUNK_SECTIONS && ok; s++) ok = section_pack_from_chunk(&chunk->sections[s], chunk->hot, s);
+    if (ok) {
+        scratch_release(chunk->hot);
+        chunk->hot = NULL;
+    } else {
+        for (int s = 0; s < CHUNK_SECTIONS; s++) section_reset(&chunk->sections[s], 0, 0);
+    }
+    chunk_unlock(chunk);
+    return ok;
+}
+
+size_t chunk_resident_bytes(const TerrainChunk *c, int kinds[SECTION_KIND_COUNT])
+{
+    size_t n = sizeof *c;
+    chunk_lock(c);
+    if (c->hot) n += CHUNK_SCRATCH_BYTES;
+    for (int s = 0; s < CHUNK_SECTIONS; s++) {
+        n += section_heap_bytes(&c->sections[s]);
+        if (kinds && !c->hot) kinds[section_kind(&c->sections[s])]++;
+    }
+    chunk_unlock(c);
+    return n;
+}
+
+/* ---- accessors ---- */
+
+int32_t chunk_get_cell_cold(const TerrainChunk *c, int x, int y, int z)
+{
+    return section_get_cell(&c->sections[y >> 4], SECTION_INDEX(x, y & 15, z));
+}
+
+void chunk_set_cell_cold(TerrainChunk *c, int x, int y, int z, int32_t v)
+{
+    if (!section_set_cell(&c->sections[y >> 4], SECTION_INDEX(x, y & 15, z), v))
+        log_error("world", "out of memory setting a cell of chunk %d,%d: the change is lost", c->coord_x, c->coord_z);
+}
+
+int32_t chunk_get_cell_shared(const TerrainChunk *c, int x, int y, int z)
+{
+    chunk_lock(c);
+    int32_t v = c->hot ? cell_load(&c->hot[CHUNK_INDEX(x, y, z)]) : chunk_get_cell_cold(c, x, y, z);
+    chunk_unlock(c);
+    return v;
+}
+
+void chunk_set_cell_shared(TerrainChunk *c, int x, int y, int z, int32_t v)
+{
+    chunk_lock(c);
+    if (c->hot) cell_store(&c->hot[CHUNK_INDEX(x, y, z)], v);
+    else chunk_set_cell_cold(c, x, y, z, v);
+    chunk_unlock(c);
+}
+
+void chunk_copy_cells_out(const TerrainChunk *c, int32_t *out)
+{
+    chunk_lock(c);
+    if (c->hot) {
+        for (int i = 0; i < CHUNK_CELLS; i++) out[i] = cell_load(&c->hot[i]);
+    } else {
+        for (int s = 0; s < CHUNK_SECTIONS; s++) section_unpack_to_chunk(&c->sections[s], out, s);
+    }
+    chunk_unlock(c);
+}
+
+void chunk_copy_cells_in(TerrainChunk *c, const int32_t *in)
+{
+    chunk_make_hot(c);
+    memcpy(c->hot, in, CHUNK_SCRATCH_BYTES);
+}
+
+void chunk_clear_cells(TerrainChunk *c)
+{
+    chunk_lock(c);
+    chunk_drop_storage_locked(c);
+    chunk_unlock(c);
 }

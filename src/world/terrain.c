@@ -10,8 +10,8 @@
  *
  * Every chunk lives inside a private TerrainNode that also records its index in the dense array of
  * allocated chunks (terrain_chunk_count/at), giving O(1) removal by swapping the last entry into the hole.
- * Freed nodes go to a pool (a free list) and are reused: a chunk is ~264 KB, and fresh calloc'd memory
- * would page-fault on first touch every time. Every node ever made is also kept in `nodes`, so destroy
+ * Freed nodes go to a pool (a free list) and are reused, their cell storage released (a chunk's cells are
+ * palette sections or a pooled scratch, chunk.h). Every node ever made is also kept in `nodes`, so destroy
  * frees detached-but-never-recycled chunks too. */
 #include "strata/terrain.h"
 
@@ -81,7 +81,10 @@ Terrain *terrain_create(void)
 void terrain_destroy(Terrain *terrain)
 {
     if (!terrain) return;
-    for (int i = 0; i < terrain->node_count; i++) free(terrain->nodes[i]);
+    for (int i = 0; i < terrain->node_count; i++) {
+        chunk_release_storage(&terrain->nodes[i]->chunk);
+        free(terrain->nodes[i]);
+    }
     free(terrain->nodes);
     free(terrain->dense);
     free(terrain->slots);
@@ -126,7 +129,7 @@ static TerrainNode *terrain_take_node(Terrain *terrain)
         terrain->nodes = grown;
         terrain->node_capacity = cap;
     }
-    node = malloc(sizeof *node);
+    node = calloc(1, sizeof *node); /* zeroed: a valid empty chunk for chunk_reset */
     if (!node) return NULL;
     terrain->nodes[terrain->node_count++] = node;
     return node;
@@ -200,6 +203,7 @@ void terrain_recycle_chunk(Terrain *terrain, TerrainChunk *chunk)
         log_error("world", "recycle of chunk %d,%d that is still attached", chunk->coord_x, chunk->coord_z);
         return;
     }
+    chunk_release_storage(chunk); /* a pooled chunk holds no cells: its scratch goes back to the pool */
     node->next_free = terrain->pool;
     terrain->pool = node;
 }

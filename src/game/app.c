@@ -506,8 +506,8 @@ static void update_sounds(App *app, double dt)
         audio->step_distance += speed * dt;
         if (audio->step_distance >= 2.0) {
             audio->step_distance = 0.0;
-            int id = cell_contents(terrain_get_cell_value(app->world.terrain, (int)floor(p->position[0]),
-                                                          (int)floor(p->position[1] - 0.5), (int)floor(p->position[2])));
+            int id = app_block_at(app, (int)floor(p->position[0]), (int)floor(p->position[1] - 0.5),
+                                  (int)floor(p->position[2]));
             if (block_is_defined(b, id)) game_audio_play(audio, audio_step_sound(audio_material_of(&b->defs[id])), 0.35f);
         }
     }
@@ -518,7 +518,7 @@ static void update_sounds(App *app, double dt)
     int x = (int)floor(eye[0]), y = (int)floor(eye[1]), z = (int)floor(eye[2]);
     int roof = 0;
     for (int up = 1; up <= 24 && y + up < CHUNK_SIZE_Y; up++)
-        roof += b->opaque_cube[cell_contents(terrain_get_cell_value(app->world.terrain, x, y + up, z))];
+        roof += b->opaque_cube[app_block_at(app, x, y + up, z)];
     bool cave = roof >= 2 && y < 62;
     float wind = cave ? 0.0f : (float)fmin(0.5, fmax(0.08, (eye[1] - 60.0) / 60.0));
     float paused = app_paused(app) ? 0.3f : 1.0f;
@@ -638,7 +638,7 @@ static int eye_medium(const App *app, const double eye[3])
 {
     int x = (int)floor(eye[0]), y = (int)floor(eye[1]), z = (int)floor(eye[2]);
     if (y < 0 || y >= CHUNK_SIZE_Y) return RENDER_MEDIUM_AIR;
-    int id = cell_contents(terrain_get_cell_value(app->world.terrain, x, y, z));
+    int id = app_block_at(app, x, y, z);
     const BlockRegistry *b = app->world.blocks;
     if (b->shape[id] == BLOCK_SHAPE_FLUID) return b->emission[id] > 0 ? RENDER_MEDIUM_LAVA : RENDER_MEDIUM_WATER;
     if (b->opaque_cube[id]) return RENDER_MEDIUM_SOLID;

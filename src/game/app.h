@@ -207,6 +207,9 @@ void app_set_hud(App *app, bool show);
 /* The next drawn frame is written as PNG to `path` (copied). */
 void app_request_screenshot(App *app, const char *path);
 void app_request_quit(App *app);
+/* The block at a world cell, for main-thread looks at the world (the eye's medium, footsteps, the roof over
+ * the player): BLOCK_AIR where the chunk's contents do not exist yet or y is outside 0..255. */
+int app_block_at(const App *app, int x, int y, int z);
 
 /* ui/loading.c: the loading screen. begin: show it from this frame (no-op when it is up); update: count
  * the chunks ready and end it (fade-ins ended, the time logged) once app_world_ready; draw: compose it and

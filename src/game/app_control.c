@@ -166,3 +166,11 @@ void app_screenshot_timestamped(App *app)
         snprintf(path, sizeof path, "%.400s/strata_%s_%d.png", dir, stamp, n);
     app_request_screenshot(app, path);
 }
+
+int app_block_at(const App *app, int x, int y, int z)
+{
+    /* edit_get_cell reads only chunks whose contents exist (state >= InvalidLight), with a relaxed atomic
+     * load: a chunk the worker is still generating is never touched from the main thread */
+    int32_t v = edit_get_cell(app->world.terrain, x, y, z);
+    return v < 0 ? BLOCK_AIR : cell_contents(v);
+}

@@ -11,6 +11,8 @@
  * final contents (state >= InvalidLight), or the answer is SPAWN_NOT_READY. */
 #include "spawn.h"
 
+#include "strata/edit.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -30,8 +32,8 @@ static bool spawn_is_tree_or_crop(int id)
 
 static int spawn_cell(const Terrain *t, int x, int y, int z)
 {
-    if (y < 0 || y >= CHUNK_SIZE_Y) return BLOCK_AIR;
-    return cell_contents(terrain_get_cell_value(t, x, y, z));
+    int32_t v = edit_get_cell(t, x, y, z);   /* never a chunk the worker is still generating */
+    return v < 0 ? BLOCK_AIR : cell_contents(v);
 }
 
 /* Standing height on the column (top solid + 1) when its top is natural ground, else -1. */

@@ -31,8 +31,8 @@ if(TARGET strata)
   add_dependencies(test_structures_e2e strata strata-world)
   add_test(NAME test_structures_e2e COMMAND test_structures_e2e $<TARGET_FILE:strata> $<TARGET_FILE:strata-world>
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
-  set_tests_properties(test_structures_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen"
-                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+  set_tests_properties(test_structures_e2e PROPERTIES LABELS "game;e2e" SKIP_RETURN_CODE 77 TIMEOUT 600
+                       ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
   # Step 3: a dig in a Valid chunk is on screen within 3 frames (the game's dig_visible_within command).
   add_test(NAME test_dig_latency COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR} dig-latency
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
@@ -57,5 +57,6 @@ endif()
 if(TARGET strata)
   # a file size limit makes a save fail with a message, never kills the game with SIGXFSZ
   add_test(NAME game_file_size_limit COMMAND ${CMAKE_SOURCE_DIR}/tests/check_file_size_limit.sh $<TARGET_FILE:strata>)
-  set_tests_properties(game_file_size_limit PROPERTIES LABELS "game;e2e")
+  set_tests_properties(game_file_size_limit PROPERTIES LABELS "game;e2e"
+                       ENVIRONMENT "TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
 endif()

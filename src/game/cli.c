@@ -73,7 +73,8 @@ static int cli_flags(FlagSpec out[CLI_FLAG_MAX])
     for (int i = 0; i < FLAG_COUNT; i++) {
         if (FLAGS[i].id == CLI_FLAG_HELP)
             for (int k = 0; k < WORLD_SETTING_COUNT && n < CLI_FLAG_MAX - 2; k++)
-                if (WORLD_SETTINGS[k].flag && WORLD_SETTINGS[k].only_in_mode == TERRAIN_MODE_HEIGHTMAP)
+                if (WORLD_SETTINGS[k].flag && (WORLD_SETTINGS[k].only_in_mode == TERRAIN_MODE_HEIGHTMAP ||
+                                               WORLD_SETTINGS[k].only_in_mode == TERRAIN_MODE_CONTINENT))
                     out[n++] = world_settings_flag_spec(&WORLD_SETTINGS[k], CLI_FLAG_WORLD_SETTING + k);
         out[n] = FLAGS[i];
         if (FLAGS[i].id == CLI_FLAG_SEED) {

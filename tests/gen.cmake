@@ -20,3 +20,4 @@ add_test(NAME wfc_adjacency_independent COMMAND python3 ${CMAKE_SOURCE_DIR}/test
 set_tests_properties(wfc_adjacency_independent PROPERTIES LABELS "gen;tools")
 strata_add_test(test_structures test_structures.c gen)
 target_link_libraries(test_structures PRIVATE pthread)
+strata_add_test(test_layered test_layered.c gen)

@@ -81,7 +81,7 @@ static const FlagSpec MAP_FLAGS[] = {
     {"--help", FLAG_HELP, 0, 0, NULL, "this text", MAP_HELP},
 };
 #define MAP_FLAG_COUNT ((int)(sizeof MAP_FLAGS / sizeof MAP_FLAGS[0]))
-#define MAP_FLAG_MAX (MAP_FLAG_COUNT + 16)
+#define MAP_FLAG_MAX (MAP_FLAG_COUNT + 24)
 
 /* The world setting flags (seed first) followed by the map's own. Returns the count. */
 static int map_flags(FlagSpec out[MAP_FLAG_MAX])

@@ -23,7 +23,7 @@ typedef struct GenContext GenContext;   /* per-thread scratch */
 typedef struct Generator Generator;
 
 struct Generator {
-    const char *name;          /* "gen24" or "flat" */
+    const char *name;          /* "gen24", "flat" or "layered" */
     int version;               /* stored per world so a world keeps its generator */
     WorldSettings settings;
     const BlockRegistry *blocks;
@@ -61,6 +61,12 @@ void generator_destroy(Generator *g);
  * message names the generator and what was found. */
 StResult generator_create_for_world(const WorldSettings *settings, const char *name, int version,
                                     const BlockRegistry *blocks, const char *worldgen_path, Generator **out);
+
+/* Seed 002's layered generator (a continent world whose `generator` setting is "layered") reads
+ * assets/worldgen/chunk_config.yaml. This validates such a file (tools and tests): ST_ERR_IO when unreadable,
+ * ST_ERR_FORMAT "FILE:LINE: ..." for a syntax error, an unknown key, a wrong type, a value out of range or an
+ * unknown block name. Any thread. */
+StResult generator_layered_check_config(const char *path, const BlockRegistry *blocks);
 
 GenContext *gen_context_create(void);
 void gen_context_destroy(GenContext *ctx);

@@ -25,6 +25,7 @@ typedef enum TerrainGenerationMode {
 
 #define WORLD_SETTINGS_PATH_MAX 512
 #define WORLD_SETTINGS_HASH_TEXT 20   /* "0123456789abcdef" + NUL */
+#define WORLD_SETTINGS_GENERATOR_TEXT 16   /* "gen24" | "layered" + NUL */
 
 typedef struct WorldSettings {
     uint64_t seed;
@@ -44,6 +45,9 @@ typedef struct WorldSettings {
     float biome_blend;           /* blocks over which neighbouring biomes blend */
     char splat_rules[WORLD_SETTINGS_PATH_MAX]; /* optional auto-splat rules JSON ("" = the built-in rules) */
     char heightmap_hash[WORLD_SETTINGS_HASH_TEXT]; /* recorded at creation: hash of the map files' bytes */
+    /* continent mode: the world type, "gen24" or "layered" (seed 002's generator); "" means gen24 and is not
+     * written to world.json, so gen24 worlds keep their world.json unchanged */
+    char generator[WORLD_SETTINGS_GENERATOR_TEXT];
 } WorldSettings;
 
 typedef enum WorldSettingType {
@@ -89,6 +93,9 @@ StResult world_seed_parse(const char *text, uint64_t *seed);
 const char *terrain_mode_name(TerrainGenerationMode mode);
 /* "continent" | "island" | "flat" | "heightmap" -> mode; ST_ERR_ARG otherwise. */
 StResult terrain_mode_parse(const char *name, TerrainGenerationMode *mode);
+
+/* The generator setting: true for "", "gen24" and "layered"; *layered says which. */
+bool world_settings_generator_parse(const char *name, bool *layered);
 
 /* world.json: reads the optional fields of the "settings" object `obj` (path `where` for messages) into
  * *settings, keeping the current value of a missing field; a present field of the wrong type or range is

@@ -76,7 +76,8 @@ static int cli_flags(FlagSpec out[CLI_FLAG_MAX])
     for (int i = 0; i < FLAG_COUNT; i++) {
         if (FLAGS[i].id == CLI_FLAG_HELP)
             for (int k = 0; k < WORLD_SETTING_COUNT && n < CLI_FLAG_MAX - 2; k++)
-                if (WORLD_SETTINGS[k].flag && WORLD_SETTINGS[k].only_in_mode == TERRAIN_MODE_HEIGHTMAP)
+                if (WORLD_SETTINGS[k].flag && (WORLD_SETTINGS[k].only_in_mode == TERRAIN_MODE_HEIGHTMAP ||
+                                               WORLD_SETTINGS[k].only_in_mode == TERRAIN_MODE_CONTINENT))
                     out[n++] = world_settings_flag_spec(&WORLD_SETTINGS[k], CLI_FLAG_WORLD_SETTING + k);
         out[n] = FLAGS[i];
         if (FLAGS[i].id == CLI_FLAG_SEED) {
@@ -175,7 +176,8 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
             StResult rc = world_settings_apply_flag(&WORLD_SETTINGS[f->id - CLI_FLAG_WORLD_SETTING], value->text,
                                                     &opts->world_settings);
             if (rc != ST_OK) return rc;
-            opts->world_settings_given = true;
+            if (WORLD_SETTINGS[f->id - CLI_FLAG_WORLD_SETTING].only_in_mode == TERRAIN_MODE_HEIGHTMAP)
+                opts->world_settings_given = true;   /* --generator is a continent world's; checked below */
         }
         break;
     }
@@ -206,6 +208,12 @@ CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
     }
     if (opts->flat && opts->world_settings_given) {
         st_fail(ST_ERR_ARG, "--flat cannot be combined with --heightmap");
+        return CLI_ERROR;
+    }
+    bool layered = false;
+    world_settings_generator_parse(opts->world_settings.generator, &layered);
+    if (layered && (opts->flat || opts->world_settings.mode != TERRAIN_MODE_CONTINENT)) {
+        st_fail(ST_ERR_ARG, "--generator layered makes a continent world: not with --flat, --mode or --heightmap");
         return CLI_ERROR;
     }
     return CLI_RUN;

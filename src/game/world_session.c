@@ -142,8 +142,10 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
     char default_name[128];
     const char *world_name = opts->world_dir;
     if (!world_name && !opts->no_save) {
-        snprintf(default_name, sizeof default_name, "seed-%llu%s%s", (unsigned long long)settings.seed,
-                 opts->flat ? "-flat" : "", settings.mode == TERRAIN_MODE_HEIGHTMAP ? "-" : "");
+        bool layered = false;
+        world_settings_generator_parse(settings.generator, &layered);
+        snprintf(default_name, sizeof default_name, "seed-%llu%s%s%s", (unsigned long long)settings.seed,
+                 opts->flat ? "-flat" : "", layered ? "-layered" : "", settings.mode == TERRAIN_MODE_HEIGHTMAP ? "-" : "");
         if (settings.mode == TERRAIN_MODE_HEIGHTMAP) map_world_suffix(&settings, default_name, sizeof default_name);
         world_name = default_name;
     }

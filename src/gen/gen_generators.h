@@ -19,6 +19,7 @@ typedef StResult (*GenCreateFn)(Generator *gen, const WorldgenConfig *cfg, int v
 
 StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version);    /* continent, island */
 StResult gen_flat_create(Generator *gen, const WorldgenConfig *cfg, int version); /* flat */
+StResult gen_layered_create(Generator *gen, const WorldgenConfig *cfg, int version); /* continent, generator layered */
 StResult gen_heightmap_create(Generator *gen, const WorldgenConfig *cfg, int version); /* heightmap (gen24.c) */
 
 #endif

@@ -2,7 +2,8 @@
  * destruction, and generator_init, which every generator declares itself through.
  *
  * Design: generator_create validates the settings (world_settings.h), loads worldgen.json (the tunables) and hands off to the
- * generator the table names for the mode (gen24 for continent and island, flat). A Generator is immutable
+ * generator the table names for the mode (gen24 for continent and island, flat), or to seed 002's layered
+ * generator (src/gen/layered) when a continent world's `generator` setting says "layered". A Generator is immutable
  * afterwards. Generator.version is what a world stores; generator_create_version rebuilds the generator a
  * world was made with, or refuses a version this build does not know. The registry knows the generators
  * (gen_generators.h); they know only the public generator.h. The per-thread GenContext and its caches live
@@ -63,7 +64,13 @@ StResult generator_create_version(const WorldSettings *settings, const BlockRegi
     }
     g->settings = *settings;
     g->blocks = blocks;
-    rc = create_for_mode(settings->mode)(g, cfg, version);
+    bool layered = false;
+    world_settings_generator_parse(settings->generator, &layered);
+    if (layered && settings->mode != TERRAIN_MODE_CONTINENT) {
+        /* the generator setting is a continent world's type: other modes keep their own generator */
+        layered = false;
+    }
+    rc = (layered ? gen_layered_create : create_for_mode(settings->mode))(g, cfg, version);
     free(cfg);
     if (rc != ST_OK) {
         free(g);

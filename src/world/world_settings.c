@@ -55,6 +55,8 @@ const WorldSettingSpec WORLD_SETTINGS[] = {
      WS_FIELD(splat_rules), 0},
     {"heightmap_hash", NULL, WORLD_SETTING_TEXT, 0, WORLD_SETTINGS_HASH_TEXT - 1, 0, TERRAIN_MODE_HEIGHTMAP, NULL,
      "hash of the map files, recorded when the world is made", WS_FIELD(heightmap_hash), 0},
+    {"generator", "--generator", WORLD_SETTING_TEXT, 0, WORLD_SETTINGS_GENERATOR_TEXT - 1, 0, TERRAIN_MODE_CONTINENT,
+     "NAME", "continent world type: gen24 (default) | layered (seed 002's layered generator)", WS_FIELD(generator), 0},
 };
 const int WORLD_SETTING_COUNT = (int)(sizeof WORLD_SETTINGS / sizeof WORLD_SETTINGS[0]);
 
@@ -162,6 +164,9 @@ StResult world_settings_validate(const WorldSettings *s)
                                terrain_mode_name((TerrainGenerationMode)w->only_in_mode));
             if (n > (size_t)w->max)
                 return st_fail(ST_ERR_ARG, "world settings: %s: at most %.15g characters, got %zu", w->name, w->max, n);
+            bool layered;
+            if (w->offset == WS_FIELD(generator) && !world_settings_generator_parse(s->generator, &layered))
+                return st_fail(ST_ERR_ARG, "world settings: %s: expected gen24|layered, got '%s'", w->name, s->generator);
             break;
         }
         }
@@ -218,6 +223,12 @@ StResult terrain_mode_parse(const char *name, TerrainGenerationMode *mode)
             return ST_OK;
         }
     return st_fail(ST_ERR_ARG, "terrain mode: expected continent|island|flat|heightmap, got '%s'", name ? name : "");
+}
+
+bool world_settings_generator_parse(const char *name, bool *layered)
+{
+    *layered = name && strcmp(name, "layered") == 0;
+    return name && (!*name || strcmp(name, "gen24") == 0 || *layered);
 }
 
 /* ---- world.json ---- */
@@ -336,6 +347,9 @@ StResult world_settings_apply_flag(const WorldSettingSpec *w, const char *text, 
         if (n < (size_t)(w->min > 0 ? w->min : 1) || n > (size_t)w->max)
             return st_fail(ST_ERR_ARG, "%s: expected %s (1..%.15g characters), got '%s'", flag, w->value_name, w->max,
                            text ? text : "");
+        bool layered;
+        if (w->offset == WS_FIELD(generator) && !world_settings_generator_parse(text, &layered))
+            return st_fail(ST_ERR_ARG, "%s: expected gen24|layered, got '%s'", flag, text);
         memcpy(ws_text(s, w->offset), text, n + 1);
         if (w->offset == WS_FIELD(heightmap)) s->mode = TERRAIN_MODE_HEIGHTMAP;
         return ST_OK;

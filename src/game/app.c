@@ -270,7 +270,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
 /* ---- per-frame pieces -------------------------------------------------------------------------------- */
 
 /* The pause menu (and the settings screen) stop the clock and the player. */
-static bool app_paused(const App *app)
+bool app_paused(const App *app)
 {
     return app->screen == APP_SCREEN_PAUSE || app->screen == APP_SCREEN_SETTINGS;
 }
@@ -493,38 +493,6 @@ static void step_physics(App *app, const PlayerInput *pin, double dt, bool locks
     if (steps == APP_MAX_STEPS_PER_FRAME) app->physics_accumulator = 0.0; /* a long hitch: drop the backlog */
 }
 
-/* Footsteps by the surface walked on, a splash on entering water, and the ambience: wind in the open above
- * ground, a drone under rock. */
-static void update_sounds(App *app, double dt)
-{
-    const Player *p = &app->player;
-    const BlockRegistry *b = app->world.blocks;
-    GameAudio *audio = &app->audio;
-    if (!audio->device || app->loading.active) return;
-    double speed = hypot(p->velocity[0], p->velocity[2]);
-    if (p->on_ground && !p->flying && !p->in_fluid && speed > 0.5) {
-        audio->step_distance += speed * dt;
-        if (audio->step_distance >= 2.0) {
-            audio->step_distance = 0.0;
-            int id = app_block_at(app, (int)floor(p->position[0]), (int)floor(p->position[1] - 0.5),
-                                  (int)floor(p->position[2]));
-            if (block_is_defined(b, id)) game_audio_play(audio, audio_step_sound(audio_material_of(&b->defs[id])), 0.35f);
-        }
-    }
-    if (p->in_fluid && !audio->was_in_fluid && fabs(p->velocity[1]) > 1.0) game_audio_play(audio, AUDIO_SPLASH, 0.7f);
-    audio->was_in_fluid = p->in_fluid;
-    double eye[3];
-    player_eye(p, eye);
-    int x = (int)floor(eye[0]), y = (int)floor(eye[1]), z = (int)floor(eye[2]);
-    int roof = 0;
-    for (int up = 1; up <= 24 && y + up < CHUNK_SIZE_Y; up++)
-        roof += b->opaque_cube[app_block_at(app, x, y + up, z)];
-    bool cave = roof >= 2 && y < 62;
-    float wind = cave ? 0.0f : (float)fmin(0.5, fmax(0.08, (eye[1] - 60.0) / 60.0));
-    float paused = app_paused(app) ? 0.3f : 1.0f;
-    game_audio_frame(audio, (float)app->settings.values[USER_SETTING_VOLUME], wind * paused, cave ? 0.45f * paused : 0.0f);
-}
-
 static void update_world(App *app, double dt)
 {
     WorldSession *w = &app->world;
@@ -552,103 +520,10 @@ static void update_world(App *app, double dt)
     }
 }
 
-/* VmRSS of this process in MB, or -1 (Linux /proc). */
-static double app_rss_mb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    double mb = -1;
-    long kb;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1) {
-            mb = (double)kb / 1024.0;
-            break;
-        }
-    fclose(f);
-    return mb;
-}
-
-/* F3's memory figures, once a second: the sum walks every chunk under its cell lock. */
-static void app_sample_memory(App *app)
-{
-    Uint32 now = SDL_GetTicks();
-    if (app->memory_sampled_ms && now - app->memory_sampled_ms < 1000) return;
-    app->memory_sampled_ms = now ? now : 1;
-    app->memory_rss_mb = app_rss_mb();
-    size_t bytes = 0;
-    int hot = 0;
-    const Terrain *t = app->world.terrain;
-    for (int i = 0, n = t ? terrain_chunk_count(t) : 0; i < n; i++) {
-        size_t b = chunk_resident_bytes(terrain_chunk_at(t, i), NULL);
-        bytes += b;
-        hot += b >= sizeof(int32_t) * CHUNK_CELLS;
-    }
-    app->memory_chunks_mb = (double)bytes / (1024.0 * 1024.0);
-    app->memory_hot_chunks = hot;
-}
-
-static void fill_hud(App *app, HudInfo *hud)
-{
-    UpdaterStats us;
-    updater_get_stats(app->world.updater, &us);
-    RenderStats rs;
-    renderer_get_stats(app->renderer, &rs);
-    const BlockRegistry *b = app->world.blocks;
-    memset(hud, 0, sizeof *hud);
-    hud->fps = fps_meter_fps(&app->fps);
-    memcpy(hud->position, app->player.position, sizeof hud->position);
-    hud->yaw_deg = app->player.yaw_deg;
-    hud->pitch_deg = app->player.pitch_deg;
-    hud->flying = app->player.flying;
-    hud->chunks_allocated = us.allocated;
-    hud->chunks_valid = us.valid;
-    hud->chunks_drawn = rs.chunks_drawn;
-    hud->triangles = rs.triangles_drawn;
-    int selected = hotbar_block(&app->hotbar);
-    hud->selected_block = block_is_defined(b, selected) ? b->defs[selected].name : NULL;
-    hud->selected_slot = app->hotbar.selected + 1;
-    hud->time_of_day = app->time_of_day;
-    hud->sky_light = app->sky_light;
-    hud->brightness = app->brightness;
-    hud->season = settings_season_name(app->season);
-    hud->has_target = app->has_target;
-    if (app->has_target) {
-        hud->target[0] = app->target.x;
-        hud->target[1] = app->target.y;
-        hud->target[2] = app->target.z;
-        int id = cell_contents(app->target.value);
-        hud->target_block = block_is_defined(b, id) ? b->defs[id].name : NULL;
-        hud->examine = app_station_examine(app, app->target.x, app->target.y, app->target.z, app->target.value);
-    }
-    app_sample_memory(app);
-    hud->rss_mb = app->memory_rss_mb;
-    hud->chunks_mb = app->memory_chunks_mb;
-    hud->hot_chunks = app->memory_hot_chunks;
-    EditorStats es;
-    editor_get_stats(app->world.editor, &es);
-    hud->tool = app_tool_name(app->tool);
-    hud->tool_radius = app->tool_radius;
-    hud->undo_entries = es.undo_entries;
-    hud->history_full = app->history_notice_seconds > 0.0;
-}
-
-/* What the eye is inside: water, lava (a glowing fluid), an opaque block, or air. */
-static int eye_medium(const App *app, const double eye[3])
-{
-    int x = (int)floor(eye[0]), y = (int)floor(eye[1]), z = (int)floor(eye[2]);
-    if (y < 0 || y >= CHUNK_SIZE_Y) return RENDER_MEDIUM_AIR;
-    int id = app_block_at(app, x, y, z);
-    const BlockRegistry *b = app->world.blocks;
-    if (b->shape[id] == BLOCK_SHAPE_FLUID) return b->emission[id] > 0 ? RENDER_MEDIUM_LAVA : RENDER_MEDIUM_WATER;
-    if (b->opaque_cube[id]) return RENDER_MEDIUM_SOLID;
-    return RENDER_MEDIUM_AIR;
-}
-
 static StResult draw_frame(App *app, double dt, HudInfo *hud)
 {
     app->has_target = !app->loading.active && app_find_target(app, &app->target);
-    fill_hud(app, hud);
+    app_fill_hud(app, hud);
     HudLines lines;
     hud_compose(hud, &lines);
 
@@ -682,7 +557,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
         frame.strip_selected = -1;
     }
     frame.sky_detail = true;
-    frame.eye_medium = eye_medium(app, cam.position);
+    frame.eye_medium = app_eye_medium(app, cam.position);
     frame.game_seconds = app->world.meta.game_time;
     if (app->loading.active) {
         frame.upload_ms = APP_LOADING_UPLOAD_MS;
@@ -763,7 +638,7 @@ int app_run(App *app)
         step_physics(app, &pin, dt, lockstep);
         update_world(app, dt);
         app_loading_update(app);
-        update_sounds(app, dt);
+        app_update_sounds(app, dt);
 
         /* Lockstep slows game time, not the renderer's fade-in: it gets real time (at least a step). */
         double render_dt = lockstep ? fmax(PLAYER_STEP_SECONDS, fmin(real_dt, 0.25)) : dt;

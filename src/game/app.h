@@ -210,6 +210,13 @@ void app_request_quit(App *app);
 /* The block at a world cell, for main-thread looks at the world (the eye's medium, footsteps, the roof over
  * the player): BLOCK_AIR where the chunk's contents do not exist yet or y is outside 0..255. */
 int app_block_at(const App *app, int x, int y, int z);
+/* Whether a menu pauses the game (app.c). */
+bool app_paused(const App *app);
+/* app_sound.c: this frame's footsteps, splash and ambience. */
+void app_update_sounds(App *app, double dt);
+/* app_hud.c: the overlay's text for this frame; the medium around the eye (RENDER_MEDIUM_*). */
+void app_fill_hud(App *app, HudInfo *hud);
+int app_eye_medium(const App *app, const double eye[3]);
 
 /* ui/loading.c: the loading screen. begin: show it from this frame (no-op when it is up); update: count
  * the chunks ready and end it (fade-ins ended, the time logged) once app_world_ready; draw: compose it and

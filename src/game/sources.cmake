@@ -26,6 +26,8 @@ if(TARGET strata)
     src/game/app.c
     src/game/input.c
     src/game/app_control.c
+    src/game/app_hud.c
+    src/game/app_sound.c
     src/game/app_tools.c
     src/game/app_structures.c
     src/game/interact.c

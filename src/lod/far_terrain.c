@@ -232,7 +232,8 @@ static void far_step(FarTerrain *ft, double cam_x, double cam_z, float dir_x, fl
                 ft->cache[ft->cache_count++] = p;
             }
         }
-        memmove(ft->done, ft->done + adopt, (size_t)(ft->done_count - adopt) * sizeof *ft->done);
+        if (ft->done_count > adopt)   /* memmove's pointers must be valid even for 0 bytes (done may be NULL) */
+            memmove(ft->done, ft->done + adopt, (size_t)(ft->done_count - adopt) * sizeof *ft->done);
         ft->done_count -= adopt;
     }
     /* jobs: the missing leaves, neither being built nor waiting in the done list */

@@ -236,9 +236,10 @@ StResult shape_build(const ShapeSpec *sp, TerrainBrush *out)
     ctx_init(&x, sp);
     int b = bound_radius(sp);
     int32_t value = cell_make(sp->block, 0);
+    /* z, x, y order: the order brush_compile keeps, so a shape's brush needs no sort */
     for (int dz = -b; dz <= b; dz++)
-        for (int dy = -b; dy <= b; dy++)
-            for (int dx = -b; dx <= b; dx++) {
+        for (int dx = -b; dx <= b; dx++)
+            for (int dy = -b; dy <= b; dy++) {
                 if (!ctx_inside(&x, dx, dy, dz)) continue;
                 if (sp->hollow && ctx_inside(&x, dx + 1, dy, dz) && ctx_inside(&x, dx - 1, dy, dz) &&
                     ctx_inside(&x, dx, dy + 1, dz) && ctx_inside(&x, dx, dy - 1, dz) && ctx_inside(&x, dx, dy, dz + 1) &&

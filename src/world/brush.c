@@ -282,7 +282,12 @@ StResult brush_compile(const TerrainBrush *b, CompiledBrush *out)
         memcpy(out->handlers, b->handlers, sizeof *out->handlers * (size_t)b->handler_count);
         out->handler_count = b->handler_count;
     }
-    qsort(out->cells, (size_t)out->count, sizeof *out->cells, cell_order);
+    /* Cells are unique positions, so the order is the same however it is reached; shapes add their cells in
+     * z, x, y order already, and a brush that is sorted skips the sort. */
+    bool sorted_already = true;
+    for (int k = 1; k < out->count && sorted_already; k++)
+        sorted_already = cell_order(&out->cells[k - 1], &out->cells[k]) < 0;
+    if (!sorted_already) qsort(out->cells, (size_t)out->count, sizeof *out->cells, cell_order);
     brush_bounds(b, &out->min_x, &out->min_y, &out->min_z, &out->max_x, &out->max_y, &out->max_z);
     int rows = out->max_z - out->min_z + 1;
     out->z_rows = malloc(sizeof(int) * (size_t)(rows + 1));

@@ -10,6 +10,7 @@
  * the parent samples VmRSS; the last sample before the game quits is the figure. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_memory.h"
+#include "bench_world.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -53,70 +54,6 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-static void drop_mesh(void *user, TerrainChunk *chunk, ChunkMesh *mesh)
-{
-    (void)user; (void)chunk;
-    chunk_mesh_destroy(mesh);
-}
-static void no_release(void *user, TerrainChunk *chunk) { (void)user; (void)chunk; }
-
-/* A world of `seed` ready and packed at `view_distance`; on success the caller destroys both. */
-static StResult memory_load_world(const char *asset_dir, const BlockRegistry *blocks, uint64_t seed,
-                                  int view_distance, Generator **gen_out, Terrain **terrain_out,
-                                  TerrainUpdater **up_out)
-{
-    WorldSettings settings;
-    world_settings_default(&settings);
-    settings.seed = seed;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/worldgen.json", asset_dir);
-    Generator *gen = NULL;
-    StResult rc = generator_create(&settings, blocks, path, &gen);
-    if (rc != ST_OK) return rc;
-    Terrain *terrain = terrain_create();
-    if (!terrain) {
-        generator_destroy(gen);
-        return st_fail(ST_ERR_NOMEM, "out of memory");
-    }
-    UpdaterConfig cfg = {.terrain = terrain, .generator = gen, .blocks = blocks, .sky_light = LIGHT_MAX,
-                         .threaded = true};
-    TerrainUpdater *up = NULL;
-    rc = updater_create(&cfg, &up);
-    if (rc != ST_OK) {
-        terrain_destroy(terrain);
-        generator_destroy(gen);
-        return rc;
-    }
-    int sx = 0, sz = 0;
-    gen->find_coarse_spawn_position(gen, &sx, &sz);
-    UpdateLocation loc = {.active = true, .x = (float)sx + 0.5f, .z = (float)sz + 0.5f,
-                          .visibility_chunks = view_distance, .content_chunks = view_distance + 2};
-    UpdaterCallbacks cb = {.user = NULL, .mesh_ready = drop_mesh, .chunk_released = no_release};
-    updater_set_location(up, 0, &loc);
-    long frames = 0;
-    bool ready = false;
-    for (;;) {
-        updater_exchange(up, &cb);
-        if (!ready) ready = updater_is_ready(up, 0);
-        if (ready && chunk_scratch_in_use() == 0) break;
-        sleep_ms(1);
-        if (++frames > 900000) {
-            rc = st_fail(ST_ERR_STATE, "the world never became ready and packed");
-            break;
-        }
-    }
-    if (rc != ST_OK) {
-        updater_destroy(up);
-        terrain_destroy(terrain);
-        generator_destroy(gen);
-        return rc;
-    }
-    *gen_out = gen;
-    *terrain_out = terrain;
-    *up_out = up;
-    return ST_OK;
-}
-
 static int compare_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -135,18 +72,14 @@ int bench_memory_probe_main(int argc, char **argv)
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         return 1;
     }
-    Generator *gen;
-    Terrain *terrain;
-    TerrainUpdater *up;
-    if (memory_load_world(argv[3], blocks, 1, vd, &gen, &terrain, &up) != ST_OK) {
+    BenchWorld world;
+    if (bench_world_load(argv[3], blocks, 1, vd, true, &world) != ST_OK) {
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         block_registry_destroy(blocks);
         return 1;
     }
     printf("%.1f\n", bench_memory_rss_mb(0));
-    updater_destroy(up);
-    terrain_destroy(terrain);
-    generator_destroy(gen);
+    bench_world_free(&world);
     block_registry_destroy(blocks);
     return 0;
 }
@@ -212,10 +145,9 @@ StResult bench_memory_run(const char *asset_dir, const BlockRegistry *blocks, Be
     int cap = 0, n = 0;
     double *bytes = NULL;
     for (uint64_t seed = 1; seed <= 2; seed++) {
-        Generator *gen;
-        Terrain *terrain;
-        TerrainUpdater *up;
-        StResult rc = memory_load_world(asset_dir, blocks, seed, 8, &gen, &terrain, &up);
+        BenchWorld world;
+        StResult rc = bench_world_load(asset_dir, blocks, seed, 8, true, &world);
+        Terrain *terrain = world.terrain;
         if (rc != ST_OK) {
             free(bytes);
             return rc;
@@ -226,6 +158,7 @@ StResult bench_memory_run(const char *asset_dir, const BlockRegistry *blocks, Be
             double *grown = realloc(bytes, sizeof *bytes * (size_t)cap);
             if (!grown) {
                 free(bytes);
+                bench_world_free(&world);
                 return st_fail(ST_ERR_NOMEM, "out of memory");
             }
             bytes = grown;
@@ -234,9 +167,7 @@ StResult bench_memory_run(const char *asset_dir, const BlockRegistry *blocks, Be
         for (int i = 0; i < count; i++)
             bytes[n++] = (double)chunk_resident_bytes(terrain_chunk_at(terrain, i), kinds);
         for (int k = 0; k < SECTION_KIND_COUNT; k++) out->sections[k] += kinds[k];
-        updater_destroy(up);
-        terrain_destroy(terrain);
-        generator_destroy(gen);
+        bench_world_free(&world);
     }
     qsort(bytes, (size_t)n, sizeof *bytes, compare_double);
     out->chunks = n;

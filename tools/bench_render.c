@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "bench_render.h"
+#include "bench_world.h"
 #include "strata/far_terrain.h"
 #include "strata/generator.h"
 #include "strata/light.h"
@@ -21,19 +22,6 @@
 
 #define BENCH_RENDER_SEED 42
 #define BENCH_RENDER_VD 8
-
-static void bench_render_drop_mesh(void *user, TerrainChunk *chunk, ChunkMesh *mesh)
-{
-    (void)user;
-    (void)chunk;
-    chunk_mesh_destroy(mesh);
-}
-
-static void bench_render_no_release(void *user, TerrainChunk *chunk)
-{
-    (void)user;
-    (void)chunk;
-}
 
 static long bench_render_mesh_triangles(const Terrain *t, TerrainChunk *c, const BlockRegistry *blocks,
                                         MesherContext *ctx)
@@ -52,43 +40,13 @@ static long bench_render_mesh_triangles(const Terrain *t, TerrainChunk *c, const
 
 static StResult bench_render_triangles(const BlockRegistry *blocks, const char *asset_dir, BenchRender *out)
 {
-    WorldSettings s;
-    world_settings_default(&s);
-    s.seed = BENCH_RENDER_SEED;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/worldgen.json", asset_dir);
-    Generator *gen = NULL;
-    StResult rc = generator_create(&s, blocks, path, &gen);
+    BenchWorld world;
+    StResult rc = bench_world_load(asset_dir, blocks, BENCH_RENDER_SEED, BENCH_RENDER_VD, false, &world);
     if (rc != ST_OK) return rc;
-    Terrain *terrain = terrain_create();
-    if (!terrain) {
-        generator_destroy(gen);
-        return st_fail(ST_ERR_NOMEM, "out of memory");
-    }
-    UpdaterConfig cfg = {.terrain = terrain, .generator = gen, .blocks = blocks, .sky_light = LIGHT_MAX, .threaded = true};
-    TerrainUpdater *up = NULL;
-    rc = updater_create(&cfg, &up);
-    if (rc != ST_OK) {
-        terrain_destroy(terrain);
-        generator_destroy(gen);
-        return rc;
-    }
-    int sx = 0, sz = 0;
-    gen->find_coarse_spawn_position(gen, &sx, &sz);
-    UpdateLocation loc = {.active = true, .x = (float)sx + 0.5f, .z = (float)sz + 0.5f,
-                          .visibility_chunks = BENCH_RENDER_VD, .content_chunks = BENCH_RENDER_VD + 2};
-    UpdaterCallbacks cb = {.user = NULL, .mesh_ready = bench_render_drop_mesh, .chunk_released = bench_render_no_release};
-    updater_set_location(up, 0, &loc);
-    for (long frames = 0; !updater_is_ready(up, 0); frames++) {
-        updater_exchange(up, &cb);
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-        if (frames > 600000) {
-            rc = st_fail(ST_ERR_STATE, "bench_render: the world never became ready");
-            break;
-        }
-    }
-    updater_destroy(up);   /* joins the worker: the chunks are ours now */
+    Terrain *terrain = world.terrain;
+    int sx = world.spawn_x, sz = world.spawn_z;
+    updater_destroy(world.updater);   /* joins the worker: the chunks are ours now */
+    world.updater = NULL;
     MesherContext *merged = mesher_context_create(), *plain = mesher_context_create();
     if (rc == ST_OK && (!merged || !plain)) rc = st_fail(ST_ERR_NOMEM, "out of memory");
     if (rc == ST_OK) {
@@ -112,8 +70,7 @@ static StResult bench_render_triangles(const BlockRegistry *blocks, const char *
         chunk_geometry_destroy(c->worker_geometry);
         c->worker_geometry = NULL;
     }
-    terrain_destroy(terrain);
-    generator_destroy(gen);
+    bench_world_free(&world);
     return rc;
 }
 

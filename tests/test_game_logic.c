@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "strata/fileio.h"
+#include "strata/serializer.h"
 
 static void test_camera(void)
 {
@@ -333,9 +334,41 @@ static void test_audio_mixer(void)
     block_registry_destroy(blocks);
 }
 
+/* The world files' notice: one sentence for what is new since the last check, nothing when nothing is. */
+static void test_storage_notice(void)
+{
+    SerializerStats a, b;
+    memset(&a, 0, sizeof a);
+    b = a;
+    char text[256];
+    CHECK(!hud_compose_storage_notice(&a, &b, text, sizeof text));
+    CHECK_EQ_INT(text[0], 0);
+    b.repairs.rolled_forward = 3;
+    b.repairs.last_rx = -1;
+    b.repairs.last_rz = 4;
+    CHECK(hud_compose_storage_notice(&a, &b, text, sizeof text));
+    CHECK_STR_CONTAINS(text, "3 chunks in region -1,4 recovered from an interrupted save");
+    CHECK(!hud_compose_storage_notice(&b, &b, text, sizeof text));   /* told once */
+    a = b;
+    b.load_errors = 1;
+    CHECK(hud_compose_storage_notice(&a, &b, text, sizeof text));
+    CHECK_STR_CONTAINS(text, "1 damaged chunk regenerated");
+    a = b;
+    b.load_io_errors = 2;
+    CHECK(hud_compose_storage_notice(&a, &b, text, sizeof text));
+    CHECK_STR_CONTAINS(text, "2 chunks could not be read (I/O error)");
+    a = b;
+    b.repairs.damaged_regions = 1;
+    b.repairs.last_rx = 7;
+    b.repairs.last_rz = 8;
+    CHECK(hud_compose_storage_notice(&a, &b, text, sizeof text));
+    CHECK_STR_CONTAINS(text, "region 7,8 is damaged");
+}
+
 int main(void)
 {
     RUN(test_audio_mixer);
+    RUN(test_storage_notice);
     RUN(test_user_settings);
     RUN(test_hotbar);
     RUN(test_settings);

@@ -798,6 +798,70 @@ static void test_symlinks(void)
     CHECK(region_open(link, 1, 0, REGION_OPEN_WRITE, &r) != ST_OK);
 }
 
+/* The cache counts what opening found, once per file however often the LRU reopens it, for the game's
+ * on-screen notice: a rolled-forward chunk, then a damaged file and its move aside. */
+static void test_cache_repairs(void)
+{
+    char dir[300], path[400];
+    make_dir("repairs", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 1, 2);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, 1, 2, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    payload_make(buffer, 16, 32, 1, 3000);
+    CHECK_EQ_INT(region_write_chunk(r, 16, 32, buffer, 3000), ST_OK);
+    payload_make(buffer, 16, 32, 2, 5000);
+    CHECK_EQ_INT(region_write_chunk(r, 16, 32, buffer, 5000), ST_OK);
+    RegionInfo info;
+    region_get_info(r, &info);
+    int live = info.live_copy;
+    region_close(r);
+    test_flip_byte(path, (long)live * REGION_PAGE + 100, 0x5A);
+    for (int i = 0; i < 3; i++) {   /* two more regions to evict the first from a cache of one */
+        char other[400];
+        region_file_path(other, sizeof other, dir, 5 + i, 5);
+        CHECK_EQ_INT(region_open(other, 5 + i, 5, REGION_OPEN_CREATE, &r), ST_OK);
+        region_close(r);
+    }
+
+    log_set_level(LOG_SILENT);
+    RegionCache *cache = NULL;
+    CHECK_EQ_INT(region_cache_create(dir, 1, &cache), ST_OK);
+    if (!cache) return;
+    RegionRepairs rep;
+    region_cache_get_repairs(cache, &rep);
+    CHECK_EQ_INT(rep.rolled_forward, 0);
+    for (int k = 0; k < 3; k++) {
+        CHECK_EQ_INT(region_cache_get(cache, 1, 2, false, &r), ST_OK);
+        if (r) CHECK(payload_check(r, 16, 32, 2, 5000));
+        CHECK_EQ_INT(region_cache_get(cache, 5 + k, 5, false, &r), ST_OK);
+    }
+    region_cache_get_repairs(cache, &rep);
+    CHECK_EQ_INT(rep.rolled_forward, 1);
+    CHECK_EQ_INT(rep.last_rx, 1);
+    CHECK_EQ_INT(rep.last_rz, 2);
+    CHECK_EQ_INT(rep.damaged_regions, 0);
+    region_cache_destroy(cache);
+
+    /* A file with no valid directory: one damaged region however many loads ask, then set aside once. */
+    region_file_path(path, sizeof path, dir, 6, 5);
+    test_flip_byte(path, 50, 0x5A);
+    test_flip_byte(path, REGION_PAGE + 50, 0x5A);
+    CHECK_EQ_INT(region_cache_create(dir, 2, &cache), ST_OK);
+    if (!cache) return;
+    for (int k = 0; k < 3; k++) CHECK_EQ_INT(region_cache_get(cache, 6, 5, false, &r), ST_ERR_FORMAT);
+    region_cache_get_repairs(cache, &rep);
+    CHECK_EQ_INT(rep.damaged_regions, 1);
+    CHECK_EQ_INT(rep.last_rx, 6);
+    CHECK_EQ_INT(rep.set_aside, 0);
+    CHECK_EQ_INT(region_cache_get(cache, 6, 5, true, &r), ST_OK);
+    region_cache_get_repairs(cache, &rep);
+    CHECK_EQ_INT(rep.set_aside, 1);
+    CHECK_EQ_INT(rep.damaged_regions, 1);
+    region_cache_destroy(cache);
+    log_set_level(LOG_INFO);
+}
+
 int main(void)
 {
     if (!test_make_temp_dir("region", root, sizeof root)) return 1;
@@ -809,6 +873,7 @@ int main(void)
     RUN(test_compaction);
     RUN(test_failed_commit);
     RUN(test_cache);
+    RUN(test_cache_repairs);
     RUN(test_damaged_newest_copy);
     RUN(test_generation_wrap);
     RUN(test_bad_entries);

@@ -33,4 +33,16 @@ int region_cache_open_count(const RegionCache *cache);
 /* Region files known on disk. */
 int region_cache_file_count(const RegionCache *cache);
 
+/* What opening the world's region files found and mended, counted once per file (a reopen after an LRU
+ * eviction adds nothing), so that the game can tell the player (not only a log line). */
+typedef struct RegionRepairs {
+    int rolled_forward;    /* chunks rolled forward to a record newer than the directory (nothing lost) */
+    int uncertain;         /* chunks with another record of unknown age: the live one is used, both kept */
+    int bad_entries;       /* directory entries that failed the open checks: damaged chunks */
+    int damaged_regions;   /* region files with no valid directory (kept untouched, or set aside) */
+    int set_aside;         /* damaged region files moved aside to "<name>.damaged" */
+    int last_rx, last_rz;  /* the region of the latest report */
+} RegionRepairs;
+void region_cache_get_repairs(const RegionCache *cache, RegionRepairs *out);
+
 #endif

@@ -16,6 +16,7 @@
 #include "strata/block.h"
 #include "strata/chunk_storage.h"
 #include "strata/error.h"
+#include "strata/region_cache.h"
 #include "strata/world_file.h"
 
 typedef struct Serializer Serializer;
@@ -41,12 +42,14 @@ StResult serializer_default_worlds_dir(char *out, size_t size);
 typedef struct SerializerStats {
     long chunks_loaded;          /* loads that returned ST_OK */
     long load_errors;            /* loads that found a damaged copy */
+    long load_io_errors;         /* loads that failed to read (the chunk stays NotLoaded and is retried) */
     long chunks_saved;           /* records written */
     long saves_skipped_damaged;  /* saves refused: damaged on disk and never edited */
     long save_errors;
     long long bytes_saved;       /* payload bytes written */
     int regions_open;            /* open region files now (bounded) */
     int region_files;            /* region files in the world */
+    RegionRepairs repairs;       /* what opening region files found and mended (region_cache.h) */
 } SerializerStats;
 void serializer_get_stats(Serializer *serializer, SerializerStats *stats);
 

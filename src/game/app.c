@@ -666,6 +666,7 @@ int app_run(App *app)
         /* Chunks, meshes and GL buffers come and go by the hundred when the player travels; glibc keeps the
          * freed pages, so RSS would ratchet up to the largest working set ever seen (defect 9). Every 20 s,
          * while the world is ready, the free pages go back to the system. */
+        if (app->storage_notice_seconds > 0.0) app->storage_notice_seconds -= real_dt;
         trim_timer += real_dt;
         if (trim_timer >= APP_TRIM_SECONDS && app_world_ready(app)) {
             Uint64 t = SDL_GetPerformanceCounter();

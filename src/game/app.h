@@ -26,6 +26,7 @@
 #include "strata/edit.h"
 #include "strata/far_terrain.h"
 #include "strata/render.h"
+#include "strata/serializer.h"
 #include "strata/shapes.h"
 
 #define APP_PATH_MAX 1024
@@ -132,6 +133,11 @@ typedef struct App {
     Particles particles;
     long history_dropped_seen;    /* the HUD says when the history drops old entries */
     double history_notice_seconds;
+    /* What the world's files told (rolled-forward, damaged or unreadable chunks), shown on screen for a while:
+     * the counters last seen, the sentence and its remaining time. */
+    SerializerStats storage_seen;
+    char storage_notice[256];
+    double storage_notice_seconds;
     int edited_last[2];           /* the listener's last marked chunk */
     AppStructures *structures;
 
@@ -216,6 +222,9 @@ bool app_paused(const App *app);
 void app_update_sounds(App *app, double dt);
 /* app_hud.c: the overlay's text for this frame; the medium around the eye (RENDER_MEDIUM_*). */
 void app_fill_hud(App *app, HudInfo *hud);
+/* Turns anything new in the serializer's counters (rolled-forward, damaged, unreadable chunks) into the
+ * on-screen notice; app_fill_hud calls it once a second and the loading screen when the world is ready. */
+void app_check_storage(App *app);
 int app_eye_medium(const App *app, const double eye[3]);
 
 /* ui/loading.c: the loading screen. begin: show it from this frame (no-op when it is up); update: count

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "settings.h"
+#include "strata/log.h"
 
 /* VmRSS of this process in MB, or -1 (Linux /proc). */
 static double app_rss_mb(void)
@@ -45,6 +46,22 @@ static void app_sample_memory(App *app)
     }
     app->memory_chunks_mb = (double)bytes / (1024.0 * 1024.0);
     app->memory_hot_chunks = hot;
+    app_check_storage(app);
+}
+
+/* Once a second: anything new from the world's files becomes an on-screen notice for 12 s (and a log line). */
+void app_check_storage(App *app)
+{
+    if (!app->world.serializer) return;
+    SerializerStats now;
+    serializer_get_stats(app->world.serializer, &now);
+    char text[sizeof app->storage_notice];
+    if (hud_compose_storage_notice(&app->storage_seen, &now, text, sizeof text)) {
+        snprintf(app->storage_notice, sizeof app->storage_notice, "%s", text);
+        app->storage_notice_seconds = 12.0;
+        log_warn("game", "%s", text);
+    }
+    app->storage_seen = now;
 }
 
 void app_fill_hud(App *app, HudInfo *hud)

@@ -7,6 +7,7 @@
 
 #include "camera.h"
 #include "daytime.h"
+#include "strata/serializer.h"
 
 void fps_meter_add(FpsMeter *meter, double frame_seconds)
 {
@@ -61,4 +62,31 @@ void hud_format_title(const HudInfo *in, char *out, unsigned size)
 {
     snprintf(out, size, "Strata - %.0f FPS - %.1f %.1f %.1f", in->fps, in->position[0], in->position[1],
              in->position[2]);
+}
+
+bool hud_compose_storage_notice(const SerializerStats *before, const SerializerStats *now, char *out, unsigned size)
+{
+    const RegionRepairs *a = &before->repairs, *b = &now->repairs;
+    int rolled = b->rolled_forward - a->rolled_forward;
+    int damaged = (b->bad_entries - a->bad_entries) + (int)(now->load_errors - before->load_errors);
+    int regions = b->damaged_regions - a->damaged_regions;
+    int uncertain = b->uncertain - a->uncertain;
+    long io = now->load_io_errors - before->load_io_errors;
+    out[0] = 0;
+    if (regions > 0)
+        snprintf(out, size, "World files: region %d,%d is damaged: its chunks are regenerated and the file is kept "
+                 "(strata-world recover can restore intact chunks)", b->last_rx, b->last_rz);
+    else if (damaged > 0)
+        snprintf(out, size, "World files: %d damaged chunk%s regenerated; the damaged copies are kept "
+                 "(strata-world verify lists them)", damaged, damaged == 1 ? "" : "s");
+    else if (io > 0)
+        snprintf(out, size, "World files: %ld chunk%s could not be read (I/O error): retrying, nothing is written "
+                 "over them", io, io == 1 ? "" : "s");
+    else if (rolled > 0)
+        snprintf(out, size, "World files: %d chunk%s in region %d,%d recovered from an interrupted save "
+                 "(rolled forward: nothing lost)", rolled, rolled == 1 ? "" : "s", b->last_rx, b->last_rz);
+    else if (uncertain > 0)
+        snprintf(out, size, "World files: %d chunk%s in region %d,%d had two copies of unknown age: the directory's is "
+                 "used, both are kept", uncertain, uncertain == 1 ? "" : "s", b->last_rx, b->last_rz);
+    return out[0] != 0;
 }

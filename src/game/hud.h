@@ -49,6 +49,12 @@ float fps_meter_fps(const FpsMeter *meter);
 
 void hud_compose(const HudInfo *info, HudLines *out);
 /* "Strata - 60 FPS - 12.5 70.0 -3.2" */
+/* The on-screen notice for what the world's files told since the last check: `before` and `now` are the
+ * serializer's counters (serializer.h). Writes a sentence for the player and returns true when anything new
+ * happened (rolled-forward chunks, damaged chunks or region files, read errors); false leaves `out` empty. */
+typedef struct SerializerStats SerializerStats;
+bool hud_compose_storage_notice(const SerializerStats *before, const SerializerStats *now, char *out, unsigned size);
+
 void hud_format_title(const HudInfo *info, char *out, unsigned size);
 
 #endif

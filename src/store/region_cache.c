@@ -24,6 +24,8 @@ typedef struct KnownRegion {
     int rx, rz;
     KnownState state;
     char *damage;              /* the open error of a damaged file */
+    bool reported;             /* its repairs were counted (once per file) */
+    bool damage_reported;
 } KnownRegion;
 
 typedef struct OpenRegion {
@@ -40,6 +42,7 @@ struct RegionCache {
     OpenRegion *open;
     int max_open;
     uint64_t clock;
+    RegionRepairs repairs;
 };
 
 static uint32_t region_hash(int rx, int rz)
@@ -88,7 +91,7 @@ static StResult known_insert(RegionCache *cache, int rx, int rz, KnownRegion **o
     }
     uint32_t mask = (uint32_t)cache->known_capacity - 1, i = region_hash(rx, rz) & mask;
     while (cache->known[i].state != KNOWN_EMPTY) i = (i + 1) & mask;
-    cache->known[i] = (KnownRegion){rx, rz, KNOWN_PRESENT, NULL};
+    cache->known[i] = (KnownRegion){.rx = rx, .rz = rz, .state = KNOWN_PRESENT};
     cache->known_count++;
     *out = &cache->known[i];
     return ST_OK;
@@ -190,6 +193,7 @@ static StResult region_cache_get_once(RegionCache *cache, int rx, int rz, bool c
     if (known && known->state == KNOWN_DAMAGED) {
         if (!create) return st_fail(ST_ERR_FORMAT, "%s", known->damage);
         if ((rc = region_cache_move_aside(path)) != ST_OK) return rc;
+        cache->repairs.set_aside++;
         free(known->damage);
         known->damage = NULL;
         known->state = KNOWN_PRESENT;
@@ -201,6 +205,12 @@ static StResult region_cache_get_once(RegionCache *cache, int rx, int rz, bool c
         /* Remember the damage; with create, move the file aside and start over once. */
         if (!known && (rc = known_insert(cache, rx, rz, &known)) != ST_OK) return rc;
         known->state = KNOWN_DAMAGED;
+        if (!known->damage_reported) {
+            known->damage_reported = true;
+            cache->repairs.damaged_regions++;
+            cache->repairs.last_rx = rx;
+            cache->repairs.last_rz = rz;
+        }
         free(known->damage);
         known->damage = strdup(st_error_message());
         log_error("store", "%s", st_error_message());
@@ -213,6 +223,19 @@ static StResult region_cache_get_once(RegionCache *cache, int rx, int rz, bool c
         region_close(file);
         return rc;
     }
+    if (!known->reported) {
+        known->reported = true;
+        RegionInfo info;
+        region_get_info(file, &info);
+        RegionRepairs *r = &cache->repairs;
+        r->rolled_forward += info.rolled_forward;
+        r->uncertain += info.uncertain;
+        r->bad_entries += info.bad_entries;
+        if (info.rolled_forward + info.uncertain + info.bad_entries > 0) {
+            r->last_rx = rx;
+            r->last_rz = rz;
+        }
+    }
     region_close(victim->file);
     *victim = (OpenRegion){file, rx, rz, cache->clock};
     *out = file;
@@ -223,3 +246,5 @@ StResult region_cache_get(RegionCache *cache, int rx, int rz, bool create, Regio
 {
     return region_cache_get_once(cache, rx, rz, create, true, out);
 }
+
+void region_cache_get_repairs(const RegionCache *cache, RegionRepairs *out) { *out = cache->repairs; }

@@ -104,6 +104,7 @@ static StResult serializer_load(void *user, TerrainChunk *chunk)
     StResult rc = serializer_load_locked(s, chunk);
     serializer_unread_mark(s, chunk->coord_x, chunk->coord_z, rc == ST_ERR_IO || rc == ST_ERR_NOMEM);
     if (rc == ST_OK) s->stats.chunks_loaded++;
+    else if (rc == ST_ERR_IO || rc == ST_ERR_NOMEM) s->stats.load_io_errors++;
     else if (rc != ST_ERR_NOT_FOUND) s->stats.load_errors++;
     pthread_mutex_unlock(&s->mutex);
     return rc;
@@ -152,6 +153,7 @@ void serializer_get_stats(Serializer *serializer, SerializerStats *stats)
     *stats = serializer->stats;
     stats->regions_open = region_cache_open_count(serializer->regions);
     stats->region_files = region_cache_file_count(serializer->regions);
+    region_cache_get_repairs(serializer->regions, &stats->repairs);
     pthread_mutex_unlock(&serializer->mutex);
 }
 

@@ -60,6 +60,7 @@ void app_loading_update(App *app)
     if (!app_world_ready(app)) return;
     l->active = false;
     renderer_end_fades(app->renderer);
+    app_check_storage(app);   /* what loading the world's files found is shown as the world appears */
     double total = seconds_since(l->started);
     if (!app->first_load_done) {
         app->first_load_done = true;

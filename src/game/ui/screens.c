@@ -232,12 +232,31 @@ static void ui_draw_settings(App *app)
     ui_draw_button(app, done, "Done");
 }
 
+/* The world files' notice (app_hud.c): a dark band above the hotbar, as large as fits the width, fading out
+ * over its last second. */
+static void ui_draw_storage_notice(App *app)
+{
+    if (app->storage_notice_seconds <= 0.0 || !app->storage_notice[0]) return;
+    Renderer *r = app->renderer;
+    float s = ui_scale(app), scale = 2.0f * s;
+    while (scale > s && renderer_ui_text_width(r, scale, app->storage_notice) > 0.92f * (float)app->drawable_w)
+        scale -= 0.5f * s;
+    float alpha = app->storage_notice_seconds < 1.0 ? (float)app->storage_notice_seconds : 1.0f;
+    float w = renderer_ui_text_width(r, scale, app->storage_notice) + 12.0f * s;
+    float h = renderer_ui_text_height(r, scale) + 8.0f * s;
+    UiRect first = ui_hotbar_slot(app, 0);
+    UiRect band = {floorf(((float)app->drawable_w - w) * 0.5f), floorf(first.y - 24.0f * s - h), w, h};
+    renderer_ui_rect(r, band.x, band.y, band.w, band.h, 0x30100000u | (uint32_t)(alpha * 210.0f));
+    ui_text_centered(r, band, scale, 0xFFE0A000u | (uint32_t)(alpha * 255.0f), app->storage_notice);
+}
+
 void app_ui_queue(App *app)
 {
     int win_w = 0, win_h = 0;
     SDL_GetWindowSize(app->window, &win_w, &win_h);
     app->pointer_scale = win_w > 0 ? (float)app->drawable_w / (float)win_w : 1.0f;
     if (app->screen != APP_SCREEN_SETTINGS && app->screen != APP_SCREEN_PAUSE) ui_draw_hotbar(app);
+    ui_draw_storage_notice(app);
     switch (app->screen) {
     case APP_SCREEN_PICKER: ui_draw_picker(app); break;
     case APP_SCREEN_PAUSE: ui_draw_pause(app); break;

@@ -255,6 +255,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
         fs.unload_radius = fs.far_distance * 1.25f;
         fs.voxel_distance = (float)(opts->view_distance * CHUNK_SIZE_X);
         if ((rc = far_terrain_create(app->world.generator, app->world.blocks, &fs, &app->far)) != ST_OK) return rc;
+        app->far_ring_chunks = opts->view_distance;
     }
 
     if ((rc = app_bench_init(app)) != ST_OK) return rc;
@@ -575,6 +576,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
         /* Far terrain starts once the voxel world is loaded (its worker would slow the loading down). */
         if (app->far) {
             float yaw = cam.yaw_deg * 0.017453292f;
+            app_far_follow_view(app);
             if (full) far_terrain_flush(app->far, cam.position[0], cam.position[2]);
             else far_terrain_update(app->far, cam.position[0], cam.position[2], sinf(yaw), -cosf(yaw));
             const FarPatch *const *patches;

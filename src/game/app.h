@@ -100,6 +100,7 @@ typedef struct App {
     int drawable_w, drawable_h;
     Renderer *renderer;
     FarTerrain *far;              /* NULL when --far-distance 0 */
+    int far_ring_chunks;          /* the view distance the far terrain's inner edge follows now */
 
     WorldSession world;
     Player player;
@@ -227,6 +228,10 @@ void app_loading_begin(App *app, const char *reason);
 void app_loading_update(App *app);
 void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *frame);
 
+/* Once a frame, before the far terrain's update: its inner edge follows a changed view distance, at once when
+ * the view shrinks (the ring fills what the voxel chunks give up), once the world is ready when it grows (the
+ * far patches stay until the new voxel chunks are there). */
+void app_far_follow_view(App *app);
 /* Changes a setting as the settings screen does: in effect and in the file (saved now), applied at once. */
 void app_change_setting(App *app, UserSettingId id, double value);
 /* F2: the next frame goes to the screenshots folder (beside the worlds folder) with a timestamped name. */

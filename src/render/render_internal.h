@@ -69,7 +69,8 @@ typedef struct RenderSky {
 
 StResult render_sky_create(RenderSky *sky, const char *shader_dir);
 void render_sky_destroy(RenderSky *sky);
-/* Draws the dome over the whole framebuffer (depth test and writes off), before the terrain. */
+/* Draws the dome on every pixel still at the far plane (depth test on, writes off): after the opaque terrain
+ * (voxel, far and alpha-tested), before anything blended. Leaves culling off and depth writes on. */
 void render_sky_draw(const RenderSky *sky, mat4 view_proj, const RenderCamera *camera, const RenderFrame *frame,
                      const float horizon[3], float fog_start, float fog_end);
 

@@ -3,12 +3,13 @@
  * Design: camera-relative rendering. The view matrix is rotation only; each chunk gets an offset = chunk
  * origin - camera position, computed in double on the CPU, so vertex math stays in small floats at any
  * distance from the origin. The offsets and fog bands go to a per-frame slot table (a texture buffer)
- * that the vertices index with their chunk's slot, so chunks need no per-draw uniforms. A frame: upload queued meshes under the budget, advance fade-in
- * hazes, clear to the sky colour, collect the chunks inside the fog range and the frustum (sorted near
- * to far), then
+ * that the vertices index with their chunk's slot, so chunks need no per-draw uniforms. A frame: upload
+ * queued meshes under the budget, advance fade-in hazes, clear to the sky colour, collect the chunks inside
+ * the fog range and the frustum (sorted near to far), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
- *      so early depth rejects hidden fragments;
+ *      so early depth rejects hidden fragments; then the far terrain;
  *   2. alpha-tested: two-sided, cut-out at alpha 0.5;
+ *   then the sky dome, depth-tested at the far plane, so it shades only the pixels no terrain covers;
  *   3. transparent: blended, depth writes off, far to near;
  * and the overlay. Chunk geometry lives in a few big arenas (chunk_arena.c): a pass gathers the merged
  * subset runs of every visible chunk as (count, base vertex) pairs and draws each arena's with one
@@ -530,8 +531,6 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 
     mat4 view_proj;
     renderer_build_matrices(r, camera, view_proj);
-    if (dome)
-        render_sky_draw(&r->sky, view_proj, camera, frame, sky, fog_start, fog_end);
     int visible = renderer_collect_visible(r, camera->position, view_proj, fog_start, fog_end);
     long triangles = 0;
     int drawn = 0;
@@ -584,6 +583,10 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         }
         renderer_batch_flush(r);
     }
+
+    /* the sky dome where no opaque terrain is (it used to be drawn first, under everything, at full cost) */
+    if (dome)
+        render_sky_draw(&r->sky, view_proj, camera, frame, sky, fog_start, fog_end);
 
     /* 3. transparent, far to near, blended over what is there, no depth writes */
     bool transparent_begun = false;

@@ -231,6 +231,10 @@ CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
             opts->seed = opts->bench == CLI_BENCH_FLIGHT ? CLI_BENCH_FLIGHT_SEED : CLI_BENCH_FRAMES_SEED;
             opts->seed_given = true;
         }
+        if (!opts->view_distance_given) {   /* the benchmarks' view distance, whatever the settings file says */
+            opts->view_distance = CLI_VIEW_DISTANCE_DEFAULT;
+            opts->view_distance_given = true;
+        }
         if (opts->bench_seconds == 0)
             opts->bench_seconds = opts->bench == CLI_BENCH_FLIGHT ? CLI_BENCH_FLIGHT_SECONDS : CLI_BENCH_FRAMES_SECONDS;
         opts->no_save = true;

@@ -16,6 +16,22 @@
 #include "render_internal.h"
 #include "strata/log.h"
 
+void chunk_arena_init(ChunkArenaSet *set)
+{
+    memset(set, 0, sizeof *set);
+    set->arena_vertices = RENDER_ARENA_VERTICES;
+    const char *env = getenv("STRATA_ARENA_VERTICES");
+    if (env && *env) {
+        char *end;
+        long n = strtol(env, &end, 10);
+        if (*end == 0 && n >= 1024 && n <= (1L << 24))
+            set->arena_vertices = (int)n;
+        else
+            log_warn(RENDER_TAG, "STRATA_ARENA_VERTICES=%s is not 1024..16777216; arenas keep %d vertices", env,
+                     set->arena_vertices);
+    }
+}
+
 static bool chunk_arena_make(ChunkArenaSet *set, RenderArena *a, int capacity, GLuint quad_index_buffer)
 {
     memset(a, 0, sizeof *a);
@@ -65,7 +81,7 @@ void chunk_arena_free_all(ChunkArenaSet *set)
         chunk_arena_drop(set, &set->arenas[i]);
     free(set->arenas);
     free(set->deferred);
-    memset(set, 0, sizeof *set);
+    chunk_arena_init(set);
 }
 
 bool chunk_arena_alloc(ChunkArenaSet *set, int vertices, GLuint quad_index_buffer, int *arena, int *offset,
@@ -96,7 +112,7 @@ bool chunk_arena_alloc(ChunkArenaSet *set, int vertices, GLuint quad_index_buffe
         index = set->count++;
         memset(&set->arenas[index], 0, sizeof set->arenas[index]);
     }
-    int capacity = want > RENDER_ARENA_VERTICES ? want : RENDER_ARENA_VERTICES;
+    int capacity = want > set->arena_vertices ? want : set->arena_vertices;
     if (!chunk_arena_make(set, &set->arenas[index], capacity, quad_index_buffer))
         return false;
     *arena = index;

@@ -134,6 +134,7 @@ StResult chunk_buffers_init(ChunkBufferTable *table)
         memset(table, 0, sizeof *table);
         return st_fail(ST_ERR_NOMEM, "renderer: out of memory for the chunk table");
     }
+    chunk_arena_init(&table->arenas);
     render_quad_indices_ensure(&table->quad_indices, 16384);
     return ST_OK;
 }

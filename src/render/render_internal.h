@@ -87,7 +87,9 @@ void render_quad_indices_ensure(RenderQuadIndices *indices, int quads);
 
 /* ---- chunk_arena.c ---- */
 
-#define RENDER_ARENA_VERTICES (3 << 20)    /* per arena: 60 MiB of vertices and 6 MiB of slot ids */
+#define RENDER_ARENA_VERTICES (3 << 20)    /* per arena: 60 MiB of vertices and 6 MiB of slot ids; the
+                                            * environment's STRATA_ARENA_VERTICES overrides it (tests: many
+                                            * small arenas) */
 #define RENDER_ARENA_GRANULE 64            /* vertices: ranges round up to this (less fragmentation) */
 #define RENDER_SLOT_MAX 65535              /* chunk slots (uint16 per vertex; 0xFFFF unused) */
 
@@ -108,7 +110,11 @@ typedef struct ChunkArenaSet {
     ChunkArenaFree *deferred;      /* freed ranges waiting for their last frame to finish */
     int deferred_count, deferred_capacity;
     long frames_ended;             /* frames submitted so far (the renderer keeps it) */
+    int arena_vertices;            /* capacity of a new arena (RENDER_ARENA_VERTICES or the override) */
 } ChunkArenaSet;
+
+/* Empty, with the arena size of RENDER_ARENA_VERTICES or STRATA_ARENA_VERTICES (1024..2^24). */
+void chunk_arena_init(ChunkArenaSet *set);
 
 /* A range of at least `vertices` (rounded up to the granule) in the first arena with room, or a new arena.
  * False when out of memory. */

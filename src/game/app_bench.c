@@ -39,7 +39,7 @@ typedef struct BenchSample {
 } BenchSample;
 
 struct AppBench {
-    int phase;                    /* 0 waiting for the world, 1 measuring, 2 done */
+    int phase;                    /* 0 waiting for the world, 1 measuring, 2 the --screenshot frame, 3 done */
     double start[3];
     float yaw0;
     double elapsed;               /* seconds measured */
@@ -110,7 +110,7 @@ static void bench_place_camera(App *app, double dt)
 void app_bench_before_frame(App *app, double real_dt)
 {
     AppBench *b = app->bench;
-    if (!b || b->phase == 2) return;
+    if (!b || b->phase >= 2) return;
     if (b->phase == 0) {
         if (app->loading.active || !app_world_ready(app)) return;
         b->settle += real_dt;
@@ -183,6 +183,10 @@ static int bench_backlog(App *app)
 void app_bench_after_frame(App *app)
 {
     AppBench *b = app->bench;
+    if (b && b->phase == 2) {   /* the screenshot is written: done */
+        b->phase = 3;
+        app_request_quit(app);
+    }
     if (!b || b->phase != 1) return;
     struct timespec wall, cpu, process;
     clock_gettime(CLOCK_MONOTONIC, &wall);
@@ -193,7 +197,7 @@ void app_bench_after_frame(App *app)
         BenchSample *grown = realloc(b->samples, (size_t)capacity * sizeof *grown);
         if (!grown) {
             log_error(BENCH_TAG, "out of memory for frame samples; the benchmark ends early");
-            b->phase = 2;
+            b->phase = 3;
             app_request_quit(app);
             return;
         }
@@ -215,8 +219,10 @@ void app_bench_after_frame(App *app)
     b->cpu_prev = cpu;
     b->process_prev = process;
     if (b->elapsed >= app->opts.bench_seconds) {
-        b->phase = 2;
-        app_request_quit(app);
+        /* --screenshot: one more frame, written whole (not measured); then quit */
+        b->phase = app->opts.screenshot_path ? 2 : 3;
+        if (app->opts.screenshot_path) app_request_screenshot(app, app->opts.screenshot_path);
+        else app_request_quit(app);
     }
 }
 

@@ -5,10 +5,10 @@ flat in vec2 v_tile;
 in vec2 v_local;
 in vec4 v_color;
 in vec2 v_horizontal;
+flat in vec2 v_fog_range;
 
 uniform sampler2D u_atlas;
 uniform vec3 u_fog_color;
-uniform vec2 u_fog_range;
 
 out vec4 o_color;
 
@@ -19,6 +19,6 @@ void main()
     if (texel.a < 0.5)
         discard;
     vec3 color = texel.rgb * v_color.rgb;
-    float fog = clamp((length(v_horizontal) - u_fog_range.x) / max(u_fog_range.y - u_fog_range.x, 1e-3), 0.0, 1.0);
+    float fog = clamp((length(v_horizontal) - v_fog_range.x) / max(v_fog_range.y - v_fog_range.x, 1e-3), 0.0, 1.0);
     o_color = vec4(mix(color, u_fog_color, fog), 1.0);
 }

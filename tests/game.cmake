@@ -60,3 +60,13 @@ if(TARGET strata)
   set_tests_properties(game_file_size_limit PROPERTIES LABELS "game;e2e"
                        ENVIRONMENT "TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
 endif()
+if(TARGET strata)
+  # Step 10: the flight benchmark (strata --bench-flight) writes a well-formed report with sane values.
+  add_executable(test_bench_flight ${CMAKE_SOURCE_DIR}/tests/test_bench_flight.c)
+  target_include_directories(test_bench_flight PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_bench_flight PRIVATE PkgConfig::CJSON)
+  add_dependencies(test_bench_flight strata)
+  add_test(NAME test_bench_flight COMMAND test_bench_flight $<TARGET_FILE:strata> WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  set_tests_properties(test_bench_flight PROPERTIES LABELS "game;e2e" SKIP_RETURN_CODE 77 TIMEOUT 300
+                       ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
+endif()

@@ -7,4 +7,10 @@ if(TARGET strata_render)
   set_tests_properties(test_render PROPERTIES
     ENVIRONMENT "SDL_VIDEODRIVER=offscreen;LP_NUM_THREADS=0"
     SKIP_RETURN_CODE 77)
+  # The same pixels and counts with geometry spread over many small arenas (one multi-draw per arena and
+  # pass, the transparent pass split where the arena changes).
+  add_test(NAME test_render_small_arenas COMMAND test_render WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(test_render_small_arenas PROPERTIES LABELS render
+    ENVIRONMENT "SDL_VIDEODRIVER=offscreen;LP_NUM_THREADS=0;STRATA_ARENA_VERTICES=1024"
+    SKIP_RETURN_CODE 77)
 endif()

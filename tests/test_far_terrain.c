@@ -213,6 +213,53 @@ static void test_streaming(void)
     far_terrain_destroy(ft);
 }
 
+/* The view distance changes (the settings menu): the far ring follows, in both directions. */
+static bool far_cut_clear_of(const FarPatch *const *patches, int n, double cam_x, double cam_z, double voxel)
+{
+    for (int i = 0; i < n; i++) {
+        double size = far_terrain_patch_size(patches[i]->level);
+        double fx = fmax(fabs(patches[i]->origin_x - cam_x), fabs(patches[i]->origin_x + size - cam_x));
+        double fz = fmax(fabs(patches[i]->origin_z - cam_z), fabs(patches[i]->origin_z + size - cam_z));
+        if (sqrt(fx * fx + fz * fz) < voxel) return false;   /* wholly under the voxel chunks */
+    }
+    return true;
+}
+
+static void test_voxel_distance_follows(void)
+{
+    FarTerrainSettings s;
+    far_terrain_settings_default(&s);
+    s.far_distance = 600;
+    s.voxel_distance = 128;
+    FarTerrain *ft = NULL;
+    CHECK_EQ_INT(far_terrain_create(gen, blocks, &s, &ft), ST_OK);
+    if (!ft) return;
+    const FarPatch *const *patches;
+    far_terrain_flush(ft, 0, 0);
+    int n8 = far_terrain_patches(ft, &patches);
+    CHECK(n8 > 0);
+    far_terrain_set_voxel_distance(ft, 256);           /* view distance 8 -> 16 */
+    CHECK_NEAR(far_terrain_settings(ft)->voxel_distance, 256, 1e-6);
+    far_terrain_flush(ft, 0, 0);
+    int n16 = far_terrain_patches(ft, &patches);
+    FarPatch leaves[4096];
+    CHECK_EQ_INT(n16, far_terrain_select(far_terrain_settings(ft), 0, 0, leaves, 4096));
+    CHECK(far_cut_clear_of(patches, n16, 0, 0, 256));
+    far_terrain_set_voxel_distance(ft, 32);            /* -> 2: the ring comes back, nearer than before */
+    far_terrain_flush(ft, 0, 0);
+    int n2 = far_terrain_patches(ft, &patches);
+    CHECK(n2 > n8);
+    bool near_leaf = false;
+    for (int i = 0; i < n2; i++) {
+        double size = far_terrain_patch_size(patches[i]->level);
+        double nx = fmax(0.0, fmax(patches[i]->origin_x, -(patches[i]->origin_x + size)));
+        double nz = fmax(0.0, fmax(patches[i]->origin_z, -(patches[i]->origin_z + size)));
+        near_leaf = near_leaf || sqrt(nx * nx + nz * nz) < 100.0;
+    }
+    CHECK(near_leaf);                                  /* leaves inside the old 128-block ring */
+    far_terrain_destroy(ft);
+}
+
 int main(void)
 {
     if (block_registry_load("assets/blocks.json", &blocks) != ST_OK) {
@@ -230,6 +277,7 @@ int main(void)
     RUN(test_cut_and_seams);
     RUN(test_water_flat);
     RUN(test_streaming);
+    RUN(test_voxel_distance_follows);
     generator_destroy(gen);
     block_registry_destroy(blocks);
     return check_report();

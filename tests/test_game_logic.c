@@ -83,7 +83,7 @@ static void test_fps_and_hud(void)
 
     HudInfo info = {.fps = 59.94f, .position = {-17.25, 70.0, 3.5}, .yaw_deg = 90.0f, .pitch_deg = -30.0f,
                     .flying = true, .chunks_allocated = 441, .chunks_valid = 289, .chunks_drawn = 120,
-                    .triangles = 123456, .selected_block = "planks", .selected_slot = 3, .time_of_day = 0.25f,
+                    .triangles = 123456, .draw_calls = 7, .selected_block = "planks", .selected_slot = 3, .time_of_day = 0.25f,
                     .sky_light = 10, .brightness = 0.75f, .season = "winter", .has_target = true,
                     .target = {1, 2, -3}, .target_block = "stone", .rss_mb = 212.4, .chunks_mb = 8.6,
                     .hot_chunks = 3};
@@ -97,7 +97,7 @@ static void test_fps_and_hud(void)
     CHECK_STR_CONTAINS(all, "chunk -2,0");
     CHECK_STR_CONTAINS(all, "flying");
     CHECK_STR_CONTAINS(all, "Facing E");
-    CHECK_STR_CONTAINS(all, "Chunks 441/289/120 alloc/valid/drawn  123k tris");
+    CHECK_STR_CONTAINS(all, "Chunks 441/289/120 alloc/valid/drawn  123k tris  7 calls");
     CHECK_STR_CONTAINS(all, "Block [3] planks");
     CHECK_STR_CONTAINS(all, "Time 06:00");
     CHECK_STR_CONTAINS(all, "sky light 10");

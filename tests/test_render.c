@@ -397,6 +397,8 @@ static void test_alpha_and_transparent(void)
     renderer_get_stats(r, &stats);
     CHECK_EQ_INT(stats.chunks_drawn, 1);
     CHECK_EQ_INT(stats.triangles_drawn, (6 + 8) * 2);
+    CHECK_EQ_INT(stats.draw_calls, 2);    /* no opaque faces: one alpha-tested call, one transparent */
+    CHECK_EQ_INT(stats.chunk_draws, 2);
     TestImage image;
     if (test_capture(r, "plants_water.png", &image))
         stbi_image_free(image.pixels);
@@ -543,6 +545,17 @@ static void test_upload_queue(void)
     /* Flushed for a screenshot: no haze, even with no time passing. */
     RenderFrame still = test_frame(0.0f);
     renderer_draw(r, &cam, &still);
+    /* Every visible chunk's subsets in one multi-draw per arena and pass (platforms: opaque only). With
+     * STRATA_ARENA_VERTICES small (test_render_small_arenas) the chunks spread over many arenas. */
+    renderer_get_stats(r, &stats);
+    bool small_arenas = getenv("STRATA_ARENA_VERTICES") != NULL;
+    CHECK(stats.chunks_drawn > 1);
+    CHECK(stats.chunk_draws >= stats.chunks_drawn);
+    CHECK(stats.arenas >= 1 && stats.draw_calls >= 1 && stats.draw_calls <= stats.arenas);
+    if (small_arenas)
+        CHECK(stats.arenas > 1);
+    else
+        CHECK(stats.arenas == 1 && stats.draw_calls == 1);
     uint8_t sky[3];
     test_sky_bytes(0.5f, sky);
     TestImage image;
@@ -571,6 +584,12 @@ static void test_upload_queue(void)
     CHECK_EQ_INT(stats.chunks_resident, 0);
     CHECK_EQ_INT(stats.uploads_pending, 0);
     CHECK_EQ_INT(stats.chunks_drawn, 0);
+    CHECK_EQ_INT(stats.draw_calls, 0);
+    /* once the frames in flight are done, the emptied arenas past the first go back */
+    for (int i = 0; i < 3; i++)
+        renderer_draw(r, &cam, &frame);
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.arenas, 1);
     renderer_destroy(r);
 }
 

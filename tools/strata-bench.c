@@ -9,7 +9,11 @@
  * game_ready_ms_vd16 (bench_game.c: launch to ready of the
  * real game binary beside this one, offscreen at 1280x720; -1 when unavailable), brush_sphere_r16_us,
  * flatten_r16_us, undo_r16_us, edit_visible_frames (the real game run offscreen beside this binary,
- * bench_edit.c). Per-chunk figures are medians over a square of generated chunks
+ * bench_edit.c), and the game's frame figures of bench_flight.c (frame_ms_p50, frame_ms_p95, frame_ms_p99,
+ * frame_ms_max, frames_over_100ms, main_cpu_ms_p50, draw_calls_p50, chunk_draws_p50, triangles_p50,
+ * backlog_max, holes_max, fps_spawn_vd8, fps_spawn_vd8_far2k): -1 in a plain run, measured by
+ * `strata-bench --flight` (only those, about two minutes: the game flies seed 1 for 30 s and stands at
+ * seed 42's spawn). Per-chunk figures are medians over a square of generated chunks
  * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
  * from an empty Terrain until the threaded worker has every chunk within the view distance Valid.
  * The machine is shared and noisy: run it several times and compare medians in one sitting. */
@@ -20,6 +24,7 @@
 #include <sys/resource.h>
 
 #include "bench_edit.h"
+#include "bench_flight.h"
 #include "bench_heightfield.h"
 #include "bench_memory.h"
 #include "bench_render.h"
@@ -45,6 +50,7 @@ typedef struct BenchOptions {
     bool json;
     bool skip_memory;
     bool game;                  /* run the game binary for game_ready_ms_* (--no-game: skip) */
+    bool flight;                /* --flight: only the game's frame benchmarks (bench_flight.c) */
     const char *asset_dir;
 } BenchOptions;
 
@@ -324,7 +330,11 @@ static void print_json(const BenchResults *r)
            r->editing.edit_visible_frames);
     bench_structures_print_json(stdout, &r->structures);
     bench_render_print_json(stdout, &r->render);
-    printf(", \"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f}\n", r->game_ready_ms_vd8, r->game_ready_ms_vd16);
+    printf(", \"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f", r->game_ready_ms_vd8, r->game_ready_ms_vd16);
+    BenchFlightResults flight;
+    bench_flight_unmeasured(&flight); /* strata-bench --flight measures them */
+    bench_flight_print_json(stdout, &flight);
+    printf("}\n");
 }
 
 static void print_table(const BenchOptions *o, const BenchResults *r)
@@ -365,7 +375,10 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: strata-bench [--json] [--no-game] [--seed S] [--view-distance N] [--assets DIR]\n"
+               "       strata-bench --flight [--json]\n"
                "  --json              print one JSON object instead of a table\n"
+               "  --flight            only the game's frame benchmarks: the 30 s flight over seed 1 and the frame\n"
+               "                      rate at seed 42's spawn (the game binary beside this one, offscreen)\n"
                "  --no-game           skip game_ready_ms_vd8/vd16 (the game binary beside this one; -1)\n"
                "  --seed S            world seed (integer or text; default 1)\n"
                "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
@@ -391,6 +404,7 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(a, "--json")) o.json = true;
         else if (!strcmp(a, "--no-game")) o.game = false;
+        else if (!strcmp(a, "--flight")) o.flight = true;
         else if (!strcmp(a, "--skip-memory")) o.skip_memory = true;
         else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
         else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
@@ -418,6 +432,19 @@ int main(int argc, char **argv)
         }
     }
     log_set_level(LOG_WARN);
+    if (o.flight) {
+        BenchFlightResults flight;
+        bool flown = bench_flight_run(&flight);
+        if (o.json) {
+            printf("{\"flight\": %s", flown ? "true" : "false");
+            bench_flight_print_json(stdout, &flight);
+            printf("}\n");
+        } else {
+            printf("strata-bench --flight  (the game offscreen at 1280x720, view distance 8)\n");
+            bench_flight_print_table(stdout, &flight);
+        }
+        return flown ? 0 : 1;
+    }
     char path[1024];
     snprintf(path, sizeof path, "%s/blocks.json", o.asset_dir);
     BlockRegistry *blocks = NULL;

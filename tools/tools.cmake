@@ -9,7 +9,7 @@ add_executable(strata-world tools/strata-world.c tools/world_export.c)
 target_link_libraries(strata-world PRIVATE strata_core)
 # strata-bench: the engine's figures (table or --json), no window
 add_executable(strata-bench tools/strata-bench.c tools/bench_heightfield.c tools/bench_memory.c tools/bench_edit.c
-               tools/bench_structures.c tools/bench_game.c
+               tools/bench_structures.c tools/bench_game.c tools/bench_flight.c
                tools/bench_render.c tools/bench_world.c)
 target_link_libraries(strata-bench PRIVATE strata_core)
 if(TARGET strata)

@@ -107,5 +107,9 @@ int far_terrain_patches(const FarTerrain *ft, const FarPatch *const **out);
 void far_terrain_flush(FarTerrain *ft, double cam_x, double cam_z);
 void far_terrain_get_stats(const FarTerrain *ft, FarTerrainStats *stats);
 const FarTerrainSettings *far_terrain_settings(const FarTerrain *ft);
+/* The voxel view distance changed (blocks, the view distance * 16): from the next update the cut leaves out
+ * leaves wholly inside the new distance and fills the ring the voxel chunks gave up; the old cut stays
+ * drawn until the new one is complete. Main thread. */
+void far_terrain_set_voxel_distance(FarTerrain *ft, float voxel_distance);
 
 #endif

@@ -82,6 +82,9 @@ typedef struct RenderStats {
     long triangles_drawn;
     int uploads_pending;
     int chunks_fading;            /* chunks with geometry whose fade-in has not finished */
+    int draw_calls;               /* GL draw calls of the last world frame: terrain passes and far terrain */
+    int chunk_draws;              /* (chunk, pass) pairs drawn: the calls a draw per chunk would have made */
+    int arenas;                   /* geometry arenas (big vertex buffers) in use */
 } RenderStats;
 
 typedef struct Renderer Renderer;

@@ -106,7 +106,7 @@ static StResult create_window(App *app)
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     /* Scripted and --frames runs keep their window size: the settings' fullscreen is for playing. */
-    bool driven = app->opts.frames > 0 || app->opts.script_path;
+    bool driven = app->opts.frames > 0 || app->opts.script_path || app->opts.bench;
     bool fullscreen = app->opts.fullscreen || (!driven && !app->opts.windowed &&
                                                app->settings.values[USER_SETTING_FULLSCREEN] != 0.0);
     Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
@@ -116,7 +116,7 @@ static StResult create_window(App *app)
     if (!app->window) return st_fail(ST_ERR_GL, "cannot create the window: %s", SDL_GetError());
     app->gl = SDL_GL_CreateContext(app->window);
     if (!app->gl) return st_fail(ST_ERR_GL, "cannot create an OpenGL 3.3 core context: %s", SDL_GetError());
-    bool fast = app->opts.frames > 0 || app->opts.script_path;
+    bool fast = driven;
     int interval = fast ? 0 : app->settings.values[USER_SETTING_VSYNC] != 0.0;
     if (SDL_GL_SetSwapInterval(interval) != 0)
         log_info(APP_TAG, "swap interval %d unavailable (%s): frames are not synced to the display", interval,
@@ -255,10 +255,12 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
         fs.unload_radius = fs.far_distance * 1.25f;
         fs.voxel_distance = (float)(opts->view_distance * CHUNK_SIZE_X);
         if ((rc = far_terrain_create(app->world.generator, app->world.blocks, &fs, &app->far)) != ST_OK) return rc;
+        app->far_ring_chunks = opts->view_distance;
     }
 
+    if ((rc = app_bench_init(app)) != ST_OK) return rc;
     input_init(&app->input);
-    if (!opts->script_path && !opts->frames) input_set_captured(&app->input, true);
+    if (!opts->script_path && !opts->frames && !opts->bench) input_set_captured(&app->input, true);
     game_audio_start(&app->audio, app->asset_dir, opts->mute);
     app->startup_seconds =
         (double)(SDL_GetPerformanceCounter() - app->launch_counter) / (double)SDL_GetPerformanceFrequency();
@@ -574,6 +576,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
         /* Far terrain starts once the voxel world is loaded (its worker would slow the loading down). */
         if (app->far) {
             float yaw = cam.yaw_deg * 0.017453292f;
+            app_far_follow_view(app);
             if (full) far_terrain_flush(app->far, cam.position[0], cam.position[2]);
             else far_terrain_update(app->far, cam.position[0], cam.position[2], sinf(yaw), -cosf(yaw));
             const FarPatch *const *patches;
@@ -635,7 +638,8 @@ int app_run(App *app)
         if (app->screen == APP_SCREEN_PLAY) input_add_player_input(&app->input, &pin);
         apply_actions(app, dt);
         update_spawn(app);
-        step_physics(app, &pin, dt, lockstep);
+        if (app->bench) app_bench_before_frame(app, real_dt);
+        else step_physics(app, &pin, dt, lockstep);
         update_world(app, dt);
         app_loading_update(app);
         app_update_sounds(app, dt);
@@ -651,6 +655,7 @@ int app_run(App *app)
         }
         SDL_GL_SwapWindow(app->window);
         app->frame_index++;
+        if (app->bench) app_bench_after_frame(app);
         /* While dig_visible_within counts frames, a frame lasts at least one 60 Hz display refresh (as with
          * vsync), so the count is what a player at 60 FPS sees however fast this machine renders. */
         if (app->runner.probe_phase == 2) {
@@ -701,6 +706,10 @@ int app_run(App *app)
             SDL_SetWindowTitle(app->window, title);
         }
     }
+    if (app->bench && app_bench_report(app) != ST_OK) {
+        log_error(APP_TAG, "%s", st_error_message());
+        app->exit_code = 1;
+    }
     if (app->world.serializer && !app->world.read_only) {
         if (app_save_world(app) != ST_OK) {
             log_error(APP_TAG, "THE WORLD WAS NOT SAVED (%s): %s; changes since the last successful save are lost",
@@ -729,5 +738,6 @@ void app_destroy(App *app)
     if (app->sdl_ready) SDL_Quit();
     script_free(&app->script);
     app_structures_free(app);
+    app_bench_free(app);
     free(app);
 }

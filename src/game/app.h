@@ -88,6 +88,7 @@ typedef struct AppLoading {
 } AppLoading;
 
 typedef struct AppStructures AppStructures; /* app_structures.c: station manifest, runtime zones and stations */
+typedef struct AppBench AppBench;           /* app_bench.c: --bench-flight / --bench-frames */
 
 typedef struct App {
     CliOptions opts;
@@ -100,6 +101,7 @@ typedef struct App {
     int drawable_w, drawable_h;
     Renderer *renderer;
     FarTerrain *far;              /* NULL when --far-distance 0 */
+    int far_ring_chunks;          /* the view distance the far terrain's inner edge follows now */
 
     WorldSession world;
     Player player;
@@ -140,6 +142,7 @@ typedef struct App {
     double storage_notice_seconds;
     int edited_last[2];           /* the listener's last marked chunk */
     AppStructures *structures;
+    AppBench *bench;              /* NULL unless a benchmark runs */
 
     AppLoading loading;
     bool first_load_done;
@@ -234,6 +237,10 @@ void app_loading_begin(App *app, const char *reason);
 void app_loading_update(App *app);
 void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *frame);
 
+/* Once a frame, before the far terrain's update: its inner edge follows a changed view distance, at once when
+ * the view shrinks (the ring fills what the voxel chunks give up), once the world is ready when it grows (the
+ * far patches stay until the new voxel chunks are there). */
+void app_far_follow_view(App *app);
 /* Changes a setting as the settings screen does: in effect and in the file (saved now), applied at once. */
 void app_change_setting(App *app, UserSettingId id, double value);
 /* F2: the next frame goes to the screenshots folder (beside the worlds folder) with a timestamped name. */
@@ -274,6 +281,16 @@ StResult app_goto_structure(App *app, const ScriptCommand *c);
 bool app_place_station(App *app, int type);
 StResult app_run_station_command(App *app, const ScriptCommand *c, bool *changed);
 const char *app_station_examine(const App *app, int x, int y, int z, int32_t cell);
+
+/* app_bench.c: the benchmark modes. init: nothing without opts.bench (ST_ERR_NOMEM otherwise); before_frame
+ * (after the script's place in the loop, before physics): waits for the world, then places the camera;
+ * after_frame (after the swap): records the frame and quits when the time is up; report: the summary on
+ * stdout and the JSON (--json), ST_ERR_STATE when no frame was measured, ST_ERR_IO when the file fails. */
+StResult app_bench_init(App *app);
+void app_bench_before_frame(App *app, double real_dt);
+void app_bench_after_frame(App *app);
+StResult app_bench_report(App *app);
+void app_bench_free(App *app);
 
 /* script_run.c: runs the script's commands for this frame, adding movement to *input. Returns ST_OK, or
  * an error (wait_ready cap, a screenshot that could not be written) that ends the run with exit code 1. */

@@ -140,6 +140,16 @@ void app_change_setting(App *app, UserSettingId id, double value)
         log_warn("game", "%s", st_error_message());
 }
 
+void app_far_follow_view(App *app)
+{
+    int want = app->opts.view_distance;
+    if (!app->far || want == app->far_ring_chunks) return;
+    if (want > app->far_ring_chunks && !app_world_ready(app)) return;
+    far_terrain_set_voxel_distance(app->far, (float)(want * CHUNK_SIZE_X));
+    log_info("game", "far terrain follows view distance %d (was %d)", want, app->far_ring_chunks);
+    app->far_ring_chunks = want;
+}
+
 void app_screenshot_timestamped(App *app)
 {
     char worlds[APP_PATH_MAX];

@@ -81,6 +81,7 @@ void app_fill_hud(App *app, HudInfo *hud)
     hud->chunks_valid = us.valid;
     hud->chunks_drawn = rs.chunks_drawn;
     hud->triangles = rs.triangles_drawn;
+    hud->draw_calls = rs.draw_calls;
     int selected = hotbar_block(&app->hotbar);
     hud->selected_block = block_is_defined(b, selected) ? b->defs[selected].name : NULL;
     hud->selected_slot = app->hotbar.selected + 1;

@@ -22,7 +22,7 @@ typedef enum CliFlag {
     CLI_FLAG_SCREENSHOT, CLI_FLAG_SCRIPT, CLI_FLAG_FLY, CLI_FLAG_ASSETS, CLI_FLAG_WORLD, CLI_FLAG_NEW, CLI_FLAG_NO_SAVE,
     CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_FOV, CLI_FLAG_GUI_SCALE, CLI_FLAG_VOLUME,
     CLI_FLAG_MUTE, CLI_FLAG_FULLSCREEN, CLI_FLAG_WINDOWED, CLI_FLAG_HISTORY_MB, CLI_FLAG_FAR_DISTANCE, CLI_FLAG_HELP,
-    CLI_FLAG_VERSION,
+    CLI_FLAG_VERSION, CLI_FLAG_BENCH_FLIGHT, CLI_FLAG_BENCH_FRAMES, CLI_FLAG_BENCH_SECONDS, CLI_FLAG_JSON,
     CLI_FLAG_WORLD_SETTING   /* + index in WORLD_SETTINGS: the heightmap world's settings */
 } CliFlag;
 
@@ -61,6 +61,13 @@ static const FlagSpec FLAGS[] = {
     {"--windowed", FLAG_SWITCH, 0, 0, NULL, "in a window this run", CLI_FLAG_WINDOWED},
     {"--history-mb", FLAG_INT, 1, CLI_HISTORY_MB_MAX, "MB", "memory for undo/redo; the oldest actions are dropped\n"
      "                          past it (default 64)", CLI_FLAG_HISTORY_MB},
+    {"--bench-flight", FLAG_SWITCH, 0, 0, NULL, "benchmark: fly a fixed path at 20 blocks/s (seed 1 unless --seed,\n"
+     "                          30 s) and report frame times, CPU, draw calls, backlog and holes", CLI_FLAG_BENCH_FLIGHT},
+    {"--bench-frames", FLAG_SWITCH, 0, 0, NULL, "benchmark: stand at the spawn (seed 42 unless --seed, 10 s) and\n"
+     "                          report the frame rate", CLI_FLAG_BENCH_FRAMES},
+    {"--bench-seconds", FLAG_INT, 1, CLI_BENCH_SECONDS_MAX, "S", "length of the benchmark's measured part",
+     CLI_FLAG_BENCH_SECONDS},
+    {"--json", FLAG_TEXT, 0, 0, "PATH", "the benchmark's report as JSON to PATH (- for stdout)", CLI_FLAG_JSON},
     {"--help", FLAG_HELP, 0, 0, NULL, "show this help", CLI_FLAG_HELP},
     {"--version", FLAG_VERSION, 0, 0, NULL, "show the version", CLI_FLAG_VERSION},
 };
@@ -162,6 +169,10 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
     case CLI_FLAG_FULLSCREEN: opts->fullscreen = true; break;
     case CLI_FLAG_WINDOWED: opts->windowed = true; break;
     case CLI_FLAG_HISTORY_MB: opts->history_mb = v; break;
+    case CLI_FLAG_BENCH_FLIGHT: opts->bench = CLI_BENCH_FLIGHT; break;
+    case CLI_FLAG_BENCH_FRAMES: opts->bench = CLI_BENCH_FRAMES; break;
+    case CLI_FLAG_BENCH_SECONDS: opts->bench_seconds = v; break;
+    case CLI_FLAG_JSON: opts->json_path = value->text; break;
     case CLI_FLAG_SEASON: {
         int season = settings_season_parse(value->text);
         if (season < 0)
@@ -208,6 +219,27 @@ CliStatus cli_parse(int argc, char *const argv[], CliOptions *opts)
     }
     if (opts->flat && opts->world_settings_given) {
         st_fail(ST_ERR_ARG, "--flat cannot be combined with --heightmap");
+        return CLI_ERROR;
+    }
+    if (opts->bench != CLI_BENCH_NONE) {
+        /* a benchmark plays a throwaway world of its seed and drives itself */
+        if (opts->world_dir || opts->script_path || opts->frames) {
+            st_fail(ST_ERR_ARG, "--bench-flight and --bench-frames run alone: not with --world, --script or --frames");
+            return CLI_ERROR;
+        }
+        if (!opts->seed_given) {
+            opts->seed = opts->bench == CLI_BENCH_FLIGHT ? CLI_BENCH_FLIGHT_SEED : CLI_BENCH_FRAMES_SEED;
+            opts->seed_given = true;
+        }
+        if (!opts->view_distance_given) {   /* the benchmarks' view distance, whatever the settings file says */
+            opts->view_distance = CLI_VIEW_DISTANCE_DEFAULT;
+            opts->view_distance_given = true;
+        }
+        if (opts->bench_seconds == 0)
+            opts->bench_seconds = opts->bench == CLI_BENCH_FLIGHT ? CLI_BENCH_FLIGHT_SECONDS : CLI_BENCH_FRAMES_SECONDS;
+        opts->no_save = true;
+    } else if (opts->bench_seconds || opts->json_path) {
+        st_fail(ST_ERR_ARG, "--bench-seconds and --json go with --bench-flight or --bench-frames");
         return CLI_ERROR;
     }
     bool layered = false;

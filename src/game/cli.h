@@ -26,6 +26,13 @@
 #define CLI_AUTOSAVE_MAX 86400
 #define CLI_HISTORY_MB_DEFAULT 64
 #define CLI_HISTORY_MB_MAX 4096
+#define CLI_BENCH_FLIGHT_SECONDS 30     /* --bench-flight: seconds of flight (--bench-seconds) */
+#define CLI_BENCH_FRAMES_SECONDS 10     /* --bench-frames: seconds standing still */
+#define CLI_BENCH_SECONDS_MAX 3600
+#define CLI_BENCH_FLIGHT_SEED 1         /* the benchmark worlds, unless --seed says otherwise */
+#define CLI_BENCH_FRAMES_SEED 42
+
+typedef enum CliBench { CLI_BENCH_NONE = 0, CLI_BENCH_FLIGHT, CLI_BENCH_FRAMES } CliBench;
 
 typedef enum CliStatus {
     CLI_RUN = 0,      /* start the game with these options */
@@ -65,6 +72,10 @@ typedef struct CliOptions {
     /* --heightmap and its companions (a new world's settings; the seed is above) */
     WorldSettings world_settings;
     bool world_settings_given;
+    /* --bench-flight / --bench-frames (app_bench.c): a throwaway world, measured frames, a report */
+    CliBench bench;
+    int bench_seconds;            /* 0 = the mode's default */
+    const char *json_path;        /* --json: the report as JSON, or NULL (the summary goes to stdout) */
 } CliOptions;
 
 void cli_options_default(CliOptions *opts);

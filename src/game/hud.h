@@ -15,6 +15,7 @@ typedef struct HudInfo {
     bool flying;
     int chunks_allocated, chunks_valid, chunks_drawn;
     long triangles;
+    int draw_calls;               /* GL draw calls of the frame (terrain passes and far terrain) */
     const char *selected_block;
     int selected_slot;           /* 1-based hotbar slot, 0 if none */
     float time_of_day;

@@ -27,6 +27,7 @@ if(TARGET strata)
     src/game/input.c
     src/game/app_control.c
     src/game/app_hud.c
+    src/game/app_bench.c
     src/game/app_sound.c
     src/game/app_tools.c
     src/game/app_structures.c

@@ -304,3 +304,8 @@ const FarTerrainSettings *far_terrain_settings(const FarTerrain *ft)
 {
     return &ft->settings;
 }
+
+void far_terrain_set_voxel_distance(FarTerrain *ft, float voxel_distance)
+{
+    ft->settings.voxel_distance = voxel_distance > 0.0f ? voxel_distance : 0.0f; /* the worker never reads it */
+}

@@ -1,10 +1,11 @@
 /* chunk_buffers.c — GPU geometry per chunk: the upload queue, its budget, and the quad index buffer.
  *
- * Design (CompileDrawSubsets-style): each chunk owns one VAO and one VBO holding its seven subsets back to
- * back, with a (first, count) range per subset, so drawing any choice of subsets is one bind and one
- * multi-draw. Every VAO shares a single element buffer with the quad pattern (0,1,2, 0,2,3 per quad);
- * draws use a base vertex so the pattern always starts at 0, and the buffer grows (same name, so VAOs
- * stay valid) to the largest run ever drawn.
+ * Design (CompileDrawSubsets-style): each chunk's seven subsets lie back to back in one range of a
+ * geometry arena (chunk_arena.c), with a (first, count) per subset, so any choice of subsets of any
+ * number of chunks in one arena is one multi-draw. Every arena's VAO shares a single element buffer with
+ * the quad pattern (0,1,2, 0,2,3 per quad); draws use a base vertex so the pattern always starts at 0, and
+ * the buffer grows (same name, so VAOs stay valid) to the largest run ever drawn. Each chunk also holds a
+ * slot (a small integer, reused after release) that its vertices carry to the shader.
  * Chunks are found by coordinates through an open-addressing hash (linear probing, backward-shift delete)
  * over a dense array the draw loop walks. A mesh handed over is only queued; renderer_draw uploads the
  * pending meshes nearest the camera first for as long as the frame's time budget allows (at least one a
@@ -133,31 +134,54 @@ StResult chunk_buffers_init(ChunkBufferTable *table)
         memset(table, 0, sizeof *table);
         return st_fail(ST_ERR_NOMEM, "renderer: out of memory for the chunk table");
     }
+    chunk_arena_init(&table->arenas);
     render_quad_indices_ensure(&table->quad_indices, 16384);
     return ST_OK;
 }
 
-static void chunk_buffers_free_gl(RenderChunk *c)
+/* The chunk's range goes back to its arena (once the frames in flight are done with it). */
+static void chunk_buffers_free_range(ChunkBufferTable *table, RenderChunk *c)
 {
-    if (c->vao)
-        glDeleteVertexArrays(1, &c->vao);
-    if (c->vbo)
-        glDeleteBuffers(1, &c->vbo);
-    c->vao = c->vbo = 0;
+    chunk_arena_release(&table->arenas, c->arena, c->arena_offset, c->arena_size);
+    c->arena = -1;
+    c->arena_offset = c->arena_size = 0;
 }
 
 void chunk_buffers_free(ChunkBufferTable *table)
 {
-    for (int i = 0; i < table->count; i++) {
-        chunk_buffers_free_gl(&table->chunks[i]);
+    for (int i = 0; i < table->count; i++)
         chunk_mesh_destroy(table->chunks[i].pending);
-    }
+    chunk_arena_free_all(&table->arenas);
     if (table->quad_indices.buffer)
         glDeleteBuffers(1, &table->quad_indices.buffer);
     free(table->chunks);
     free(table->slots);
     free(table->pick_scratch);
+    free(table->free_slots);
     memset(table, 0, sizeof *table);
+}
+
+/* A slot for a new chunk: a released one first. -1 when all RENDER_SLOT_MAX are taken. */
+static int chunk_buffers_take_slot(ChunkBufferTable *table)
+{
+    if (table->free_slot_count > 0)
+        return table->free_slots[--table->free_slot_count];
+    if (table->slot_high >= RENDER_SLOT_MAX)
+        return -1;
+    return table->slot_high++;
+}
+
+static void chunk_buffers_give_slot(ChunkBufferTable *table, uint16_t slot)
+{
+    if (table->free_slot_count == table->free_slot_capacity) {
+        int capacity = table->free_slot_capacity ? table->free_slot_capacity * 2 : 256;
+        uint16_t *grown = realloc(table->free_slots, (size_t)capacity * sizeof *grown);
+        if (!grown)
+            return; /* the slot is lost: the table grows by one, nothing breaks */
+        table->free_slots = grown;
+        table->free_slot_capacity = capacity;
+    }
+    table->free_slots[table->free_slot_count++] = slot;
 }
 
 RenderChunk *chunk_buffers_find(ChunkBufferTable *table, int coord_x, int coord_z)
@@ -178,10 +202,15 @@ static RenderChunk *chunk_buffers_add(ChunkBufferTable *table, int coord_x, int 
     }
     if ((table->count + 1) * 2 > table->slot_capacity && !chunk_buffers_rehash(table, table->slot_capacity * 2))
         return NULL;
+    int slot = chunk_buffers_take_slot(table);
+    if (slot < 0)
+        return NULL;
     RenderChunk *c = &table->chunks[table->count];
     memset(c, 0, sizeof *c);
     c->coord_x = coord_x;
     c->coord_z = coord_z;
+    c->arena = -1;
+    c->slot = (uint16_t)slot;
     chunk_buffers_slot_insert(table, table->count);
     table->count++;
     return c;
@@ -212,7 +241,8 @@ void chunk_buffers_release(ChunkBufferTable *table, int coord_x, int coord_z)
         return;
     int index = table->slots[slot] - 1;
     RenderChunk *c = &table->chunks[index];
-    chunk_buffers_free_gl(c);
+    chunk_buffers_free_range(table, c);
+    chunk_buffers_give_slot(table, c->slot);
     if (c->pending) {
         chunk_mesh_destroy(c->pending);
         table->pending_count--;
@@ -259,34 +289,24 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     c->max_y = mesh->max_y;
     size_t bytes = (size_t)total * sizeof(TerrainVertex);
 
+    /* the old range stays drawable by the frames in flight; the new geometry goes to a fresh range */
+    chunk_buffers_free_range(table, c);
     if (total == 0) {
-        chunk_buffers_free_gl(c);
         c->has_geometry = false;
         chunk_mesh_destroy(mesh);
         return 0;
     }
     render_quad_indices_ensure(&table->quad_indices, total / 4);
-    if (!c->vao) {
-        glGenVertexArrays(1, &c->vao);
-        glGenBuffers(1, &c->vbo);
-        glBindVertexArray(c->vao);
-        glBindBuffer(GL_ARRAY_BUFFER, c->vbo);
-        glEnableVertexAttribArray(0);
-        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, x));
-        glEnableVertexAttribArray(1);
-        glVertexAttribPointer(1, 2, GL_SHORT, GL_FALSE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, tx));
-        glEnableVertexAttribArray(2);
-        glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, color));
-        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, table->quad_indices.buffer);
-        glBindVertexArray(0);
+    if (!chunk_arena_alloc(&table->arenas, total, table->quad_indices.buffer, &c->arena, &c->arena_offset,
+                           &c->arena_size)) {
+        log_error(RENDER_TAG, "out of memory for chunk %d,%d's geometry (%d vertices); it is not drawn",
+                  c->coord_x, c->coord_z, total);
+        c->arena = -1;
+        c->has_geometry = false;
+        chunk_mesh_destroy(mesh);
+        return 0;
     }
-    glBindBuffer(GL_ARRAY_BUFFER, c->vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_STATIC_DRAW); /* orphans the old storage */
-    for (int s = 0; s < MESH_SUBSET_COUNT; s++)
-        if (c->count[s] > 0)
-            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)((size_t)c->first[s] * sizeof(TerrainVertex)),
-                            (GLsizeiptr)((size_t)c->count[s] * sizeof(TerrainVertex)), mesh->subsets[s].data);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    chunk_arena_write(&table->arenas, c->arena, c->arena_offset, mesh, c->first, c->count, c->slot, total);
     c->has_geometry = true;
     if (!had_geometry)
         c->haze_end = chunk_buffers_nearest_distance(c->coord_x, c->coord_z, camera);

@@ -1,7 +1,8 @@
 /* render_internal.h — private to src/render: the pieces renderer.c orchestrates.
  *
- * shader.c (GLSL load/compile/link), atlas.c (texture with per-tile mipmaps), chunk_buffers.c (per-chunk
- * VAO/VBO, upload queue and budget, the shared quad index buffer), frustum.c (planes and AABB test),
+ * shader.c (GLSL load/compile/link), atlas.c (texture with per-tile mipmaps), chunk_buffers.c (the chunk
+ * table, upload queue and budget, the shared quad index buffer), chunk_arena.c (the big vertex buffers
+ * every chunk's geometry is a range of), frustum.c (planes and AABB test),
  * sky.c (sky and fog colour, fog range), overlay.c (block outline, crosshair, HUD text), ui_draw.c (2D UI:
  * rectangles, text, block icons), screenshot.c.
  * Everything here runs on the main thread with the GL context current. Nothing outside src/render
@@ -15,6 +16,7 @@
 #include <cglm/cglm.h>
 #include "strata/render.h"
 #include "strata/far_terrain.h"
+#include "strata/range_alloc.h"
 
 #define RENDER_TAG "render"
 
@@ -67,7 +69,8 @@ typedef struct RenderSky {
 
 StResult render_sky_create(RenderSky *sky, const char *shader_dir);
 void render_sky_destroy(RenderSky *sky);
-/* Draws the dome over the whole framebuffer (depth test and writes off), before the terrain. */
+/* Draws the dome on every pixel still at the far plane (depth test on, writes off): after the opaque terrain
+ * (voxel, far and alpha-tested), before anything blended. Leaves culling off and depth writes on. */
 void render_sky_draw(const RenderSky *sky, mat4 view_proj, const RenderCamera *camera, const RenderFrame *frame,
                      const float horizon[3], float fog_start, float fog_end);
 
@@ -82,10 +85,60 @@ typedef struct RenderQuadIndices {
 /* Grows the index buffer to at least `quads` quads (same buffer name, so VAOs stay valid). */
 void render_quad_indices_ensure(RenderQuadIndices *indices, int quads);
 
+/* ---- chunk_arena.c ---- */
+
+#define RENDER_ARENA_VERTICES (3 << 20)    /* per arena: 60 MiB of vertices and 6 MiB of slot ids; the
+                                            * environment's STRATA_ARENA_VERTICES overrides it (tests: many
+                                            * small arenas) */
+#define RENDER_ARENA_GRANULE 64            /* vertices: ranges round up to this (less fragmentation) */
+#define RENDER_SLOT_MAX 65535              /* chunk slots (uint16 per vertex; 0xFFFF unused) */
+
+typedef struct RenderArena {
+    GLuint vao, vbo, slot_vbo;     /* 0: an unused entry */
+    RangeAlloc ranges;             /* in vertices */
+} RenderArena;
+
+typedef struct ChunkArenaFree {
+    int arena, offset, size;
+    long frame;                    /* the last frame that could draw the range */
+} ChunkArenaFree;
+
+typedef struct ChunkArenaSet {
+    RenderArena *arenas;
+    int count;                     /* entries (some may be unused) */
+    int live;                      /* arenas with GL buffers */
+    ChunkArenaFree *deferred;      /* freed ranges waiting for their last frame to finish */
+    int deferred_count, deferred_capacity;
+    long frames_ended;             /* frames submitted so far (the renderer keeps it) */
+    int arena_vertices;            /* capacity of a new arena (RENDER_ARENA_VERTICES or the override) */
+} ChunkArenaSet;
+
+/* Empty, with the arena size of RENDER_ARENA_VERTICES or STRATA_ARENA_VERTICES (1024..2^24). */
+void chunk_arena_init(ChunkArenaSet *set);
+
+/* A range of at least `vertices` (rounded up to the granule) in the first arena with room, or a new arena.
+ * False when out of memory. */
+bool chunk_arena_alloc(ChunkArenaSet *set, int vertices, GLuint quad_index_buffer, int *arena, int *offset,
+                       int *size);
+/* Gives a range back once the frames in flight that may draw it are done (see chunk_arena_reclaim). */
+void chunk_arena_release(ChunkArenaSet *set, int arena, int offset, int size);
+/* Returns to their allocators the ranges last drawable in frames <= finished_frame (their fence has
+ * passed); drops emptied arenas past the first. */
+void chunk_arena_reclaim(ChunkArenaSet *set, long finished_frame);
+/* Writes the mesh's subsets at first[s] (vertices, from the range start) and `slot` for each of the
+ * `total` vertices of the range starting at `offset`. */
+void chunk_arena_write(ChunkArenaSet *set, int arena, int offset, const ChunkMesh *mesh, const int first[],
+                       const int count[], uint16_t slot, int total);
+void chunk_arena_free_all(ChunkArenaSet *set);
+
+/* ---- chunk_buffers.c ---- */
+
 typedef struct RenderChunk {
     int coord_x, coord_z;
-    GLuint vao, vbo;               /* 0 until the first non-empty upload */
-    int first[MESH_SUBSET_COUNT];  /* first vertex of each subset inside the chunk's VBO */
+    int arena;                     /* -1 until the first non-empty upload */
+    int arena_offset, arena_size;  /* the range in that arena, vertices */
+    uint16_t slot;                 /* index of the chunk's entry in the per-frame slot table (shader) */
+    int first[MESH_SUBSET_COUNT];  /* first vertex of each subset inside the chunk's range */
     int count[MESH_SUBSET_COUNT];  /* vertices of each subset (a multiple of 4) */
     int total_vertices;
     int min_y, max_y;
@@ -109,6 +162,10 @@ typedef struct ChunkBufferTable {
     RenderQuadIndices quad_indices;
     struct PendingPick *pick_scratch; /* pending chunks and their distances, reused each frame */
     int pick_capacity;
+    ChunkArenaSet arenas;
+    uint16_t *free_slots;          /* slots given back, reused first */
+    int free_slot_count, free_slot_capacity;
+    int slot_high;                 /* slots ever handed out: the slot table's length */
 } ChunkBufferTable;
 
 StResult chunk_buffers_init(ChunkBufferTable *table);
@@ -215,8 +272,23 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
 
 typedef struct TerrainProgram {
     GLuint program;
-    GLint u_view_proj, u_chunk_offset, u_fog_color, u_fog_range, u_atlas;
+    GLint u_view_proj, u_fog_color, u_atlas, u_slots;
 } TerrainProgram;
+
+/* The per-frame slot table (a texture buffer, RGBA32F, RENDER_SLOT_TEXELS texels per slot): texel 0 =
+ * chunk origin - camera (xyz), texel 1 = the chunk's fog band (start, end). The terrain shader reads its
+ * vertex's slot there, so chunks need no per-draw uniforms and a pass is one multi-draw per arena. */
+#define RENDER_SLOT_TEXELS 2
+#define RENDER_SLOT_UNIT 1                 /* texture unit of the slot table (the atlas is unit 0) */
+
+/* One pass's draws of one arena: (count, base vertex) runs for glMultiDrawElementsBaseVertex. */
+typedef struct RenderBatch {
+    GLsizei *counts;
+    GLint *bases;
+    const void **offsets;          /* all NULL: every run starts at the quad pattern's start */
+    int count, capacity;
+    int arena;                     /* the arena of the runs queued, -1: none */
+} RenderBatch;
 
 typedef struct VisibleChunk {
     int index;          /* into the chunk table's dense array */
@@ -243,6 +315,10 @@ struct Renderer {
     RenderStats stats;
     VisibleChunk *visible;
     int visible_capacity;
+    GLuint slot_buffer, slot_texture; /* the slot table */
+    float *slot_data;              /* CPU copy, slot_capacity * RENDER_SLOT_TEXELS * 4 floats */
+    int slot_capacity;
+    RenderBatch batch;
     /* Frame pacing: a fence after each frame; before drawing, wait for the one RENDER_FRAMES_IN_FLIGHT
      * frames back, so a driver that never blocks in swap (SDL's offscreen EGL on llvmpipe) cannot queue
      * unbounded frames (seen: 2.5 GB after 400 frames). */

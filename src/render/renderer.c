@@ -1,16 +1,20 @@
 /* renderer.c — create/destroy and the frame: uploads, culling, the three terrain passes, overlay.
  *
- * Design: camera-relative rendering. The view matrix is rotation only; each chunk gets a uniform offset
- * = chunk origin - camera position, computed in double on the CPU, so vertex math stays in small floats
- * at any distance from the origin. A frame: upload queued meshes under the budget, advance fade-in
- * hazes, clear to the sky colour, collect the chunks inside the fog range and the frustum (sorted near
- * to far), then
+ * Design: camera-relative rendering. The view matrix is rotation only; each chunk gets an offset = chunk
+ * origin - camera position, computed in double on the CPU, so vertex math stays in small floats at any
+ * distance from the origin. The offsets and fog bands go to a per-frame slot table (a texture buffer)
+ * that the vertices index with their chunk's slot, so chunks need no per-draw uniforms. A frame: upload
+ * queued meshes under the budget, advance fade-in hazes, clear to the sky colour, collect the chunks inside
+ * the fog range and the frustum (sorted near to far), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
- *      so early depth rejects hidden fragments;
+ *      so early depth rejects hidden fragments; then the far terrain;
  *   2. alpha-tested: two-sided, cut-out at alpha 0.5;
+ *   then the sky dome, depth-tested at the far plane, so it shades only the pixels no terrain covers;
  *   3. transparent: blended, depth writes off, far to near;
- * and the overlay. Per chunk the state change is one VAO bind, two uniforms and one multi-draw of its
- * merged subset ranges; programs, culling and blending change once per pass. */
+ * and the overlay. Chunk geometry lives in a few big arenas (chunk_arena.c): a pass gathers the merged
+ * subset runs of every visible chunk as (count, base vertex) pairs and draws each arena's with one
+ * glMultiDrawElementsBaseVertex (the transparent pass keeps its far-to-near order: a new call only where
+ * the arena changes); programs, culling and blending change once per pass. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +42,12 @@ static StResult renderer_load_terrain_program(const char *shader_dir, const char
     if (rc != ST_OK)
         return rc;
     out->u_view_proj = render_shader_uniform(out->program, "u_view_proj");
-    out->u_chunk_offset = render_shader_uniform(out->program, "u_chunk_offset");
     out->u_fog_color = render_shader_uniform(out->program, "u_fog_color");
-    out->u_fog_range = render_shader_uniform(out->program, "u_fog_range");
     out->u_atlas = render_shader_uniform(out->program, "u_atlas");
+    out->u_slots = render_shader_uniform(out->program, "u_slots");
     glUseProgram(out->program);
     glUniform1i(out->u_atlas, 0);
+    glUniform1i(out->u_slots, RENDER_SLOT_UNIT);
     glUseProgram(0);
     return ST_OK;
 }
@@ -82,6 +86,14 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         renderer_destroy(r);
         return rc;
     }
+    glGenBuffers(1, &r->slot_buffer);
+    glGenTextures(1, &r->slot_texture);
+    glBindBuffer(GL_TEXTURE_BUFFER, r->slot_buffer);
+    glBufferData(GL_TEXTURE_BUFFER, 4 * sizeof(float) * RENDER_SLOT_TEXELS, NULL, GL_STREAM_DRAW);
+    glBindTexture(GL_TEXTURE_BUFFER, r->slot_texture);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, r->slot_buffer);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     glFrontFace(GL_CCW);
@@ -115,6 +127,14 @@ void renderer_destroy(Renderer *renderer)
         glDeleteProgram(renderer->terrain.program);
     if (renderer->cutout.program)
         glDeleteProgram(renderer->cutout.program);
+    if (renderer->slot_texture)
+        glDeleteTextures(1, &renderer->slot_texture);
+    if (renderer->slot_buffer)
+        glDeleteBuffers(1, &renderer->slot_buffer);
+    free(renderer->slot_data);
+    free(renderer->batch.counts);
+    free(renderer->batch.bases);
+    free(renderer->batch.offsets);
     free(renderer->visible);
     free(renderer);
 }
@@ -185,6 +205,7 @@ void renderer_get_stats(const Renderer *renderer, RenderStats *stats)
     }
     stats->chunks_resident = resident;
     stats->chunks_fading = fading;
+    stats->arenas = renderer->chunks.arenas.live;
 }
 
 /* ---- the frame ---- */
@@ -298,13 +319,57 @@ static unsigned renderer_opaque_mask(const RenderChunk *c, const double camera[3
     return mask;
 }
 
-/* Draws the chosen subsets of one chunk as merged contiguous runs in one multi-draw. Returns triangles. */
-static long renderer_draw_subsets(const RenderChunk *c, unsigned mask)
+/* Room for `runs` more runs in the batch. False when out of memory (the caller draws less). */
+static bool renderer_batch_reserve(RenderBatch *b, int runs)
 {
-    GLsizei counts[MESH_SUBSET_COUNT];
-    GLint bases[MESH_SUBSET_COUNT];
-    const void *offsets[MESH_SUBSET_COUNT];
-    int runs = 0, run_start = -1, run_vertices = 0;
+    if (b->count + runs <= b->capacity)
+        return true;
+    int capacity = b->capacity ? b->capacity : 1024;
+    while (capacity < b->count + runs)
+        capacity *= 2;
+    GLsizei *counts = realloc(b->counts, (size_t)capacity * sizeof *counts);
+    if (counts)
+        b->counts = counts;
+    GLint *bases = realloc(b->bases, (size_t)capacity * sizeof *bases);
+    if (bases)
+        b->bases = bases;
+    const void **offsets = realloc(b->offsets, (size_t)capacity * sizeof *offsets);
+    if (offsets)
+        b->offsets = offsets;
+    if (!counts || !bases || !offsets) {
+        log_error(RENDER_TAG, "out of memory for %d draw runs", capacity);
+        return false;
+    }
+    for (int i = b->capacity; i < capacity; i++)
+        b->offsets[i] = NULL;
+    b->capacity = capacity;
+    return true;
+}
+
+/* Draws the queued runs of the batch's arena in one call. */
+static void renderer_batch_flush(Renderer *r)
+{
+    RenderBatch *b = &r->batch;
+    if (b->count > 0) {
+        glBindVertexArray(r->chunks.arenas.arenas[b->arena].vao);
+        if (b->count == 1)
+            glDrawElementsBaseVertex(GL_TRIANGLES, b->counts[0], GL_UNSIGNED_INT, NULL, b->bases[0]);
+        else
+            glMultiDrawElementsBaseVertex(GL_TRIANGLES, b->counts, GL_UNSIGNED_INT, b->offsets, b->count, b->bases);
+        r->stats.draw_calls++;
+    }
+    b->count = 0;
+    b->arena = -1;
+}
+
+/* Queues the chosen subsets of one chunk as merged contiguous runs (drawing what is queued first when the
+ * chunk lies in another arena). Returns triangles. */
+static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask)
+{
+    RenderBatch *b = &r->batch;
+    if (c->arena < 0 || !renderer_batch_reserve(b, MESH_SUBSET_COUNT))
+        return 0;
+    int run_start = -1, run_vertices = 0, runs = 0;
     long triangles = 0;
     for (int s = 0; s <= MESH_SUBSET_COUNT; s++) {
         /* An empty subset joins any run: it adds nothing and lets its neighbours merge. */
@@ -318,21 +383,19 @@ static long renderer_draw_subsets(const RenderChunk *c, unsigned mask)
             continue;
         }
         if (run_start >= 0 && run_vertices > 0) {
-            counts[runs] = run_vertices / 4 * 6;
-            bases[runs] = run_start;
-            offsets[runs] = NULL;
+            if (b->arena != c->arena) {
+                renderer_batch_flush(r);
+                b->arena = c->arena;
+            }
+            b->counts[b->count] = run_vertices / 4 * 6;
+            b->bases[b->count] = c->arena_offset + run_start;
+            b->count++;
             runs++;
             triangles += run_vertices / 2;
         }
         run_start = -1;
     }
-    if (runs == 0)
-        return 0;
-    glBindVertexArray(c->vao);
-    if (runs == 1)
-        glDrawElementsBaseVertex(GL_TRIANGLES, counts[0], GL_UNSIGNED_INT, NULL, bases[0]);
-    else
-        glMultiDrawElementsBaseVertex(GL_TRIANGLES, counts, GL_UNSIGNED_INT, offsets, runs, bases);
+    r->stats.chunk_draws += runs > 0;
     return triangles;
 }
 
@@ -343,10 +406,41 @@ static void renderer_begin_pass(const TerrainProgram *p, mat4 view_proj, const f
     glUniform3fv(p->u_fog_color, 1, sky);
 }
 
-static void renderer_chunk_uniforms(const TerrainProgram *p, const VisibleChunk *v)
+/* The slot table for this frame: each visible chunk's offset and fog band at its slot, uploaded to fresh
+ * storage (the frame in flight keeps reading the old one) and bound to RENDER_SLOT_UNIT. */
+static void renderer_upload_slots(Renderer *r, int visible)
 {
-    glUniform3fv(p->u_chunk_offset, 1, v->offset);
-    glUniform2f(p->u_fog_range, v->fog_start, v->fog_end);
+    int slots = r->chunks.slot_high > 0 ? r->chunks.slot_high : 1;
+    if (slots > r->slot_capacity) {
+        int capacity = r->slot_capacity ? r->slot_capacity : 1024;
+        while (capacity < slots)
+            capacity *= 2;
+        float *data = realloc(r->slot_data, (size_t)capacity * RENDER_SLOT_TEXELS * 4 * sizeof *data);
+        if (!data) {
+            log_error(RENDER_TAG, "out of memory for the slot table (%d slots)", capacity);
+            return;
+        }
+        memset(data + (size_t)r->slot_capacity * RENDER_SLOT_TEXELS * 4, 0,
+               (size_t)(capacity - r->slot_capacity) * RENDER_SLOT_TEXELS * 4 * sizeof *data);
+        r->slot_data = data;
+        r->slot_capacity = capacity;
+    }
+    for (int i = 0; i < visible; i++) {
+        const VisibleChunk *v = &r->visible[i];
+        float *d = r->slot_data + (size_t)r->chunks.chunks[v->index].slot * RENDER_SLOT_TEXELS * 4;
+        d[0] = v->offset[0];
+        d[1] = v->offset[1];
+        d[2] = v->offset[2];
+        d[4] = v->fog_start;
+        d[5] = v->fog_end;
+    }
+    glBindBuffer(GL_TEXTURE_BUFFER, r->slot_buffer);
+    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)((size_t)slots * RENDER_SLOT_TEXELS * 4 * sizeof(float)),
+                 r->slot_data, GL_STREAM_DRAW);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    glActiveTexture(GL_TEXTURE0 + RENDER_SLOT_UNIT);
+    glBindTexture(GL_TEXTURE_BUFFER, r->slot_texture);
+    glActiveTexture(GL_TEXTURE0);
 }
 
 /* Frame pacing: waits for the frame RENDER_FRAMES_IN_FLIGHT back. */
@@ -358,12 +452,15 @@ static void renderer_wait_frame(Renderer *r)
         glDeleteSync(*fence);
         *fence = NULL;
     }
+    /* that frame is done: ranges it was the last to draw can be reused */
+    chunk_arena_reclaim(&r->chunks.arenas, r->chunks.arenas.frames_ended - RENDER_FRAMES_IN_FLIGHT);
 }
 
 static void renderer_end_frame(Renderer *r)
 {
     r->frame_fences[r->frame_index] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     r->frame_index = (r->frame_index + 1) % RENDER_FRAMES_IN_FLIGHT;
+    r->chunks.arenas.frames_ended++;
 }
 
 static double renderer_upload_budget(const RenderFrame *frame)
@@ -384,6 +481,8 @@ void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const
     render_ui_flush(&r->ui, &r->chunks.quad_indices, r->atlas.texture, r->width, r->height);
     r->stats.chunks_drawn = 0;
     r->stats.triangles_drawn = 0;
+    r->stats.draw_calls = 0;
+    r->stats.chunk_draws = 0;
     renderer_end_frame(r);
 }
 
@@ -432,50 +531,62 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 
     mat4 view_proj;
     renderer_build_matrices(r, camera, view_proj);
-    if (dome)
-        render_sky_draw(&r->sky, view_proj, camera, frame, sky, fog_start, fog_end);
     int visible = renderer_collect_visible(r, camera->position, view_proj, fog_start, fog_end);
     long triangles = 0;
     int drawn = 0;
+    r->stats.draw_calls = 0;
+    r->stats.chunk_draws = 0;
+    r->batch.count = 0;
+    r->batch.arena = -1;
+    renderer_upload_slots(r, visible);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, r->atlas.texture);
 
-    /* 1. opaque, near to far */
+    /* 1. opaque, near to far within each arena */
     renderer_begin_pass(&r->terrain, view_proj, sky);
     glEnable(GL_CULL_FACE);
     glDisable(GL_BLEND);
-    for (int i = 0; i < visible; i++) {
-        const VisibleChunk *v = &r->visible[i];
-        const RenderChunk *c = &t->chunks[v->index];
-        renderer_chunk_uniforms(&r->terrain, v);
-        long n = renderer_draw_subsets(c, renderer_opaque_mask(c, camera->position));
-        triangles += n;
-        r->visible[i].drawn = n > 0;
+    for (int a = 0; a < t->arenas.count; a++) {
+        for (int i = 0; i < visible; i++) {
+            VisibleChunk *v = &r->visible[i];
+            const RenderChunk *c = &t->chunks[v->index];
+            if (c->arena != a)
+                continue;
+            long n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera->position));
+            triangles += n;
+            v->drawn = n > 0;
+        }
+        renderer_batch_flush(r);
     }
 
     /* far terrain, under and beyond the voxel chunks (its own fog, the same range) */
     int far_calls = 0;
     triangles += render_far_draw(&r->far, view_proj, camera->position, sky, fog_start, fog_end,
                                  0.35f + 0.65f * frame->sky_brightness, &far_calls);
-    if (far_calls)
-        renderer_begin_pass(&r->terrain, view_proj, sky);
+    r->stats.draw_calls += far_calls;
 
     /* 2. alpha-tested, two-sided */
     glDisable(GL_CULL_FACE);
     bool cutout_begun = false;
-    for (int i = 0; i < visible; i++) {
-        VisibleChunk *v = &r->visible[i];
-        const RenderChunk *c = &t->chunks[v->index];
-        if (c->count[MESH_SUBSET_ALPHA_TESTED] == 0)
-            continue;
-        if (!cutout_begun) {
-            renderer_begin_pass(&r->cutout, view_proj, sky);
-            cutout_begun = true;
+    for (int a = 0; a < t->arenas.count; a++) {
+        for (int i = 0; i < visible; i++) {
+            VisibleChunk *v = &r->visible[i];
+            const RenderChunk *c = &t->chunks[v->index];
+            if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0)
+                continue;
+            if (!cutout_begun) {
+                renderer_begin_pass(&r->cutout, view_proj, sky);
+                cutout_begun = true;
+            }
+            triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_ALPHA_TESTED);
+            v->drawn = true;
         }
-        renderer_chunk_uniforms(&r->cutout, v);
-        triangles += renderer_draw_subsets(c, 1u << MESH_SUBSET_ALPHA_TESTED);
-        v->drawn = true;
+        renderer_batch_flush(r);
     }
+
+    /* the sky dome where no opaque terrain is (it used to be drawn first, under everything, at full cost) */
+    if (dome)
+        render_sky_draw(&r->sky, view_proj, camera, frame, sky, fog_start, fog_end);
 
     /* 3. transparent, far to near, blended over what is there, no depth writes */
     bool transparent_begun = false;
@@ -491,10 +602,10 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             glDepthMask(GL_FALSE);
             transparent_begun = true;
         }
-        renderer_chunk_uniforms(&r->terrain, v);
-        triangles += renderer_draw_subsets(c, 1u << MESH_SUBSET_TRANSPARENT);
+        triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_TRANSPARENT);
         v->drawn = true;
     }
+    renderer_batch_flush(r);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
     glBindVertexArray(0);

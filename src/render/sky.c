@@ -121,7 +121,10 @@ void render_sky_draw(const RenderSky *sky, mat4 view_proj, const RenderCamera *c
     glUniform3fv(sky->u_camera, 1, camera_pos);
     glUniform1f(sky->u_cloud_shift, (float)shift);
     glUniform2f(sky->u_fog, fog_start, fog_end);
-    glDisable(GL_DEPTH_TEST);
+    /* At the far plane (depth 1) with the depth test on and writes off: drawn after the opaque terrain, the
+     * dome shades only the pixels nothing covers (a third to a half of the screen, not all of it). */
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
     glDepthMask(GL_FALSE);
     glDisable(GL_CULL_FACE);
     glDisable(GL_BLEND);
@@ -129,5 +132,4 @@ void render_sky_draw(const RenderSky *sky, mat4 view_proj, const RenderCamera *c
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
     glDepthMask(GL_TRUE);
-    glEnable(GL_DEPTH_TEST);
 }

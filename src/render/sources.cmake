@@ -11,6 +11,7 @@ add_library(strata_render STATIC
   src/render/ui_draw.c
   src/render/edit_overlay.c
   src/render/screenshot.c
-  src/render/far_render.c)
+  src/render/far_render.c
+  src/render/chunk_arena.c)
 target_link_libraries(strata_render PUBLIC strata_core glad PkgConfig::CGLM PkgConfig::STB m)
 target_link_libraries(strata PRIVATE strata_render)

@@ -1,0 +1,211 @@
+/* chunk_arena.c — chunk geometry in a few large GL buffers (arenas) instead of one VBO per chunk.
+ *
+ * Design: an arena is one big vertex buffer (RENDER_ARENA_VERTICES TerrainVertex), a parallel buffer of
+ * one uint16 per vertex (the chunk's slot, which the terrain shader looks up in the per-frame slot table
+ * for the chunk's camera offset and fog band), and one VAO over both plus the shared quad index buffer. A
+ * RangeAlloc (strata/range_alloc.h, first fit with coalescing) hands out vertex ranges rounded up to
+ * RENDER_ARENA_GRANULE; when no arena has room a new one is made (one big enough for any chunk). A draw
+ * addresses a chunk's subset with a base vertex (arena offset + subset start), so one
+ * glMultiDrawElementsBaseVertex per arena draws a whole pass.
+ * Writes are unsynchronized maps of fresh ranges: a range is never written while a frame in flight may
+ * still read it, because a freed range only returns to its allocator once the frame that last drew it has
+ * finished (chunk_arena_reclaim, after the renderer has waited for that frame's fence). So uploads never
+ * wait for the GPU (a plain glBufferSubData on a busy buffer makes llvmpipe finish the frame in flight). */
+#include <stdlib.h>
+#include <string.h>
+#include "render_internal.h"
+#include "strata/log.h"
+
+void chunk_arena_init(ChunkArenaSet *set)
+{
+    memset(set, 0, sizeof *set);
+    set->arena_vertices = RENDER_ARENA_VERTICES;
+    const char *env = getenv("STRATA_ARENA_VERTICES");
+    if (env && *env) {
+        char *end;
+        long n = strtol(env, &end, 10);
+        if (*end == 0 && n >= 1024 && n <= (1L << 24))
+            set->arena_vertices = (int)n;
+        else
+            log_warn(RENDER_TAG, "STRATA_ARENA_VERTICES=%s is not 1024..16777216; arenas keep %d vertices", env,
+                     set->arena_vertices);
+    }
+}
+
+static bool chunk_arena_make(ChunkArenaSet *set, RenderArena *a, int capacity, GLuint quad_index_buffer)
+{
+    memset(a, 0, sizeof *a);
+    if (!range_alloc_init(&a->ranges, capacity))
+        return false;
+    glGenVertexArrays(1, &a->vao);
+    glGenBuffers(1, &a->vbo);
+    glGenBuffers(1, &a->slot_vbo);
+    glBindVertexArray(a->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)capacity * sizeof(TerrainVertex)), NULL, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, x));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 2, GL_SHORT, GL_FALSE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, tx));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(TerrainVertex),
+                          (const void *)offsetof(TerrainVertex, color));
+    glBindBuffer(GL_ARRAY_BUFFER, a->slot_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)capacity * sizeof(uint16_t)), NULL, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(3);
+    glVertexAttribIPointer(3, 1, GL_UNSIGNED_SHORT, sizeof(uint16_t), NULL);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, quad_index_buffer);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    set->live++;
+    log_info(RENDER_TAG, "geometry arena %d: %d vertices (%.0f MiB)", (int)(a - set->arenas), capacity,
+             (double)capacity * (sizeof(TerrainVertex) + sizeof(uint16_t)) / (1024.0 * 1024.0));
+    return true;
+}
+
+static void chunk_arena_drop(ChunkArenaSet *set, RenderArena *a)
+{
+    if (!a->vao)
+        return;
+    glDeleteVertexArrays(1, &a->vao);
+    glDeleteBuffers(1, &a->vbo);
+    glDeleteBuffers(1, &a->slot_vbo);
+    range_alloc_free(&a->ranges);
+    memset(a, 0, sizeof *a);
+    set->live--;
+}
+
+void chunk_arena_free_all(ChunkArenaSet *set)
+{
+    for (int i = 0; i < set->count; i++)
+        chunk_arena_drop(set, &set->arenas[i]);
+    free(set->arenas);
+    free(set->deferred);
+    chunk_arena_init(set);
+}
+
+bool chunk_arena_alloc(ChunkArenaSet *set, int vertices, GLuint quad_index_buffer, int *arena, int *offset,
+                       int *size)
+{
+    int want = (vertices + RENDER_ARENA_GRANULE - 1) / RENDER_ARENA_GRANULE * RENDER_ARENA_GRANULE;
+    for (int i = 0; i < set->count; i++) {
+        if (!set->arenas[i].vao)
+            continue;
+        int o = range_alloc_take(&set->arenas[i].ranges, want);
+        if (o >= 0) {
+            *arena = i;
+            *offset = o;
+            *size = want;
+            return true;
+        }
+    }
+    /* no room: a new arena, in a dropped entry's place if there is one */
+    int index = -1;
+    for (int i = 0; i < set->count && index < 0; i++)
+        if (!set->arenas[i].vao)
+            index = i;
+    if (index < 0) {
+        RenderArena *grown = realloc(set->arenas, (size_t)(set->count + 1) * sizeof *grown);
+        if (!grown)
+            return false;
+        set->arenas = grown;
+        index = set->count++;
+        memset(&set->arenas[index], 0, sizeof set->arenas[index]);
+    }
+    int capacity = want > set->arena_vertices ? want : set->arena_vertices;
+    if (!chunk_arena_make(set, &set->arenas[index], capacity, quad_index_buffer))
+        return false;
+    *arena = index;
+    *offset = range_alloc_take(&set->arenas[index].ranges, want);
+    *size = want;
+    return *offset >= 0;
+}
+
+void chunk_arena_release(ChunkArenaSet *set, int arena, int offset, int size)
+{
+    if (arena < 0 || size <= 0)
+        return;
+    if (set->deferred_count == set->deferred_capacity) {
+        int capacity = set->deferred_capacity ? set->deferred_capacity * 2 : 256;
+        ChunkArenaFree *grown = realloc(set->deferred, (size_t)capacity * sizeof *grown);
+        if (!grown) {
+            log_error(RENDER_TAG, "out of memory deferring an arena free; %d vertices are lost to arena %d", size, arena);
+            return;
+        }
+        set->deferred = grown;
+        set->deferred_capacity = capacity;
+    }
+    /* the last frame that could draw it is the one submitted last */
+    set->deferred[set->deferred_count++] = (ChunkArenaFree){ arena, offset, size, set->frames_ended - 1 };
+}
+
+void chunk_arena_reclaim(ChunkArenaSet *set, long finished_frame)
+{
+    int kept = 0;
+    for (int i = 0; i < set->deferred_count; i++) {
+        ChunkArenaFree f = set->deferred[i];
+        if (f.frame > finished_frame) {
+            set->deferred[kept++] = f;
+            continue;
+        }
+        RenderArena *a = &set->arenas[f.arena];
+        if (!range_alloc_give(&a->ranges, f.offset, f.size))
+            log_error(RENDER_TAG, "out of memory freeing %d vertices of arena %d; they stay taken", f.size, f.arena);
+    }
+    set->deferred_count = kept;
+    /* an emptied arena past the first goes back (llvmpipe keeps a buffer's pages in the process) */
+    for (int i = 1; i < set->count; i++) {
+        RenderArena *a = &set->arenas[i];
+        if (a->vao && a->ranges.used == 0) {
+            bool pending = false;
+            for (int k = 0; k < set->deferred_count && !pending; k++)
+                pending = set->deferred[k].arena == i;
+            if (!pending)
+                chunk_arena_drop(set, a);
+        }
+    }
+}
+
+/* Writes `bytes` at byte `at` of `buffer` through an unsynchronized map (falls back to glBufferSubData);
+ * fill() writes into the destination. */
+static void *chunk_arena_map(GLuint buffer, size_t at, size_t bytes)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    return glMapBufferRange(GL_ARRAY_BUFFER, (GLintptr)at, (GLsizeiptr)bytes,
+                            GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_UNSYNCHRONIZED_BIT);
+}
+
+void chunk_arena_write(ChunkArenaSet *set, int arena, int offset, const ChunkMesh *mesh, const int first[],
+                       const int count[], uint16_t slot, int total)
+{
+    RenderArena *a = &set->arenas[arena];
+    size_t base = (size_t)offset * sizeof(TerrainVertex);
+    uint8_t *dst = chunk_arena_map(a->vbo, base, (size_t)total * sizeof(TerrainVertex));
+    for (int s = 0; s < MESH_SUBSET_COUNT; s++) {
+        if (count[s] <= 0)
+            continue;
+        size_t at = (size_t)first[s] * sizeof(TerrainVertex), n = (size_t)count[s] * sizeof(TerrainVertex);
+        if (dst)
+            memcpy(dst + at, mesh->subsets[s].data, n);
+        else
+            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)(base + at), (GLsizeiptr)n, mesh->subsets[s].data);
+    }
+    if (dst)
+        glUnmapBuffer(GL_ARRAY_BUFFER);
+    uint16_t *ids = chunk_arena_map(a->slot_vbo, (size_t)offset * sizeof(uint16_t), (size_t)total * sizeof(uint16_t));
+    if (ids) {
+        for (int i = 0; i < total; i++)
+            ids[i] = slot;
+        glUnmapBuffer(GL_ARRAY_BUFFER);
+    } else {
+        uint16_t fill[256];
+        for (int i = 0; i < 256; i++)
+            fill[i] = slot;
+        for (int done = 0; done < total; done += 256) {
+            int n = total - done < 256 ? total - done : 256;
+            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)((size_t)(offset + done) * sizeof(uint16_t)),
+                            (GLsizeiptr)((size_t)n * sizeof(uint16_t)), fill);
+        }
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}

@@ -102,7 +102,7 @@ static void check_order_independent(const Generator *g, int min_x, int max_x, in
 
 static void test_sites_and_order(void)
 {
-    Generator *g = make(1, 0), *g2 = make(1, 2);
+    Generator *g = make(1, 3), *g2 = make(1, 2);   /* version 3 brought structures (4 keeps them) */
     if (!g || !g2)
         return;
     CHECK_EQ_INT(g->version, 3);
@@ -116,6 +116,13 @@ static void test_sites_and_order(void)
     CHECK(settlements >= 2);
     CHECK(dungeons >= 2);
     CHECK_EQ_INT(generator_list_structures(g2, 0, 0, 3000, list, 64), 0);
+    Generator *g4 = make(1, 0);    /* the current version keeps version 3's structures */
+    if (g4) {
+        GeneratorStructure list4[64];
+        CHECK(g4->version >= 4);
+        CHECK_EQ_INT(generator_list_structures(g4, 0, 0, 3000, list4, 64), n);
+        generator_destroy(g4);
+    }
     /* deterministic and nearest first */
     GeneratorStructure again[64];
     CHECK_EQ_INT(generator_list_structures(g, 0, 0, 3000, again, 64), n);

@@ -118,10 +118,10 @@ static void test_create_errors(void)
     CHECK_EQ_INT(generator_create(&s, blocks, "/nonexistent/worldgen.json", &g), ST_ERR_IO);
     CHECK_STR_CONTAINS(st_error_message(), "/nonexistent/worldgen.json");
 
-    /* versions: 0 means the current one (3: structures); 2 (snow cover is snow_layer, no structures) and 1
+    /* versions: 0 means the current one (4: scatter rules; 3: structures); 2 (snow cover is snow_layer, no structures) and 1
      * (full snow blocks as cover) are still built for worlds made with them; an unknown one is refused */
     CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 0, &g), ST_OK);
-    CHECK(g && strcmp(g->name, "gen24") == 0 && g->version == 3);
+    CHECK(g && strcmp(g->name, "gen24") == 0 && g->version == 4);
     generator_destroy(g);
     CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 3, &g), ST_OK);
     CHECK(g && strcmp(g->name, "gen24") == 0 && g->version == 3);
@@ -421,9 +421,16 @@ static void scan_plants(int version, PlantScan *out)
  * 2's, because pass 4 still makes a frozen column's random draws and only drops the plant. */
 static void test_no_plants_in_snow(void)
 {
-    PlantScan v2, v1;
-    scan_plants(0, &v2);
+    PlantScan v2, v1, v4;
+    scan_plants(2, &v2);
     scan_plants(1, &v1);
+    scan_plants(4, &v4); /* scatter rules keep the rule: no plant in a frozen column, snow on its grass */
+    fprintf(stderr, "  version 4: %ld plants, %ld frozen grass tops (%ld bare)\n", v4.plants, v4.frozen_grass,
+            v4.frozen_grass_bare);
+    CHECK(v4.plants > 50);
+    CHECK_EQ_INT(v4.frozen_plants, 0);
+    CHECK(v4.frozen_grass > 1000);
+    CHECK_EQ_INT(v4.frozen_grass_bare, 0);
     fprintf(stderr, "  version 2: %ld plants, %ld frozen grass tops (%ld bare); version 1: %ld plants, %ld frozen\n",
             v2.plants, v2.frozen_grass, v2.frozen_grass_bare, v1.plants, v1.frozen_plants);
     CHECK(v2.plants > 100);                  /* the few unfrozen columns of the area still grow plants */

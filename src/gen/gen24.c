@@ -12,6 +12,7 @@
 #include "gen_generators.h"
 #include "gen_heightmap.h"
 #include "structures/gen_structures.h"
+#include "strata/scatter.h"
 
 #include <float.h>
 #include <math.h>
@@ -22,12 +23,16 @@
 /* Version 2: snow cover is the thin snow_layer, and frozen columns grow no plant (the layer lies there instead).
  * Version 1 (worlds made before) covered frozen ground, leaves and ice with full snow cubes and grew plants in
  * frozen columns; it is still built on request, so such a world's new chunks match its old. */
-#define GEN24_VERSION 3
+#define GEN24_VERSION 4
 #define GEN24_VERSION_FULL_SNOW 1
 /* Version 3: structures (src/gen/structures): settlements of stations on flat zones that level pass 1's
  * density, vegetation cleared on them, WFC dungeons carved in pass 3 with an entrance shaft to a flat zone.
  * Version 2 worlds are still built exactly as before (no structures). */
 #define GEN24_VERSION_STRUCTURES 3
+/* Version 4: pass 4's trees and plants (grass, flowers, bushes, cacti, pumpkins) come from the scatter rules of
+ * assets/scatter.json (gen_scatter.c): order-independent spacing, density maps, exclusions. Versions 1..3 are
+ * still built exactly as before. */
+#define GEN24_VERSION_SCATTER 4
 
 static const Gen24 *impl(const Generator *g) { return g->impl; }
 
@@ -67,10 +72,15 @@ static void g24_pass3(const Generator *gen, TerrainChunk *chunk, GenContext *ctx
 static void g24_pass4(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 {
     const Gen24 *g = impl(gen);
-    gen24_grass_and_plants(g, chunk);
-    gen24_trees(g, chunk, ctx);
-    gen24_cacti(g, chunk);
-    gen24_pumpkins(g, chunk);
+    if (g->scatter) {
+        gen24_scatter_plants(g, chunk);
+        gen24_scatter_objects(g, chunk, ctx);
+    } else {
+        gen24_grass_and_plants(g, chunk);
+        gen24_trees(g, chunk, ctx);
+        gen24_cacti(g, chunk);
+        gen24_pumpkins(g, chunk);
+    }
     gen24_snow_and_ice(g, chunk);
     if (g->structures)
         gen_structures_pass4(g->structures, chunk);
@@ -95,6 +105,7 @@ static void g24_destroy(Generator *gen)
         free_brushes(g->pocket_brushes[k], 16);
     }
     gen_structures_destroy(g->structures);
+    gen24_scatter_destroy(g);
     free_brushes(g->water_brushes, GEN_MAX_FLUID_SIZES * 4);
     free_brushes(g->magma_brushes, GEN_MAX_FLUID_SIZES * 4);
     for (int k = 0; k < GEN_MAX_TREE_TYPES; k++)
@@ -127,6 +138,7 @@ static void init_tables(Gen24 *g, uint64_t seed)
     g->seed_pumpkins = rng_derive(seed, "pumpkins");
     g->seed_forest = rng_derive(seed, "forest_patches");
     g->seed_snow = rng_derive(seed, "snow_on_ice");
+    g->seed_scatter = rng_derive(seed, "scatter");
 }
 
 static void init_block_tables(Gen24 *g)
@@ -202,6 +214,11 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
         rc = gen24_build_tree_brushes(g, rng_derive(s->seed, "tree_brushes"));
     if (rc == ST_OK && version >= GEN24_VERSION_STRUCTURES)
         rc = gen_structures_create(g->blocks, s->seed, g->key, g->ocean_level, g24_procedural_height, g, &g->structures);
+    if (rc == ST_OK && version >= GEN24_VERSION_SCATTER) {
+        rc = gen24_scatter_create(g, cfg->scatter_path);
+        if (rc == ST_OK) /* the rules are part of the inputs: the feature caches must not mix two sets */
+            g->key = gen_generator_key(gen, cfg->text_hash ^ g->scatter->text_hash);
+    }
     if (rc != ST_OK) {
         g24_destroy(gen);
         return rc;

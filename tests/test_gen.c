@@ -281,6 +281,11 @@ static void test_golden_hashes(void)
         /* version 1 still builds exactly what it built (full snow blocks as cover): a world made with it
          * gets new chunks that match its old ones */
         {1, 1, 0x753ee09973824f17ull},
+        /* version 4: pass 4's trees and plants from assets/scatter.json (a change to the shipped rules that moves
+         * these is a new generator version) */
+        {1, 4, 0xac9880d73a77ce4bull}, /* frozen shore: no plant or tree, as in version 2 */
+        {20240601, 4, 0x08f8190f775cb2bdull},
+        {0xDEADBEEFCAFEull, 4, 0x0cf043d842661ce1ull},
     };
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         WorldSettings s;

@@ -102,6 +102,8 @@ static float env_density(void *user, const ScatterRule *r, int x, int z)
     int h = gen24_humidity_of(g, gen24_field_bilerp(k[0].f.humidity, k[1].f.humidity, k[2].f.humidity,
                                                     k[3].f.humidity, fx, fz));
     int y = (int)height + 1;
+    if (y - 1 < r->height_min || y - 1 > r->height_max)
+        return 0.0f; /* the lattice height is near the ground's: water and low shores drop out before spacing */
     t += gen_temperature_adjustment(y);
     if (t < r->temperature_min || t > r->temperature_max || h < r->humidity_min || h > r->humidity_max)
         return 0.0f;

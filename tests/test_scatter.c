@@ -1,0 +1,269 @@
+/* test_scatter.c — scatter rules (scatter.h) and gen24 version 4's pass 4 from them.
+ *
+ * The config: the shipped file loads; bad fields fail with the file and field named. The placement: over a
+ * large area, brute force, no two accepted points of a layer are closer than the larger of their minSpacings;
+ * the points are the same whether the area is asked for at once or tile by tile in a shuffled order; the
+ * density map (the shipped example PNG: black left quarter) and listed rectangles keep points out. The world:
+ * version 4 chunks around spawn (trees crossing chunk borders) are identical in forward and reversed order
+ * with fresh contexts, and hold trees and plants. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "strata/block.h"
+#include "strata/generator.h"
+#include "strata/rng.h"
+#include "strata/scatter.h"
+
+static BlockRegistry *blocks;
+
+static const char *TEST_RULES =
+    "{\"version\": 1, \"exclusions\": {\"rects\": [[40, 40, 63, 55]]}, \"rules\": ["
+    " {\"name\": \"a\", \"layer\": \"big\", \"objectType\": \"tree:oak\", \"baseDensity\": 0.9, \"minSpacing\": 3.5},"
+    " {\"name\": \"b\", \"layer\": \"big\", \"objectType\": \"boulder\", \"baseDensity\": 0.8, \"minSpacing\": 6,"
+    "  \"densityMap\": {\"path\": \"scatter/example_density.png\", \"extent\": [-160, -160, 160, 160]},"
+    "  \"scaleRange\": [1, 2], \"rotationRange\": [0, 90]},"
+    " {\"name\": \"c\", \"layer\": \"small\", \"objectType\": \"plant:tall_grass\", \"baseDensity\": 0.5,"
+    "  \"minSpacing\": 1}"
+    "]}";
+
+static StResult parse(const char *text, ScatterConfig **cfg)
+{
+    return scatter_config_parse("assets/test_scatter.json", text, blocks, cfg);
+}
+
+/* A pure environment with holes: exercises the callback (candidates it zeroes are never eligible). */
+static float holes(void *user, const ScatterRule *rule, int x, int z)
+{
+    (void)user;
+    (void)rule;
+    return (rng_hash2(77, x >> 3, z >> 3) % 5u) == 0 ? 0.0f : 1.0f;
+}
+
+static void test_config(void)
+{
+    ScatterConfig *cfg = NULL;
+    CHECK_EQ_INT(scatter_config_load(SCATTER_DEFAULT_PATH, blocks, &cfg), ST_OK);
+    CHECK(cfg && cfg->rule_count >= 10 && scatter_layer_find(cfg, "trees") >= 0);
+    scatter_config_free(cfg);
+    cfg = NULL;
+    CHECK_EQ_INT(parse(TEST_RULES, &cfg), ST_OK);
+    CHECK(cfg && cfg->layer_count == 2 && cfg->map_count == 1 && cfg->maps[0].width == 32);
+    if (cfg) {
+        CHECK_NEAR(cfg->layer_reach[0], 6.0, 1e-6);
+        CHECK_NEAR(scatter_map_sample(&cfg->maps[0], -150.0f, 0.0f), 0.0, 1e-6);  /* black quarter */
+        CHECK_NEAR(scatter_map_sample(&cfg->maps[0], 150.0f, 0.0f), 1.0, 1e-6);   /* white */
+        CHECK(scatter_map_sample(&cfg->maps[0], 0.0f, 0.0f) > 0.3f && scatter_map_sample(&cfg->maps[0], 0.0f, 0.0f) < 0.7f);
+    }
+    scatter_config_free(cfg);
+    static const struct { const char *from, *to, *message; } bad[] = {
+        {"\"minSpacing\": 3.5", "\"minSpacing\": 0", "rules[0].minSpacing: must be > 0"},
+        {"\"baseDensity\": 0.9", "\"baseDensity\": 1.5", "rules[0].baseDensity: must be in 0..1"},
+        {"tree:oak", "tree:palm", "rules[0].objectType: unknown tree type 'palm'"},
+        {"plant:tall_grass", "plant:no_such", "rules[2].objectType: unknown block 'no_such'"},
+        {"\"boulder\"", "\"boulders\"", "rules[1].objectType: 'boulders' is not"},
+        {"example_density.png", "missing.png", "rules[1].densityMap.path: cannot read PNG"},
+        {"[-160, -160, 160, 160]", "[160, -160, -160, 160]", "rules[1].densityMap.extent"},
+        {"\"scaleRange\": [1, 2]", "\"scaleRange\": [2, 1]", "rules[1].scaleRange: must be [min, max]"},
+        {"\"name\": \"b\"", "\"name\": \"a\"", "rules[1].name: 'a' is already rules[0]'s"},
+        {"[[40, 40, 63, 55]]", "[[40, 40, 30, 55]]", "exclusions.rects[0]"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[2048];
+        const char *at = strstr(TEST_RULES, bad[i].from);
+        CHECK(at != NULL);
+        if (!at) continue;
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - TEST_RULES), TEST_RULES, bad[i].to, at + strlen(bad[i].from));
+        cfg = NULL;
+        CHECK(parse(text, &cfg) != ST_OK);
+        CHECK(cfg == NULL);
+        CHECK_STR_CONTAINS(st_error_message(), "assets/test_scatter.json: ");
+        CHECK_STR_CONTAINS(st_error_message(), bad[i].message);
+    }
+}
+
+static int by_x(const void *pa, const void *pb)
+{
+    const ScatterPoint *a = pa, *b = pb;
+    return a->x != b->x ? a->x - b->x : a->z - b->z;
+}
+
+static int point_order(const void *pa, const void *pb)
+{
+    const ScatterPoint *a = pa, *b = pb;
+    if (a->rule != b->rule) return a->rule - b->rule;
+    if (a->z != b->z) return a->z - b->z;
+    return a->x - b->x;
+}
+
+#define AREA 160 /* [-AREA, AREA) in x and z */
+
+static int query(const ScatterConfig *cfg, int layer, int x0, int z0, int x1, int z1, ScatterPoint **out)
+{
+    int n = scatter_points(cfg, 99, layer, x0, z0, x1, z1, holes, NULL, NULL, 0);
+    *out = malloc(sizeof **out * (size_t)(n > 0 ? n : 1));
+    CHECK(n >= 0 && *out);
+    if (n < 0 || !*out) return 0;
+    CHECK_EQ_INT(scatter_points(cfg, 99, layer, x0, z0, x1, z1, holes, NULL, *out, n), n);
+    return n;
+}
+
+static void test_spacing_and_order(void)
+{
+    ScatterConfig *cfg = NULL;
+    CHECK_EQ_INT(parse(TEST_RULES, &cfg), ST_OK);
+    if (!cfg) return;
+    for (int layer = 0; layer < cfg->layer_count; layer++) {
+        ScatterPoint *all;
+        int n = query(cfg, layer, -AREA, -AREA, AREA, AREA, &all);
+        fprintf(stderr, "  layer %s: %d points in %d x %d\n", cfg->layers[layer], n, 2 * AREA, 2 * AREA);
+        CHECK(n > 1000);
+        /* brute force: every pair of the layer that lies closer in x than the layer's reach (sorted by x) */
+        qsort(all, (size_t)n, sizeof *all, by_x);
+        long violations = 0, in_rect = 0, b_black = 0, b_points = 0;
+        float closest = 1e9f;
+        for (int i = 0; i < n; i++) {
+            const ScatterPoint *a = &all[i];
+            in_rect += a->x >= 40 && a->x <= 63 && a->z >= 40 && a->z <= 55;
+            if (a->rule == 1) {
+                b_points++;
+                b_black += a->x < -80;
+                CHECK(a->scale >= 1.0f && a->scale <= 2.0f && a->rotation >= 0.0f && a->rotation <= 90.0f);
+            }
+            for (int j = i + 1; j < n && (float)(all[j].x - a->x) < cfg->layer_reach[layer]; j++) {
+                const ScatterPoint *b = &all[j];
+                float s = cfg->rules[a->rule].min_spacing, sb = cfg->rules[b->rule].min_spacing;
+                if (sb > s) s = sb;
+                float dx = (float)(a->x - b->x), dz = (float)(a->z - b->z), d2 = dx * dx + dz * dz;
+                violations += d2 < s * s;
+                if (a->rule == b->rule && d2 < closest) closest = d2;
+            }
+        }
+        fprintf(stderr, "  closest pair of one rule: %.2f blocks\n", (double)sqrtf(closest));
+        CHECK_EQ_INT(violations, 0);
+        CHECK_EQ_INT(in_rect, 0);
+        if (layer == 0) {
+            CHECK(b_points > 100);
+            CHECK_EQ_INT(b_black, 0);
+        }
+        /* tile by tile, shuffled, two tile sizes: the same points */
+        for (int tile = 16; tile <= 23; tile += 7) {
+            int tiles = (2 * AREA + tile - 1) / tile, count = tiles * tiles;
+            int *idx = malloc(sizeof *idx * (size_t)count);
+            ScatterPoint *got = malloc(sizeof *got * (size_t)(n + 1));
+            if (!idx || !got) { free(idx); free(got); continue; }
+            for (int i = 0; i < count; i++) idx[i] = i;
+            Rng rng;
+            rng_init(&rng, (uint64_t)tile);
+            for (int i = count - 1; i > 0; i--) {
+                int j = rng_int_range(&rng, 0, i), t = idx[i];
+                idx[i] = idx[j];
+                idx[j] = t;
+            }
+            int total = 0;
+            bool overflow = false;
+            for (int k = 0; k < count && !overflow; k++) {
+                int tx = -AREA + (idx[k] % tiles) * tile, tz = -AREA + (idx[k] / tiles) * tile;
+                int x1 = tx + tile > AREA ? AREA : tx + tile, z1 = tz + tile > AREA ? AREA : tz + tile;
+                ScatterPoint *part;
+                int m = query(cfg, layer, tx, tz, x1, z1, &part);
+                overflow = total + m > n;
+                if (!overflow) memcpy(got + total, part, sizeof *part * (size_t)m);
+                total += m;
+                free(part);
+            }
+            CHECK_EQ_INT(total, n);
+            if (total == n) {
+                qsort(all, (size_t)n, sizeof *all, point_order);
+                qsort(got, (size_t)n, sizeof *got, point_order);
+                long differ = 0;
+                for (int i = 0; i < n; i++)
+                    differ += all[i].x != got[i].x || all[i].z != got[i].z || all[i].rule != got[i].rule ||
+                              all[i].priority != got[i].priority || all[i].scale != got[i].scale ||
+                              all[i].rotation != got[i].rotation;
+                CHECK_EQ_INT(differ, 0);
+            }
+            free(idx);
+            free(got);
+        }
+        free(all);
+    }
+    scatter_config_free(cfg);
+}
+
+/* ---- gen24 version 4 ---- */
+
+static uint64_t chunk_hash(const TerrainChunk *c)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int y = 0; y < 256; y++)
+        for (int z = 0; z < 16; z++)
+            for (int x = 0; x < 16; x++)
+                h = (h ^ (uint64_t)(uint32_t)chunk_get_cell(c, x, y, z)) * 0x100000001b3ull;
+    return h;
+}
+
+#define SIDE 5
+
+static void test_world_order(void)
+{
+    WorldSettings s;
+    world_settings_default(&s);
+    s.seed = 2; /* spruce forest around spawn */
+    Generator *g = NULL;
+    CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 4, &g), ST_OK);
+    if (!g) return;
+    int sx, sz;
+    g->find_coarse_spawn_position(g, &sx, &sz);
+    int cx0 = (sx >> 4) - SIDE / 2, cz0 = (sz >> 4) - SIDE / 2;
+    uint64_t forward[SIDE * SIDE];
+    long trunks = 0, leaves_on_edges = 0, plants = 0;
+    TerrainChunk *c = calloc(1, sizeof *c);
+    GenContext *ctx = gen_context_create();
+    for (int i = 0; i < SIDE * SIDE; i++) {
+        chunk_reset(c, cx0 + i % SIDE, cz0 + i / SIDE);
+        generator_generate_chunk(g, c, ctx);
+        forward[i] = chunk_hash(c);
+        for (int y = 1; y < 255; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++) {
+                    int b = chunk_get_contents(c, x, y, z);
+                    trunks += b == BLOCK_OAK_TRUNK || b == BLOCK_BIRCH_TRUNK || b == BLOCK_SPRUCE_TRUNK ||
+                              b == BLOCK_POPLAR_TRUNK || b == BLOCK_MIMOSA_TRUNK;
+                    plants += b == BLOCK_TALL_GRASS || b == BLOCK_RED_FLOWER || b == BLOCK_YELLOW_FLOWER ||
+                              b == BLOCK_PURPLE_FLOWER || b == BLOCK_DRY_BUSH;
+                    leaves_on_edges += (x == 0 || x == 15 || z == 0 || z == 15) &&
+                                       (b == BLOCK_OAK_LEAVES || b == BLOCK_BIRCH_LEAVES || b == BLOCK_SPRUCE_LEAVES ||
+                                        b == BLOCK_POPLAR_LEAVES || b == BLOCK_MIMOSA_LEAVES);
+                }
+    }
+    gen_context_destroy(ctx);
+    fprintf(stderr, "  seed 2 around spawn: %ld trunk cells, %ld leaves on chunk edges, %ld plants\n", trunks,
+            leaves_on_edges, plants);
+    CHECK(trunks > 50);
+    CHECK(leaves_on_edges > 20);
+    CHECK(plants > 100);
+    /* reversed, each chunk with a fresh context (cold caches) */
+    for (int i = SIDE * SIDE - 1; i >= 0; i--) {
+        GenContext *fresh = gen_context_create();
+        chunk_reset(c, cx0 + i % SIDE, cz0 + i / SIDE);
+        generator_generate_chunk(g, c, fresh);
+        CHECK(chunk_hash(c) == forward[i]);
+        gen_context_destroy(fresh);
+    }
+    chunk_destroy(c);
+    generator_destroy(g);
+}
+
+int main(void)
+{
+    if (block_registry_load("assets/blocks.json", &blocks) != ST_OK)
+        return 1;
+    RUN(test_config);
+    RUN(test_spacing_and_order);
+    RUN(test_world_order);
+    block_registry_destroy(blocks);
+    return check_report();
+}

@@ -11,6 +11,7 @@
 #include "hud.h"
 #include "hotbar.h"
 #include "audio_mix.h"
+#include "biome_fog.h"
 #include "user_settings.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,6 +334,37 @@ static void test_audio_mixer(void)
     block_registry_destroy(blocks);
 }
 
+/* The fog easing: the first sample is taken as is, then the fog moves toward a new target by the same amount
+ * whatever the frame rate, 96% of the way in 2 s, and never overshoots. */
+static void test_biome_fog_ease(void)
+{
+    BiomeFogEase f;
+    biome_fog_init(&f);
+    f.started = true;
+    f.target.density = 1.0f;
+    f.target.color[0] = 1.0f;
+    BiomeFogEase g = f;
+    for (int i = 0; i < 60; i++)
+        biome_fog_ease(&f, 1.0 / 60.0);
+    for (int i = 0; i < 120; i++)
+        biome_fog_ease(&g, 1.0 / 120.0);
+    CHECK_NEAR(f.current.density, g.current.density, 1e-4);
+    CHECK_NEAR(f.current.density, 1.0 - exp(-1.0 / BIOME_FOG_EASE_SECONDS), 1e-4);
+    CHECK(f.current.density < 1.0f);
+    for (int i = 0; i < 60; i++)
+        biome_fog_ease(&f, 1.0 / 60.0);
+    CHECK(f.current.density > 0.95f && f.current.density <= 1.0f);
+    CHECK_NEAR(f.current.color[0], f.current.density, 1e-6);
+    biome_fog_ease(&f, 0.0);                /* no time, no change */
+    biome_fog_ease(&f, -1.0);
+    CHECK(f.current.density > 0.95f && f.current.density <= 1.0f);
+    /* without a biome set nothing happens */
+    BiomeFogEase h;
+    biome_fog_init(&h);
+    biome_fog_update(&h, NULL, NULL, 0, 0, 0.1, false);
+    CHECK(!h.started);
+}
+
 int main(void)
 {
     RUN(test_audio_mixer);
@@ -343,5 +375,6 @@ int main(void)
     RUN(test_camera);
     RUN(test_daytime);
     RUN(test_fps_and_hud);
+    RUN(test_biome_fog_ease);
     return check_report();
 }

@@ -240,6 +240,32 @@ static void test_sky_colors(void)
     CHECK_NEAR(wrapped[0], noon[0], 1e-5);
 }
 
+/* The biome fog: at noon the sky becomes the biome's colour, at night it keeps the night; density 1/3 is the
+ * plain fog band, more widens it toward the camera, and fog_end never moves. */
+static void test_biome_fog(void)
+{
+    const float desert[3] = {0.94f, 0.84f, 0.64f};
+    float sky[3], start = 80.0f;
+    renderer_sky_color(0.5f, 1.0f, sky);
+    renderer_biome_fog(desert, 1.0f / 3.0f, sky, &start, 120.0f);
+    CHECK_NEAR(sky[0], desert[0], 1e-5);
+    CHECK_NEAR(sky[1], desert[1], 1e-5);
+    CHECK_NEAR(sky[2], desert[2], 1e-5);
+    CHECK_NEAR(start, 80.0f, 1e-4);
+    start = 80.0f;
+    renderer_biome_fog(desert, 0.6f, sky, &start, 120.0f);
+    CHECK_NEAR(start, 120.0f - 40.0f * 1.8f, 1e-4);
+    start = 80.0f;
+    renderer_biome_fog(desert, 1.0f, sky, &start, 120.0f);
+    CHECK_NEAR(start, 0.0f, 1e-6);                      /* the band never reaches behind the camera */
+    float night[3], plain[3];
+    renderer_sky_color(0.0f, 1.0f, night);
+    memcpy(plain, night, sizeof plain);
+    start = 80.0f;
+    renderer_biome_fog(desert, 1.0f / 3.0f, night, &start, 120.0f);
+    CHECK(night[0] < 0.05f && night[2] < plain[2] && night[0] > plain[0]); /* still night, warmer */
+}
+
 static void test_platform_draw(void)
 {
     Renderer *r = test_create();
@@ -845,6 +871,7 @@ int main(void)
 {
     log_set_level(LOG_WARN);
     RUN(test_sky_colors);
+    RUN(test_biome_fog);
 
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         printf("skipped: SDL video could not start (%s)\n", SDL_GetError());

@@ -1,7 +1,7 @@
 /* strata-map — a top-down PNG of any rectangle of a world, without a window.
  *
  *   strata-map --seed S --rect X0,Z0,X1,Z1 --out PATH [--layer surface|height|temperature|humidity|mountain|caves|
- *              structures]
+ *              structures|biome] [--biomes PATH]
  *              [--y Y] [--mode continent|island|flat] [--biome-size F] [--temperature-offset F]
  *              [--humidity-offset F] [--island-size W,H] [--sea-level-offset N] [--flat-height N]
  *              [--worldgen PATH] [--blocks PATH] [--threads N] [--scale K]
@@ -17,7 +17,9 @@
  * a compact per-column record (top block, height, water depth, slice block), not kept whole.
  * The structures layer draws, over the surface map dimmed to half, the flat zones (core orange, blend band
  * yellow fading with the blend factor), settlement footprints (red outline, white plaza mark) and dungeon
- * footprints (magenta outline, cyan entrance mark), as the generator lists them (generator.h). */
+ * footprints (magenta outline, cyan entrance mark), as the generator lists them (generator.h).
+ * The biome layer colours each column by its biome (assets/biomes.json, --biomes): the colour of the biome's
+ * first splat rule that holds at the column's height (flat), shaded by height, water blue over it. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@
 
 #include <stb_image_write.h>
 
+#include "strata/biome.h"
 #include "strata/block.h"
 #include "strata/chunk.h"
 #include "strata/error.h"
@@ -35,9 +38,10 @@
 #include "strata/world_settings.h"
 
 typedef enum MapLayer { LAYER_SURFACE, LAYER_HEIGHT, LAYER_TEMPERATURE, LAYER_HUMIDITY, LAYER_MOUNTAIN, LAYER_CAVES,
-                       LAYER_STRUCTURES } MapLayer;
+                       LAYER_STRUCTURES, LAYER_BIOME } MapLayer;
 
-static const char *LAYER_NAMES[] = {"surface", "height", "temperature", "humidity", "mountain", "caves", "structures"};
+static const char *LAYER_NAMES[] = {"surface", "height", "temperature", "humidity", "mountain", "caves", "structures",
+                                     "biome"};
 
 #define MAP_MAX_COLUMNS (8192L * 8192L)
 
@@ -52,6 +56,7 @@ typedef struct Column {
 typedef struct Map {
     const Generator *gen;
     const BlockRegistry *blocks;
+    const BiomeSet *biomes;   /* biome layer */
     MapLayer layer;
     int slice_y;
     int x0, z0, x1, z1;   /* the rectangle */
@@ -66,16 +71,18 @@ typedef struct Map {
 
 /* ---- command line (flags.h; the world setting flags come from the world settings table) ---- */
 
-enum { MAP_SEED, MAP_RECT, MAP_OUT, MAP_LAYER, MAP_Y, MAP_WORLDGEN, MAP_BLOCKS, MAP_THREADS, MAP_SCALE, MAP_HELP,
+enum { MAP_SEED, MAP_RECT, MAP_OUT, MAP_LAYER, MAP_Y, MAP_WORLDGEN, MAP_BLOCKS, MAP_BIOMES, MAP_THREADS, MAP_SCALE, MAP_HELP,
        MAP_SETTING /* + index in WORLD_SETTINGS */ };
 
 static const FlagSpec MAP_FLAGS[] = {
     {"--rect", FLAG_TEXT, 0, 0, "X0,Z0,X1,Z1", "the rectangle X0 <= x < X1, Z0 <= z < Z1 (required)", MAP_RECT},
     {"--out", FLAG_TEXT, 0, 0, "PATH", "the PNG to write (required)", MAP_OUT},
-    {"--layer", FLAG_TEXT, 0, 0, "L", "surface (default) | height | temperature | humidity | mountain | caves | structures", MAP_LAYER},
+    {"--layer", FLAG_TEXT, 0, 0, "L", "surface (default) | height | temperature | humidity | mountain | caves | structures | biome",
+     MAP_LAYER},
     {"--y", FLAG_INT, 0, 255, "Y", "the slice height of the caves layer, 0..255 (default 40)", MAP_Y},
     {"--worldgen", FLAG_TEXT, 0, 0, "PATH", "generator tunables (default assets/worldgen.json)", MAP_WORLDGEN},
     {"--blocks", FLAG_TEXT, 0, 0, "PATH", "block registry (default assets/blocks.json)", MAP_BLOCKS},
+    {"--biomes", FLAG_TEXT, 0, 0, "PATH", "biomes of the biome layer (default assets/biomes.json)", MAP_BIOMES},
     {"--threads", FLAG_INT, 1, 64, "N", "worker threads, 1..64 (default 2)", MAP_THREADS},
     {"--scale", FLAG_INT, 1, 16, "K", "write each pixel as a KxK block (1..16, default 1), for close-ups", MAP_SCALE},
     {"--help", FLAG_HELP, 0, 0, NULL, "this text", MAP_HELP},
@@ -117,7 +124,7 @@ static int bad_usage(const char *fmt, const char *arg)
 typedef struct MapOptions {
     WorldSettings settings;
     bool seed_given;
-    const char *rect_text, *out, *worldgen, *blocks_path;
+    const char *rect_text, *out, *worldgen, *blocks_path, *biomes_path;
     MapLayer layer;
     int slice_y, threads, scale;
 } MapOptions;
@@ -136,6 +143,7 @@ static StResult map_apply(void *user, const FlagSpec *f, const FlagValue *value)
     case MAP_OUT: o->out = value->text; break;
     case MAP_WORLDGEN: o->worldgen = value->text; break;
     case MAP_BLOCKS: o->blocks_path = value->text; break;
+    case MAP_BIOMES: o->biomes_path = value->text; break;
     case MAP_Y: o->slice_y = (int)value->integer; break;
     case MAP_THREADS: o->threads = (int)value->integer; break;
     case MAP_SCALE: o->scale = (int)value->integer; break;
@@ -145,7 +153,7 @@ static StResult map_apply(void *user, const FlagSpec *f, const FlagValue *value)
             if (strcmp(value->text, LAYER_NAMES[k]) == 0) found = k;
         if (found < 0)
             return st_fail(ST_ERR_ARG,
-                           "--layer: expected surface|height|temperature|humidity|mountain|caves|structures, got '%s'",
+                           "--layer: expected surface|height|temperature|humidity|mountain|caves|structures|biome, got '%s'",
                            value->text);
         o->layer = (MapLayer)found;
         break;
@@ -298,6 +306,24 @@ static void field_pixel(const Map *m, int wx, int wz, uint8_t *p)
     case LAYER_TEMPERATURE: {
         static const float t[][3] = {{40, 60, 200}, {80, 200, 230}, {240, 230, 90}, {220, 50, 30}};
         ramp(p, (float)g->calculate_temperature(g, x, z) / 15.0f, t, 4);
+        break;
+    }
+    case LAYER_BIOME: {
+        float h = g->calculate_height(g, x, z);
+        float sea = (float)g->ocean_level(g);
+        int b = biome_set_classify(m->biomes, g->calculate_temperature(g, x, z), g->calculate_humidity(g, x, z), h);
+        const BiomeSplatRule *r = biome_set_splat_rule(m->biomes, b, h, 0.0f);
+        float c[3] = {0.5f, 0.5f, 0.5f};
+        if (r && r->has_color) memcpy(c, r->color, sizeof c);
+        float shade = 0.75f + 0.35f * (h - sea) / 120.0f;
+        if (h <= sea) { /* water over the biome, deeper darker */
+            float d = (sea - h) / 40.0f;
+            d = d > 1.0f ? 1.0f : d;
+            for (int k = 0; k < 3; k++) c[k] = c[k] * (0.45f - 0.25f * d);
+            c[2] += 0.35f + 0.2f * (1.0f - d);
+            shade = 1.0f;
+        }
+        put(p, 255.0f * fminf(1.0f, c[0] * shade), 255.0f * fminf(1.0f, c[1] * shade), 255.0f * fminf(1.0f, c[2] * shade));
         break;
     }
     case LAYER_HUMIDITY: {
@@ -509,6 +535,15 @@ int main(int argc, char **argv)
     }
     m.gen = gen;
     m.blocks = blocks;
+    BiomeSet *biomes = NULL;
+    if (layer == LAYER_BIOME &&
+        biome_set_load(o.biomes_path ? o.biomes_path : STRATA_ASSET_DIR "/biomes.json", blocks, &biomes) != ST_OK) {
+        fprintf(stderr, "strata-map: %s\n", st_error_message());
+        generator_destroy(gen);
+        block_registry_destroy(blocks);
+        return 1;
+    }
+    m.biomes = biomes;
     m.layer = layer;
     m.slice_y = slice_y;
     m.rgb = malloc((size_t)w * (size_t)h * 3);
@@ -561,6 +596,7 @@ int main(int argc, char **argv)
     }
     free(m.columns);
     free(m.rgb);
+    biome_set_destroy(biomes);
     generator_destroy(gen);
     block_registry_destroy(blocks);
     return status;

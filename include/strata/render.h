@@ -99,6 +99,10 @@ void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, Chun
 /* Far terrain to draw from the next renderer_draw on (NULL/0: none): the patches stay owned by the caller's
  * FarTerrain and must stay valid until the next call; far_distance (blocks, 0 = off) moves the fog out. */
 void renderer_set_far_patches(Renderer *renderer, const FarPatch *const *patches, int count, float far_distance);
+/* The biome fog from the next renderer_draw on (the game eases it; biome.h): `rgb` is the fog's noon colour
+ * 0..1, `density` 0..1 the fraction of the view distance its band covers (1/3: the plain fog). Until the first
+ * call the fog is the plain one. Main thread. */
+void renderer_set_fog(Renderer *renderer, const float rgb[3], float density);
 /* Drops the chunk's GPU buffers. */
 void renderer_release_chunk(Renderer *renderer, const TerrainChunk *chunk);
 /* The player just changed cells of (or next to) this chunk: its meshes arriving during the next
@@ -149,5 +153,10 @@ void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera);
 void renderer_sun_direction(float time_of_day, float out[3]);
 /* The sky (clear and fog) colour, linear 0..1 RGB, for a time of day and sky brightness. Pure; any thread. */
 void renderer_sky_color(float time_of_day, float sky_brightness, float rgb[3]);
+/* The biome fog applied to a sky colour and fog range: the sky (clear, horizon and fog colour at once) is
+ * tinted by fog_rgb / the noon sky, so at noon it is fog_rgb and at night or dusk it keeps the hour's light;
+ * the fog band widens or narrows from the plain 1/3 in proportion to density (fog_end stays, so what is drawn
+ * does not change). Pure; any thread. */
+void renderer_biome_fog(const float fog_rgb[3], float density, float sky[3], float *fog_start, float fog_end);
 
 #endif

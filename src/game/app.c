@@ -188,6 +188,20 @@ static int open_world_thread(void *user)
     return 0;
 }
 
+/* The biome fog's table: a missing file means the plain fog (an assets folder of an older build), a broken one
+ * is an error naming the field. */
+static StResult load_biomes(App *app)
+{
+    char path[APP_PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/biomes.json", app->asset_dir);
+    biome_fog_init(&app->fog);
+    if (!fileio_exists(path)) {
+        log_warn(APP_TAG, "%s not found: the fog does not follow the biome", path);
+        return ST_OK;
+    }
+    return biome_set_load(path, app->world.blocks, &app->biomes);
+}
+
 StResult app_create(const CliOptions *opts, Script *script, App **out)
 {
     *out = NULL;
@@ -213,6 +227,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     if ((rc = resolve_dirs(app)) != ST_OK) return rc;
     load_settings(app);
     if ((rc = world_session_load_blocks(&app->world, app->asset_dir)) != ST_OK) return rc;
+    if ((rc = load_biomes(app)) != ST_OK) return rc;
     if ((rc = script_resolve_blocks(&app->script, app->world.blocks)) != ST_OK) return rc;
     if ((rc = app_structures_init(app)) != ST_OK) return rc;
     const ScriptCommand *save = script_find_op(&app->script, SCRIPT_SAVE);
@@ -559,6 +574,12 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     frame.sky_detail = true;
     frame.eye_medium = app_eye_medium(app, cam.position);
     frame.game_seconds = app->world.meta.game_time;
+    /* The fog follows the biome at the player, eased; behind a loading screen (launch, teleport) it is taken
+     * as it is there, so the world appears in its own fog. */
+    biome_fog_update(&app->fog, app->biomes, app->world.generator, cam.position[0], cam.position[2], dt,
+                     app->loading.active);
+    if (app->fog.started)
+        renderer_set_fog(app->renderer, app->fog.current.color, app->fog.current.density);
     if (app->loading.active) {
         frame.upload_ms = APP_LOADING_UPLOAD_MS;
         app_loading_draw(app, &cam, &frame);
@@ -728,5 +749,6 @@ void app_destroy(App *app)
     if (app->sdl_ready) SDL_Quit();
     script_free(&app->script);
     app_structures_free(app);
+    biome_set_destroy(app->biomes);
     free(app);
 }

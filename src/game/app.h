@@ -14,6 +14,7 @@
 #include <SDL.h>
 
 #include "audio.h"
+#include "biome_fog.h"
 #include "cli.h"
 #include "hotbar.h"
 #include "hud.h"
@@ -99,6 +100,8 @@ typedef struct App {
     int drawable_w, drawable_h;
     Renderer *renderer;
     FarTerrain *far;              /* NULL when --far-distance 0 */
+    BiomeSet *biomes;             /* assets/biomes.json; NULL when the assets have none (plain fog) */
+    BiomeFogEase fog;             /* the biome fog at the player, eased (biome_fog.h) */
 
     WorldSession world;
     Player player;

@@ -15,7 +15,8 @@ add_library(strata_game_logic STATIC
   src/game/hotbar.c
   src/game/user_settings.c
   src/game/audio_mix.c
-  src/game/particles.c)
+  src/game/particles.c
+  src/game/biome_fog.c)
 target_include_directories(strata_game_logic PUBLIC ${CMAKE_SOURCE_DIR}/src/game)
 target_link_libraries(strata_game_logic PUBLIC strata_core m)
 

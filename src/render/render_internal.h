@@ -248,6 +248,9 @@ struct Renderer {
      * unbounded frames (seen: 2.5 GB after 400 frames). */
     GLsync frame_fences[RENDER_FRAMES_IN_FLIGHT];
     int frame_index;
+    /* the biome fog (renderer_set_fog; sky.c) */
+    bool biome_fog;
+    float biome_fog_rgb[3], biome_fog_density;
 };
 
 #endif

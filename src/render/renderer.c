@@ -409,6 +409,8 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 
     float sky[3];
     renderer_sky_color(frame->time_of_day, frame->sky_brightness, sky);
+    if (r->biome_fog)
+        renderer_biome_fog(r->biome_fog_rgb, r->biome_fog_density, sky, &fog_start, fog_end);
     /* Inside a fluid the fog closes in and takes the fluid's colour; inside a solid block the world is
      * not drawn at all (the fog ends at the camera), so nothing shows through walls. */
     bool dome = frame->sky_detail;

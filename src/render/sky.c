@@ -8,7 +8,9 @@
  * recedes outward; its fog band keeps the global band's width so the haze looks the same as the fog.
  * The dome (sky.frag, when the frame asks for it) is drawn over the clear: its horizon is that same colour,
  * so the fog still meets the sky without a seam, and it adds the zenith gradient, the sun and moon on their
- * daily circle, stars at night, the sunrise/sunset glow and the drifting cloud layer. */
+ * daily circle, stars at night, the sunrise/sunset glow and the drifting cloud layer. The biome at the player
+ * (renderer_set_fog) tints that one colour and widens or narrows the fog band, so clear, horizon, voxel fog and
+ * far-terrain fog change together and still meet without a seam. */
 #include <math.h>
 #include <string.h>
 #include "render_internal.h"
@@ -52,6 +54,28 @@ void render_fog_range(int view_distance_chunks, float *fog_start, float *fog_end
     int chunks = view_distance_chunks < 1 ? 1 : view_distance_chunks;
     *fog_end = (float)(chunks * CHUNK_SIZE_X);
     *fog_start = *fog_end * (2.0f / 3.0f);
+}
+
+/* The noon key of the table above: a biome's fog colour is given for noon. */
+#define SKY_NOON_KEY 4
+
+void renderer_biome_fog(const float fog_rgb[3], float density, float sky[3], float *fog_start, float fog_end)
+{
+    const float *noon = SKY_KEYS[SKY_NOON_KEY].rgb;
+    for (int c = 0; c < 3; c++) {
+        float v = sky[c] * fog_rgb[c] / noon[c];
+        sky[c] = v > 1.0f ? 1.0f : v;
+    }
+    float d = density < 0.0f ? 0.0f : density > 1.0f ? 1.0f : density;
+    float band = (fog_end - *fog_start) * d * 3.0f;
+    *fog_start = band > fog_end ? 0.0f : fog_end - band;
+}
+
+void renderer_set_fog(Renderer *renderer, const float rgb[3], float density)
+{
+    renderer->biome_fog = true;
+    memcpy(renderer->biome_fog_rgb, rgb, sizeof renderer->biome_fog_rgb);
+    renderer->biome_fog_density = density;
 }
 
 void render_chunk_fog_range(float fog_start, float fog_end, float haze_end, float *chunk_start, float *chunk_end)

@@ -5,7 +5,8 @@
  * the points are the same whether the area is asked for at once or tile by tile in a shuffled order; the
  * density map (the shipped example PNG: black left quarter) and listed rectangles keep points out. The world:
  * version 4 chunks around spawn (trees crossing chunk borders) are identical in forward and reversed order
- * with fresh contexts, and hold trees and plants. */
+ * with fresh contexts, and hold trees and plants; a rule grows only where the biome lists its layer. */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,9 @@
 #include "strata/block.h"
 #include "strata/generator.h"
 #include "strata/rng.h"
+#include "strata/fileio.h"
 #include "strata/scatter.h"
+#include "test_util.h"
 
 static BlockRegistry *blocks;
 
@@ -46,13 +49,14 @@ static void test_config(void)
 {
     ScatterConfig *cfg = NULL;
     CHECK_EQ_INT(scatter_config_load(SCATTER_DEFAULT_PATH, blocks, &cfg), ST_OK);
-    CHECK(cfg && cfg->rule_count >= 10 && scatter_layer_find(cfg, "trees") >= 0);
+    CHECK(cfg && cfg->rule_count >= 10 && scatter_group_find(cfg, "trees") >= 0 &&
+          scatter_layer_find(cfg, "spruce_forest") >= 0);
     scatter_config_free(cfg);
     cfg = NULL;
     CHECK_EQ_INT(parse(TEST_RULES, &cfg), ST_OK);
     CHECK(cfg && cfg->layer_count == 2 && cfg->map_count == 1 && cfg->maps[0].width == 32);
     if (cfg) {
-        CHECK_NEAR(cfg->layer_reach[0], 6.0, 1e-6);
+        CHECK_NEAR(cfg->group_reach[0], 6.0, 1e-6);
         CHECK_NEAR(scatter_map_sample(&cfg->maps[0], -150.0f, 0.0f), 0.0, 1e-6);  /* black quarter */
         CHECK_NEAR(scatter_map_sample(&cfg->maps[0], 150.0f, 0.0f), 1.0, 1e-6);   /* white */
         CHECK(scatter_map_sample(&cfg->maps[0], 0.0f, 0.0f) > 0.3f && scatter_map_sample(&cfg->maps[0], 0.0f, 0.0f) < 0.7f);
@@ -115,10 +119,10 @@ static void test_spacing_and_order(void)
     ScatterConfig *cfg = NULL;
     CHECK_EQ_INT(parse(TEST_RULES, &cfg), ST_OK);
     if (!cfg) return;
-    for (int layer = 0; layer < cfg->layer_count; layer++) {
+    for (int layer = 0; layer < cfg->group_count; layer++) {
         ScatterPoint *all;
         int n = query(cfg, layer, -AREA, -AREA, AREA, AREA, &all);
-        fprintf(stderr, "  layer %s: %d points in %d x %d\n", cfg->layers[layer], n, 2 * AREA, 2 * AREA);
+        fprintf(stderr, "  layer %s: %d points in %d x %d\n", cfg->groups[layer], n, 2 * AREA, 2 * AREA);
         CHECK(n > 1000);
         /* brute force: every pair of the layer that lies closer in x than the layer's reach (sorted by x) */
         qsort(all, (size_t)n, sizeof *all, by_x);
@@ -132,7 +136,7 @@ static void test_spacing_and_order(void)
                 b_black += a->x < -80;
                 CHECK(a->scale >= 1.0f && a->scale <= 2.0f && a->rotation >= 0.0f && a->rotation <= 90.0f);
             }
-            for (int j = i + 1; j < n && (float)(all[j].x - a->x) < cfg->layer_reach[layer]; j++) {
+            for (int j = i + 1; j < n && (float)(all[j].x - a->x) < cfg->group_reach[layer]; j++) {
                 const ScatterPoint *b = &all[j];
                 float s = cfg->rules[a->rule].min_spacing, sb = cfg->rules[b->rule].min_spacing;
                 if (sb > s) s = sb;
@@ -257,6 +261,82 @@ static void test_world_order(void)
     generator_destroy(g);
 }
 
+/* Trunks of oak and spruce in seed 2's 5 x 5 chunks around spawn, with worldgen.json, a two-rule scatter.json
+ * (oak in layer "oak_forest", spruce in "spruce_forest", one spacing group) and an all-covering biome that
+ * lists `layer`, all in a temporary folder. */
+static void trunks_with_biome(const char *layer, long *oak, long *spruce)
+{
+    *oak = *spruce = -1;
+    char dir[256], path[320];
+    if (!test_make_temp_dir("scatter", dir, sizeof dir)) return;
+    char *worldgen = NULL;
+    size_t size = 0;
+    CHECK_EQ_INT(fileio_read_all("assets/worldgen.json", &worldgen, &size), ST_OK);
+    snprintf(path, sizeof path, "%s/worldgen.json", dir);
+    CHECK_EQ_INT(fileio_write_atomic(path, worldgen, size), ST_OK);
+    free(worldgen);
+    const char *rules =
+        "{\"version\": 1, \"rules\": ["
+        " {\"name\": \"oak\", \"layer\": \"oak_forest\", \"spacingGroup\": \"trees\", \"objectType\": \"tree:oak\","
+        "  \"baseDensity\": 0.6, \"minSpacing\": 5, \"ground\": [\"grass\"]},"
+        " {\"name\": \"spruce\", \"layer\": \"spruce_forest\", \"spacingGroup\": \"trees\","
+        "  \"objectType\": \"tree:spruce\", \"baseDensity\": 0.6, \"minSpacing\": 5, \"ground\": [\"grass\"]}]}";
+    snprintf(path, sizeof path, "%s/scatter.json", dir);
+    CHECK_EQ_INT(fileio_write_atomic(path, rules, strlen(rules)), ST_OK);
+    /* "all" wins everywhere (first match); "never" names both layers, so neither is an unnamed (ungated) one */
+    char biomes[640];
+    snprintf(biomes, sizeof biomes,
+             "{\"biomes\": [{\"name\": \"all\", \"temperature\": [0, 15], \"humidity\": [0, 15], \"splatRules\": [],"
+             " \"scatterLayers\": [\"%s\"], \"fogColor\": [0.5, 0.5, 0.5], \"fogDensity\": 0.3},"
+             " {\"name\": \"never\", \"temperature\": [0, 15], \"humidity\": [0, 15], \"splatRules\": [],"
+             " \"scatterLayers\": [\"oak_forest\", \"spruce_forest\"], \"fogColor\": [0.5, 0.5, 0.5],"
+             " \"fogDensity\": 0.3}]}", layer);
+    snprintf(path, sizeof path, "%s/biomes.json", dir);
+    CHECK_EQ_INT(fileio_write_atomic(path, biomes, strlen(biomes)), ST_OK);
+    WorldSettings s;
+    world_settings_default(&s);
+    s.seed = 2;
+    Generator *g = NULL;
+    snprintf(path, sizeof path, "%s/worldgen.json", dir);
+    StResult rc = generator_create_version(&s, blocks, path, 4, &g);
+    if (rc != ST_OK) fprintf(stderr, "  %s\n", st_error_message());
+    CHECK_EQ_INT(rc, ST_OK);
+    if (g) {
+        int sx, sz;
+        g->find_coarse_spawn_position(g, &sx, &sz);
+        TerrainChunk *c = calloc(1, sizeof *c);
+        GenContext *ctx = gen_context_create();
+        *oak = *spruce = 0;
+        for (int i = 0; i < SIDE * SIDE; i++) {
+            chunk_reset(c, (sx >> 4) - SIDE / 2 + i % SIDE, (sz >> 4) - SIDE / 2 + i / SIDE);
+            generator_generate_chunk(g, c, ctx);
+            for (int y = 1; y < 255; y++)
+                for (int z = 0; z < 16; z++)
+                    for (int x = 0; x < 16; x++) {
+                        *oak += chunk_get_contents(c, x, y, z) == BLOCK_OAK_TRUNK;
+                        *spruce += chunk_get_contents(c, x, y, z) == BLOCK_SPRUCE_TRUNK;
+                    }
+        }
+        gen_context_destroy(ctx);
+        chunk_destroy(c);
+        generator_destroy(g);
+    }
+    test_remove_tree(dir);
+}
+
+static void test_biome_layers(void)
+{
+    long oak, spruce;
+    trunks_with_biome("spruce_forest", &oak, &spruce);
+    fprintf(stderr, "  biome lists spruce_forest: %ld oak, %ld spruce trunk cells\n", oak, spruce);
+    CHECK_EQ_INT(oak, 0);
+    CHECK(spruce > 100);
+    trunks_with_biome("oak_forest", &oak, &spruce);
+    fprintf(stderr, "  biome lists oak_forest: %ld oak, %ld spruce trunk cells\n", oak, spruce);
+    CHECK(oak > 100);
+    CHECK_EQ_INT(spruce, 0);
+}
+
 int main(void)
 {
     if (block_registry_load("assets/blocks.json", &blocks) != ST_OK)
@@ -264,6 +344,7 @@ int main(void)
     RUN(test_config);
     RUN(test_spacing_and_order);
     RUN(test_world_order);
+    RUN(test_biome_layers);
     block_registry_destroy(blocks);
     return check_report();
 }

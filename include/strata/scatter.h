@@ -13,9 +13,12 @@
  *   - a candidate is *eligible* when its density roll passes (hash < density) and it lies outside every
  *     exclusion; the density comes from the rule, the map and the environment callback (climate, biome,
  *     structures' exclusions);
- *   - an eligible candidate is *accepted* unless an eligible candidate of the same layer within
- *     max(minSpacing of both rules) has a higher priority. Two accepted points of one layer are therefore
+ *   - an eligible candidate is *accepted* unless an eligible candidate of the same spacing group within
+ *     max(minSpacing of both rules) has a higher priority. Two accepted points of one group are therefore
  *     never closer than the larger of their minSpacings, whatever area is queried.
+ * A rule's `layer` is the name biomes list (biome.h: scatterLayers); its `spacingGroup` (default: the layer)
+ * is the set of rules that compete for space, so that e.g. oaks of "oak_forest" and birches of
+ * "birch_forest" never stand trunk to trunk.
  * The caller then applies its own ground test to accepted points (surface block, heightRange, maxSlope);
  * one that fails is simply not placed, which never lets a neighbour through, so spacing still holds.
  *
@@ -50,11 +53,13 @@ typedef struct ScatterMap {
 
 typedef struct ScatterRule {
     char name[SCATTER_NAME_MAX];
-    char layer[SCATTER_NAME_MAX];
+    char layer[SCATTER_NAME_MAX];   /* what biomes name */
+    char group[SCATTER_NAME_MAX];   /* spacingGroup: who competes for space (default: the layer) */
     ScatterKind kind;
     char object[SCATTER_NAME_MAX];  /* after the "kind:" prefix: tree type, plant block or template name */
     int block;                      /* plant: its block; boulder/rock: their block (default granite) */
     int layer_index;                /* index among the config's distinct layers */
+    int group_index;                /* index among the config's distinct spacing groups */
     int map;                        /* index into ScatterConfig.maps, -1 for none */
     float base_density;             /* 0..1 per candidate */
     float min_spacing;              /* > 0, blocks */
@@ -81,7 +86,9 @@ typedef struct ScatterConfig {
     ScatterRule *rules;
     int layer_count;
     char (*layers)[SCATTER_NAME_MAX];
-    float *layer_reach;             /* per layer: the largest minSpacing of its rules */
+    int group_count;
+    char (*groups)[SCATTER_NAME_MAX];
+    float *group_reach;             /* per spacing group: the largest minSpacing of its rules */
     int map_count;
     ScatterMap *maps;
     int exclusion_count;
@@ -103,8 +110,9 @@ typedef struct ScatterPoint {
 StResult scatter_config_load(const char *path, const BlockRegistry *blocks, ScatterConfig **out);
 StResult scatter_config_parse(const char *path, const char *text, const BlockRegistry *blocks, ScatterConfig **out);
 void scatter_config_free(ScatterConfig *cfg);
-/* The layer's index, or -1. */
+/* The layer's / spacing group's index, or -1. */
 int scatter_layer_find(const ScatterConfig *cfg, const char *name);
+int scatter_group_find(const ScatterConfig *cfg, const char *name);
 /* The map's value at (x, z): 0..1. */
 float scatter_map_sample(const ScatterMap *map, float x, float z);
 bool scatter_excluded_rect(const ScatterConfig *cfg, float x, float z);
@@ -113,10 +121,10 @@ bool scatter_excluded_rect(const ScatterConfig *cfg, float x, float z);
  * 1. Called for candidates only; must be pure in its arguments. */
 typedef float (*ScatterEnvFn)(void *user, const ScatterRule *rule, int x, int z);
 
-/* The accepted points of layer `layer` with x0 <= x < x1, z0 <= z < z1, in a fixed order (rule, then cell z,
+/* The accepted points of spacing group `group` with x0 <= x < x1, z0 <= z < z1, in a fixed order (rule, then cell z,
  * then x). Writes at most max and returns how many there are (may exceed max: call again with more room);
  * -1 when out of memory. */
-int scatter_points(const ScatterConfig *cfg, uint64_t seed, int layer, int x0, int z0, int x1, int z1,
+int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
                    ScatterEnvFn env, void *user, ScatterPoint *out, int max);
 
 #endif

@@ -1,22 +1,27 @@
 /* gen_scatter.c — gen24 version 4's pass 4 vegetation from scatter rules (scatter.h, assets/scatter.json).
  *
- * Design: a layer made only of plant rules is a *plant layer*: the chunk asks scatter_points for its own
+ * Design: a spacing group made only of plant rules is a *plant group*: the chunk asks scatter_points for its own
  * 16 x 16 area and tests each accepted point on its own column (the top cell must be one of the rule's ground
  * blocks, within heightRange, not frozen, room above) — one cell per point, never outside the chunk. Every
- * other layer is an *object layer* (trees, boulders, rocks, templates, and any plant put there): a GenFeature
+ * other group is an *object group* (trees, boulders, rocks, templates, and any plant put there): a GenFeature
  * (gen_feature.h) whose derivation for a source chunk asks scatter_points for the source's area and tests the
  * ground on the pure base fill (GenSourceFill: the surface rule of gen24_surface_layer, water, room for a
  * trunk, the slope between neighbouring tops), never on cells, so every chunk an object reaches agrees.
  *
  * The environment (ScatterEnvFn) is pure: gen24's lattice fields around the point (temperature adjusted for
- * the lattice height, as Survivalcraft adjusts it for altitude, and humidity), the forest-patch field, the
- * structures' exclusions (flat zones, dungeon entrances). Lattice samples are memoised per query.
+ * the lattice height, as Survivalcraft adjusts it for altitude, and humidity), the biome there (biome.h,
+ * assets/biomes.json: a rule applies only where the biome lists its layer; a layer that no biome lists is
+ * not gated), the forest-patch field, the structures' exclusions (flat zones, dungeon entrances), and the
+ * rule's heightRange on the lattice height (so water spots drop out before spacing; the ground test checks
+ * the real height again). Lattice samples are memoised per query.
  * Trees choose their size among the type's 16 brushes by scale (0: smallest .. 1: largest) and are not turned
  * (their brushes differ already); templates turn by quarter turns (rotation / 90), boulders and rocks are
  * ellipsoids of radius `scale`. sinkAmount lowers an object into the ground. */
 #include "gen24_internal.h"
 #include "gen_feature.h"
 #include "structures/gen_structures.h"
+#include "strata/biome.h"
+#include "strata/fileio.h"
 #include "strata/scatter.h"
 #include "strata/voxel_template.h"
 
@@ -28,7 +33,9 @@
 typedef struct GenScatterRules {
     int *tree_type;             /* per rule: index into cfg.trees (tree rules), else -1 */
     VoxelTemplate *templates;   /* per rule (template rules) */
-    bool *object_layer;         /* per layer */
+    bool *object_group;         /* per spacing group */
+    uint32_t *biome_mask;       /* per rule: bit b set when biome b lists the rule's layer (all: not gated) */
+    BiomeSet *biomes;
     int range;                  /* chunks an object may reach from its source */
 } GenScatterRules;
 
@@ -104,6 +111,10 @@ static float env_density(void *user, const ScatterRule *r, int x, int z)
     int y = (int)height + 1;
     if (y - 1 < r->height_min || y - 1 > r->height_max)
         return 0.0f; /* the lattice height is near the ground's: water and low shores drop out before spacing */
+    const GenScatterRules *sr = g->scatter_rules;
+    if (sr->biome_mask[r - g->scatter->rules] != UINT32_MAX &&
+        !(sr->biome_mask[r - g->scatter->rules] & (1u << biome_set_classify(sr->biomes, t, h, height))))
+        return 0.0f;
     t += gen_temperature_adjustment(y);
     if (t < r->temperature_min || t > r->temperature_max || h < r->humidity_min || h > r->humidity_max)
         return 0.0f;
@@ -152,10 +163,10 @@ void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk)
     }
     int ox = chunk->origin_x, oz = chunk->origin_z;
     env_init(env, g, ox, oz);
-    for (int layer = 0; layer < cfg->layer_count; layer++) {
-        if (g->scatter_rules->object_layer[layer])
+    for (int group = 0; group < cfg->group_count; group++) {
+        if (g->scatter_rules->object_group[group])
             continue;
-        int n = scatter_points(cfg, g->seed_scatter, layer, ox, oz, ox + 16, oz + 16, env_density, env, pts, 256);
+        int n = scatter_points(cfg, g->seed_scatter, group, ox, oz, ox + 16, oz + 16, env_density, env, pts, 256);
         for (int i = 0; i < n && i < 256; i++) {
             const ScatterRule *r = &cfg->rules[pts[i].rule];
             int lx = pts[i].x - ox, lz = pts[i].z - oz;
@@ -239,10 +250,10 @@ static void derive_objects(const void *generator, GenCache *cache, GenCacheEntry
     }
     gen_source_fill_init(fill, g, ox, oz);
     env_init(env, g, ox, oz);
-    for (int layer = 0; layer < cfg->layer_count; layer++) {
-        if (!g->scatter_rules->object_layer[layer])
+    for (int group = 0; group < cfg->group_count; group++) {
+        if (!g->scatter_rules->object_group[group])
             continue;
-        int n = scatter_points(cfg, g->seed_scatter, layer, ox, oz, ox + 16, oz + 16, env_density, env, pts, 256);
+        int n = scatter_points(cfg, g->seed_scatter, group, ox, oz, ox + 16, oz + 16, env_density, env, pts, 256);
         if (n < 0 || n > 256) {
             e->valid = false;
             goto done;
@@ -382,7 +393,9 @@ void gen24_scatter_destroy(Gen24 *g)
                 voxel_template_free(&sr->templates[i]);
         free(sr->tree_type);
         free(sr->templates);
-        free(sr->object_layer);
+        free(sr->object_group);
+        free(sr->biome_mask);
+        biome_set_destroy(sr->biomes);
         free(sr);
     }
     scatter_config_free(g->scatter);
@@ -403,18 +416,35 @@ StResult gen24_scatter_create(Gen24 *g, const char *path)
     g->scatter_rules = sr;
     if (!sr || !(sr->tree_type = calloc((size_t)n, sizeof *sr->tree_type)) ||
         !(sr->templates = calloc((size_t)n, sizeof *sr->templates)) ||
-        !(sr->object_layer = calloc((size_t)(cfg->layer_count > 0 ? cfg->layer_count : 1), sizeof *sr->object_layer)))
+        !(sr->biome_mask = calloc((size_t)n, sizeof *sr->biome_mask)) ||
+        !(sr->object_group = calloc((size_t)(cfg->group_count > 0 ? cfg->group_count : 1), sizeof *sr->object_group)))
         return st_fail(ST_ERR_NOMEM, "%s: out of memory", path);
     char dir[512] = "";
     const char *slash = strrchr(path, '/');
     if (slash)
         snprintf(dir, sizeof dir, "%.*s/", (int)(slash - path), path);
+    /* the biomes beside the rules, else the shipped ones */
+    char bpath[600];
+    snprintf(bpath, sizeof bpath, "%sbiomes.json", dir);
+    const char *biomes_path = fileio_exists(bpath) ? bpath : "assets/biomes.json";
+    if ((rc = biome_set_load(biomes_path, g->blocks, &sr->biomes)) != ST_OK)
+        return rc;
+    char *text = NULL;
+    size_t size = 0;
+    if (fileio_read_all(biomes_path, &text, &size) == ST_OK) /* the biomes are inputs too (cache key) */
+        g->scatter->text_hash ^= rng_hash_string(text) * 31u;
+    free(text);
     int ext = 1;
     for (int i = 0; i < cfg->rule_count; i++) {
+        uint32_t mask = 0;
+        for (int b = 0; b < biome_set_count(sr->biomes); b++)
+            if (biome_set_layer_allowed(sr->biomes, b, cfg->rules[i].layer))
+                mask |= 1u << b;
+        sr->biome_mask[i] = mask ? mask : UINT32_MAX;
         const ScatterRule *r = &cfg->rules[i];
         sr->tree_type[i] = -1;
         if (r->kind != SCATTER_PLANT)
-            sr->object_layer[r->layer_index] = true;
+            sr->object_group[r->group_index] = true;
         if (r->kind == SCATTER_TREE) {
             for (int k = 0; k < g->cfg.tree_type_count; k++)
                 if (strcmp(g->cfg.trees[k].name, r->object) == 0)

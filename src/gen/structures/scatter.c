@@ -1,8 +1,8 @@
 /* scatter.c — order-independent scatter placement (scatter.h): jittered candidate grids, hash priorities and
  * the per-position spacing rule.
  *
- * Design: a query over [x0, x1) x [z0, z1) gathers the eligible candidates of the layer's rules over the area
- * grown by the layer's reach (its largest minSpacing), buckets them in a grid of reach-sized cells, and keeps
+ * Design: a query over [x0, x1) x [z0, z1) gathers the eligible candidates of the group's rules over the area
+ * grown by the spacing group's reach (its largest minSpacing), buckets them in a grid of reach-sized cells, and keeps
  * each inner candidate that no eligible candidate within max(minSpacing of both) outranks. Whether a
  * candidate is eligible is decided from its own position alone (hashes, map, rectangles, the caller's
  * environment), so every query that sees a candidate agrees on it, and so on acceptance. */
@@ -78,12 +78,12 @@ static bool outranks(const Cand *a, const Cand *b)
     return a->i < b->i;
 }
 
-int scatter_points(const ScatterConfig *cfg, uint64_t seed, int layer, int x0, int z0, int x1, int z1,
+int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
                    ScatterEnvFn env, void *user, ScatterPoint *out, int max)
 {
-    if (layer < 0 || layer >= cfg->layer_count || x1 <= x0 || z1 <= z0)
+    if (group < 0 || group >= cfg->group_count || x1 <= x0 || z1 <= z0)
         return 0;
-    int reach = (int)ceilf(cfg->layer_reach[layer]);
+    int reach = (int)ceilf(cfg->group_reach[group]);
     if (reach < 1)
         reach = 1;
     int ex0 = x0 - reach, ez0 = z0 - reach, ex1 = x1 + reach, ez1 = z1 + reach; /* [ex0, ex1) */
@@ -93,7 +93,7 @@ int scatter_points(const ScatterConfig *cfg, uint64_t seed, int layer, int x0, i
         return -1;
     for (int r = 0; r < cfg->rule_count; r++) {
         const ScatterRule *rule = &cfg->rules[r];
-        if (rule->layer_index != layer)
+        if (rule->group_index != group)
             continue;
         int c = rule->cell;
         for (int j = floor_div(ez0, c); j <= floor_div(ez1 - 1, c); j++)

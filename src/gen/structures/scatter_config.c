@@ -30,7 +30,8 @@ void scatter_config_free(ScatterConfig *cfg)
     free(cfg->maps);
     free(cfg->rules);
     free(cfg->layers);
-    free(cfg->layer_reach);
+    free(cfg->groups);
+    free(cfg->group_reach);
     free(cfg->exclusions);
     free(cfg);
 }
@@ -39,6 +40,14 @@ int scatter_layer_find(const ScatterConfig *cfg, const char *name)
 {
     for (int i = 0; i < cfg->layer_count; i++)
         if (strcmp(cfg->layers[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int scatter_group_find(const ScatterConfig *cfg, const char *name)
+{
+    for (int i = 0; i < cfg->group_count; i++)
+        if (strcmp(cfg->groups[i], name) == 0)
             return i;
     return -1;
 }
@@ -144,6 +153,7 @@ static StResult parse_rule(const ConfigDoc *doc, const cJSON *o, int index, cons
     char type[2 * SCATTER_NAME_MAX];
     if ((rc = config_get_string(doc, o, where, "name", r->name, sizeof r->name)) != ST_OK ||
         (rc = config_get_string(doc, o, where, "layer", r->layer, sizeof r->layer)) != ST_OK ||
+        (rc = config_get_string_opt(doc, o, where, "spacingGroup", r->group, sizeof r->group)) != ST_OK ||
         (rc = config_get_string(doc, o, where, "objectType", type, sizeof type)) != ST_OK ||
         (rc = parse_object(doc, where, blocks, type, r)) != ST_OK)
         return rc;
@@ -261,12 +271,20 @@ static StResult parse_rule(const ConfigDoc *doc, const cJSON *o, int index, cons
     int layer = scatter_layer_find(cfg, r->layer);
     if (layer < 0) {
         layer = cfg->layer_count++;
-        snprintf(cfg->layers[layer], SCATTER_NAME_MAX, "%s", r->layer);
-        cfg->layer_reach[layer] = 0.0f;
+        memcpy(cfg->layers[layer], r->layer, sizeof r->layer);
     }
     r->layer_index = layer;
-    if (r->min_spacing > cfg->layer_reach[layer])
-        cfg->layer_reach[layer] = r->min_spacing;
+    if (!r->group[0])
+        memcpy(r->group, r->layer, sizeof r->layer);
+    int group = scatter_group_find(cfg, r->group);
+    if (group < 0) {
+        group = cfg->group_count++;
+        memcpy(cfg->groups[group], r->group, sizeof r->group);
+        cfg->group_reach[group] = 0.0f;
+    }
+    r->group_index = group;
+    if (r->min_spacing > cfg->group_reach[group])
+        cfg->group_reach[group] = r->min_spacing;
     return ST_OK;
 }
 
@@ -335,8 +353,9 @@ StResult scatter_config_parse(const char *path, const char *text, const BlockReg
     cfg->rules = calloc((size_t)(n > 0 ? n : 1), sizeof *cfg->rules);
     cfg->maps = calloc((size_t)(n > 0 ? n : 1), sizeof *cfg->maps);
     cfg->layers = calloc((size_t)(n > 0 ? n : 1), sizeof *cfg->layers);
-    cfg->layer_reach = calloc((size_t)(n > 0 ? n : 1), sizeof *cfg->layer_reach);
-    if (!cfg->rules || !cfg->maps || !cfg->layers || !cfg->layer_reach) {
+    cfg->groups = calloc((size_t)(n > 0 ? n : 1), sizeof *cfg->groups);
+    cfg->group_reach = calloc((size_t)(n > 0 ? n : 1), sizeof *cfg->group_reach);
+    if (!cfg->rules || !cfg->maps || !cfg->layers || !cfg->groups || !cfg->group_reach) {
         rc = st_fail(ST_ERR_NOMEM, "%s: out of memory", path);
         goto done;
     }

@@ -298,3 +298,9 @@ int generator_list_flat_zones(const Generator *g, int x, int z, int radius, Flat
         }
     return n;
 }
+
+int generator_list_scatter(const Generator *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max)
+{
+    const Gen24 *gi = gen24_of(g);
+    return gi ? gen24_scatter_list(gi, x0, z0, x1, z1, out, max) : 0;
+}

@@ -382,6 +382,41 @@ void gen24_scatter_objects(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
     gen_feature_paint_chunk(&OBJECTS, g, ctx, chunk);
 }
 
+int gen24_scatter_list(const Gen24 *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max)
+{
+    if (!g->scatter || x1 <= x0 || z1 <= z0)
+        return 0;
+    GenContext *ctx = gen_context_create();
+    if (!ctx)
+        return -1;
+    GenCache *cache = &ctx->features[GEN_FEATURE_SLOT_SCATTER];
+    cache->item_size = sizeof(GenScatterItem);
+    int n = 0;
+    for (int sz = z0 >> 4; sz <= (z1 - 1) >> 4 && n >= 0; sz++)
+        for (int sx = x0 >> 4; sx <= (x1 - 1) >> 4 && n >= 0; sx++) {
+            bool hit;
+            GenCacheEntry *e = gen_cache_lookup(cache, g->key, sx, sz, &hit);
+            if (!hit)
+                derive_objects(g, cache, e, sx, sz);
+            if (!e->valid) {
+                n = -1;
+                break;
+            }
+            const GenScatterItem *items = e->items;
+            for (int i = 0; i < e->count; i++) {
+                const GenScatterItem *it = &items[i];
+                if (it->x < x0 || it->x >= x1 || it->z < z0 || it->z >= z1)
+                    continue;
+                const ScatterRule *r = &g->scatter->rules[it->rule];
+                if (n < max)
+                    out[n] = (GeneratorScatterPoint){it->x, it->y, it->z, (int)r->kind, it->rule, r->name};
+                n++;
+            }
+        }
+    gen_context_destroy(ctx);
+    return n;
+}
+
 /* ---- creation ---- */
 
 void gen24_scatter_destroy(Gen24 *g)

@@ -13,7 +13,7 @@
  * assets/biomes.json: a rule applies only where the biome lists its layer; a layer that no biome lists is
  * not gated), the forest-patch field, the structures' exclusions (flat zones, dungeon entrances), and the
  * rule's heightRange on the lattice height (so water spots drop out before spacing; the ground test checks
- * the real height again). Lattice samples are memoised per query.
+ * the real height again). Lattice samples are memoised per thread.
  * Trees choose their size among the type's 16 brushes by scale (0: smallest .. 1: largest) and are not turned
  * (their brushes differ already); templates turn by quarter turns (rotation / 90), boulders and rocks are
  * ellipsoids of radius `scale`. sinkAmount lowers an object into the ground. */
@@ -48,39 +48,44 @@ typedef struct GenScatterItem {
 
 /* ---- environment ---- */
 
-#define ENV_N 48
+typedef struct EnvSample { Gen24Lattice f; float height; } EnvSample;
 
-typedef struct EnvSample { Gen24Lattice f; float height; bool have; } EnvSample;
+/* A query's environment: the generator and the forest-patch field of the chunks it has touched (the field is
+ * constant per chunk; a query covers a few). */
+#define ENV_FOREST 16
 
 typedef struct ScatterEnv {
     const Gen24 *g;
-    int lx0, lz0;               /* world origin of the memo (a multiple of 4) */
-    EnvSample memo[ENV_N][ENV_N];
+    int forest_n;
+    int forest_cx[ENV_FOREST], forest_cz[ENV_FOREST];
+    float forest[ENV_FOREST];
 } ScatterEnv;
 
-static void env_init(ScatterEnv *e, const Gen24 *g, int x0, int z0)
+static void env_init(ScatterEnv *e, const Gen24 *g)
 {
     e->g = g;
-    e->lx0 = (x0 & ~3) - 4 * (ENV_N / 2 - 8); /* the area and its reach fit around the query */
-    e->lz0 = (z0 & ~3) - 4 * (ENV_N / 2 - 8);
-    for (int i = 0; i < ENV_N; i++)
-        for (int j = 0; j < ENV_N; j++)
-            e->memo[i][j].have = false;
+    e->forest_n = 0;
 }
 
-static EnvSample env_sample(ScatterEnv *e, int wx, int wz, EnvSample *scratch)
+static float env_forest(ScatterEnv *e, int cx, int cz)
 {
-    int i = (wx - e->lx0) / 4, j = (wz - e->lz0) / 4;
-    bool inside = wx >= e->lx0 && wz >= e->lz0 && i < ENV_N && j < ENV_N;
-    EnvSample *s = inside ? &e->memo[j][i] : scratch;
-    if (!inside || !s->have) {
-        Gen24Coarse c;
-        gen24_coarse_base(e->g, wx, wz, true, &c);
-        s->f = c.fields;
-        s->height = c.height;
-        s->have = true;
-    }
-    return *s;
+    for (int i = 0; i < e->forest_n; i++)
+        if (e->forest_cx[i] == cx && e->forest_cz[i] == cz)
+            return e->forest[i];
+    float f = gen24_forest_density(e->g, cx, cz);
+    int i = e->forest_n < ENV_FOREST ? e->forest_n++ : (cx * 7 + cz * 13) & (ENV_FOREST - 1);
+    e->forest_cx[i] = cx;
+    e->forest_cz[i] = cz;
+    e->forest[i] = f;
+    return f;
+}
+
+/* The fields and height of the coarse column at lattice point (wx, wz) (memoised per thread in gen24_fill.c). */
+static EnvSample env_sample(const Gen24 *g, int wx, int wz)
+{
+    Gen24Coarse c;
+    gen24_coarse_base(g, wx, wz, true, &c);
+    return (EnvSample){c.fields, c.height};
 }
 
 static float ramp(const ScatterRamp *r, float v)
@@ -93,15 +98,15 @@ static float env_density(void *user, const ScatterRule *r, int x, int z)
 {
     ScatterEnv *e = user;
     const Gen24 *g = e->g;
-    float d = r->forest ? gen24_forest_density(g, x >> 4, z >> 4) : 1.0f;
+    float d = r->forest ? env_forest(e, x >> 4, z >> 4) : 1.0f;
     if (d <= 0.0f)
         return 0.0f;
     int x0 = x & ~3, z0 = z & ~3;
-    EnvSample k[4], scratch;
-    k[0] = env_sample(e, x0, z0, &scratch);
-    k[1] = env_sample(e, x0 + 4, z0, &scratch);
-    k[2] = env_sample(e, x0, z0 + 4, &scratch);
-    k[3] = env_sample(e, x0 + 4, z0 + 4, &scratch);
+    EnvSample k[4];
+    k[0] = env_sample(g, x0, z0);
+    k[1] = env_sample(g, x0 + 4, z0);
+    k[2] = env_sample(g, x0, z0 + 4);
+    k[3] = env_sample(g, x0 + 4, z0 + 4);
     float fx = (float)(x & 3) * 0.25f, fz = (float)(z & 3) * 0.25f;
     float height = gen24_field_bilerp(k[0].height, k[1].height, k[2].height, k[3].height, fx, fz);
     int t = gen24_temperature_of(g, gen24_field_bilerp(k[0].f.temperature, k[1].f.temperature, k[2].f.temperature,
@@ -162,7 +167,7 @@ void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk)
         return; /* out of memory: no plants (never a partial, order-dependent set) */
     }
     int ox = chunk->origin_x, oz = chunk->origin_z;
-    env_init(env, g, ox, oz);
+    env_init(env, g);
     for (int group = 0; group < cfg->group_count; group++) {
         if (g->scatter_rules->object_group[group])
             continue;
@@ -249,7 +254,7 @@ static void derive_objects(const void *generator, GenCache *cache, GenCacheEntry
         goto done;
     }
     gen_source_fill_init(fill, g, ox, oz);
-    env_init(env, g, ox, oz);
+    env_init(env, g);
     for (int group = 0; group < cfg->group_count; group++) {
         if (!g->scatter_rules->object_group[group])
             continue;

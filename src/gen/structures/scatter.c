@@ -42,31 +42,34 @@ bool scatter_excluded_rect(const ScatterConfig *cfg, float x, float z)
     return false;
 }
 
-/* The candidate of `rule` in cell (i, j), and whether it is eligible. */
+/* The candidate of `rule` in cell (i, j), and whether it is eligible and lies in [ex0, ex1) x [ez0, ez1).
+ * Whether it is eligible depends on the candidate alone; the bounds only skip work. */
 static bool candidate(const ScatterConfig *cfg, uint64_t seed, int r, int i, int j, ScatterEnvFn env, void *user,
-                      Cand *out)
+                      const int bounds[4], Cand *out)
 {
     const ScatterRule *rule = &cfg->rules[r];
     uint64_t s = seed ^ rule->seed_salt;
+    float roll = unit24(rng_hash3(s, i, j, 2));
+    float density = rule->base_density;
+    if (roll >= density)
+        return false; /* most candidates stop here, before their position is even hashed */
     uint64_t h = rng_hash3(s, i, j, 0);
     int c = rule->cell;
     out->x = i * c + (int)(h % (uint64_t)c);
     out->z = j * c + (int)((h >> 24) % (uint64_t)c);
+    if (out->x < bounds[0] || out->x >= bounds[2] || out->z < bounds[1] || out->z >= bounds[3])
+        return false;
     out->rule = r;
     out->i = i;
     out->j = j;
-    out->priority = rng_hash3(s, i, j, 1);
-    float roll = unit24(rng_hash3(s, i, j, 2));
-    float density = rule->base_density;
-    if (roll >= density)
-        return false;
     if (rule->map >= 0)
         density *= scatter_map_sample(&cfg->maps[rule->map], (float)out->x, (float)out->z);
     if (roll >= density || scatter_excluded_rect(cfg, (float)out->x, (float)out->z))
         return false;
-    if (env)
-        density *= env(user, rule, out->x, out->z);
-    return roll < density;
+    if (env && roll >= density * env(user, rule, out->x, out->z))
+        return false;
+    out->priority = rng_hash3(s, i, j, 1);
+    return true;
 }
 
 /* Does a outrank b? A total order: priority, then rule, then cell. */
@@ -87,6 +90,7 @@ int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, i
     if (reach < 1)
         reach = 1;
     int ex0 = x0 - reach, ez0 = z0 - reach, ex1 = x1 + reach, ez1 = z1 + reach; /* [ex0, ex1) */
+    const int bounds[4] = {ex0, ez0, ex1, ez1};
     int cap = 64, n = 0;
     Cand *cands = malloc(sizeof *cands * (size_t)cap);
     if (!cands)
@@ -99,9 +103,7 @@ int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, i
         for (int j = floor_div(ez0, c); j <= floor_div(ez1 - 1, c); j++)
             for (int i = floor_div(ex0, c); i <= floor_div(ex1 - 1, c); i++) {
                 Cand cd;
-                if (!candidate(cfg, seed, r, i, j, env, user, &cd))
-                    continue;
-                if (cd.x < ex0 || cd.x >= ex1 || cd.z < ez0 || cd.z >= ez1)
+                if (!candidate(cfg, seed, r, i, j, env, user, bounds, &cd))
                     continue;
                 if (n == cap) {
                     Cand *grown = realloc(cands, sizeof *cands * (size_t)cap * 2);

@@ -342,8 +342,9 @@ static void place_source(const void *generator, GenCache *cache, GenCacheEntry *
         int wx = ox + x, wz = oz + z;
         int cx = x >> 2, cz = z >> 2, t_col, h_col;
         float m;
-        gen24_column_fields(g, gen_source_coarse(fill, cx, cz), gen_source_coarse(fill, cx + 1, cz), gen_source_coarse(fill, cx, cz + 1),
-                            gen_source_coarse(fill, cx + 1, cz + 1), wx, wz, &t_col, &h_col, &m);
+        gen24_column_fields(g, gen_source_coarse(fill, cx, cz), gen_source_coarse(fill, cx + 1, cz),
+                            gen_source_coarse(fill, cx, cz + 1), gen_source_coarse(fill, cx + 1, cz + 1), wx, wz,
+                            &t_col, &h_col, &m);
         Gen24RockRule rule = gen24_rock_rule(g, gen24_shore_distance(g, (float)wx, (float)wz), m, t_col, h_col);
         int block, depth;
         gen24_surface_layer(g, wx, wz, top, gen24_rock(rule, top_density), BLOCK_AIR, t_col, h_col, m, &block, &depth);

@@ -261,38 +261,34 @@ static void test_world_order(void)
     generator_destroy(g);
 }
 
-/* Trunks of oak and spruce in seed 2's 5 x 5 chunks around spawn, with worldgen.json, a two-rule scatter.json
- * (oak in layer "oak_forest", spruce in "spruce_forest", one spacing group) and an all-covering biome that
- * lists `layer`, all in a temporary folder. */
-static void trunks_with_biome(const char *layer, long *oak, long *spruce)
+/* A generator of seed 2, version 4, whose worldgen.json (the shipped one), scatter.json (`rules`), biomes.json
+ * (`biomes`, or the shipped one when NULL) and templates/box.json (a 3 x 2 x 3 glass box) lie in a temporary
+ * folder `dir` (the caller removes it). */
+static Generator *temp_generator(char *dir, size_t dir_size, const char *rules, const char *biomes)
 {
-    *oak = *spruce = -1;
-    char dir[256], path[320];
-    if (!test_make_temp_dir("scatter", dir, sizeof dir)) return;
-    char *worldgen = NULL;
+    char path[400];
+    if (!test_make_temp_dir("scatter", dir, dir_size)) return NULL;
+    char *text = NULL;
     size_t size = 0;
-    CHECK_EQ_INT(fileio_read_all("assets/worldgen.json", &worldgen, &size), ST_OK);
+    CHECK_EQ_INT(fileio_read_all("assets/worldgen.json", &text, &size), ST_OK);
     snprintf(path, sizeof path, "%s/worldgen.json", dir);
-    CHECK_EQ_INT(fileio_write_atomic(path, worldgen, size), ST_OK);
-    free(worldgen);
-    const char *rules =
-        "{\"version\": 1, \"rules\": ["
-        " {\"name\": \"oak\", \"layer\": \"oak_forest\", \"spacingGroup\": \"trees\", \"objectType\": \"tree:oak\","
-        "  \"baseDensity\": 0.6, \"minSpacing\": 5, \"ground\": [\"grass\"]},"
-        " {\"name\": \"spruce\", \"layer\": \"spruce_forest\", \"spacingGroup\": \"trees\","
-        "  \"objectType\": \"tree:spruce\", \"baseDensity\": 0.6, \"minSpacing\": 5, \"ground\": [\"grass\"]}]}";
-    snprintf(path, sizeof path, "%s/scatter.json", dir);
-    CHECK_EQ_INT(fileio_write_atomic(path, rules, strlen(rules)), ST_OK);
-    /* "all" wins everywhere (first match); "never" names both layers, so neither is an unnamed (ungated) one */
-    char biomes[640];
-    snprintf(biomes, sizeof biomes,
-             "{\"biomes\": [{\"name\": \"all\", \"temperature\": [0, 15], \"humidity\": [0, 15], \"splatRules\": [],"
-             " \"scatterLayers\": [\"%s\"], \"fogColor\": [0.5, 0.5, 0.5], \"fogDensity\": 0.3},"
-             " {\"name\": \"never\", \"temperature\": [0, 15], \"humidity\": [0, 15], \"splatRules\": [],"
-             " \"scatterLayers\": [\"oak_forest\", \"spruce_forest\"], \"fogColor\": [0.5, 0.5, 0.5],"
-             " \"fogDensity\": 0.3}]}", layer);
+    CHECK_EQ_INT(fileio_write_atomic(path, text, size), ST_OK);
+    free(text);
+    if (!biomes) {
+        CHECK_EQ_INT(fileio_read_all("assets/biomes.json", &text, &size), ST_OK);
+        biomes = text;
+    }
     snprintf(path, sizeof path, "%s/biomes.json", dir);
     CHECK_EQ_INT(fileio_write_atomic(path, biomes, strlen(biomes)), ST_OK);
+    free(text == biomes ? text : NULL);
+    snprintf(path, sizeof path, "%s/scatter.json", dir);
+    CHECK_EQ_INT(fileio_write_atomic(path, rules, strlen(rules)), ST_OK);
+    static const char *box = "{\"name\": \"box\", \"size\": [3, 2, 3], \"palette\": {\"g\": \"glass\", \".\": null},"
+                             " \"layers\": [[\"ggg\", \"ggg\", \"ggg\"], [\"g.g\", \"...\", \"g.g\"]]}";
+    snprintf(path, sizeof path, "%s/templates", dir);
+    CHECK_EQ_INT(fileio_make_dirs(path), ST_OK);
+    snprintf(path, sizeof path, "%s/templates/box.json", dir);
+    CHECK_EQ_INT(fileio_write_atomic(path, box, strlen(box)), ST_OK);
     WorldSettings s;
     world_settings_default(&s);
     s.seed = 2;
@@ -301,24 +297,55 @@ static void trunks_with_biome(const char *layer, long *oak, long *spruce)
     StResult rc = generator_create_version(&s, blocks, path, 4, &g);
     if (rc != ST_OK) fprintf(stderr, "  %s\n", st_error_message());
     CHECK_EQ_INT(rc, ST_OK);
+    return g;
+}
+
+/* Cells of each block in the SIDE x SIDE chunks around g's spawn. */
+static void count_blocks(const Generator *g, long counts[BLOCK_MAX])
+{
+    memset(counts, 0, sizeof(long) * BLOCK_MAX);
+    int sx, sz;
+    g->find_coarse_spawn_position(g, &sx, &sz);
+    TerrainChunk *c = calloc(1, sizeof *c);
+    GenContext *ctx = gen_context_create();
+    for (int i = 0; i < SIDE * SIDE; i++) {
+        chunk_reset(c, (sx >> 4) - SIDE / 2 + i % SIDE, (sz >> 4) - SIDE / 2 + i / SIDE);
+        generator_generate_chunk(g, c, ctx);
+        for (int y = 1; y < 255; y++)
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    counts[chunk_get_contents(c, x, y, z)]++;
+    }
+    gen_context_destroy(ctx);
+    chunk_destroy(c);
+}
+
+static const char *TREE_RULES =
+    "{\"version\": 1, \"rules\": ["
+    " {\"name\": \"oak\", \"layer\": \"oak_forest\", \"spacingGroup\": \"trees\", \"objectType\": \"tree:oak\","
+    "  \"baseDensity\": 0.6, \"minSpacing\": 5, \"ground\": [\"grass\"]},"
+    " {\"name\": \"spruce\", \"layer\": \"spruce_forest\", \"spacingGroup\": \"trees\","
+    "  \"objectType\": \"tree:spruce\", \"baseDensity\": 0.6, \"minSpacing\": 5, \"ground\": [\"grass\"]}]}";
+
+/* Trunks of oak and spruce with TREE_RULES (oak in layer "oak_forest", spruce in "spruce_forest", one spacing
+ * group) and an all-covering biome that lists `layer`. */
+static void trunks_with_biome(const char *layer, long *oak, long *spruce)
+{
+    *oak = *spruce = -1;
+    /* "all" wins everywhere (first match); "never" names both layers, so neither is an unnamed (ungated) one */
+    char biomes[640], dir[256];
+    snprintf(biomes, sizeof biomes,
+             "{\"biomes\": [{\"name\": \"all\", \"temperature\": [0, 15], \"humidity\": [0, 15], \"splatRules\": [],"
+             " \"scatterLayers\": [\"%s\"], \"fogColor\": [0.5, 0.5, 0.5], \"fogDensity\": 0.3},"
+             " {\"name\": \"never\", \"temperature\": [0, 15], \"humidity\": [0, 15], \"splatRules\": [],"
+             " \"scatterLayers\": [\"oak_forest\", \"spruce_forest\"], \"fogColor\": [0.5, 0.5, 0.5],"
+             " \"fogDensity\": 0.3}]}", layer);
+    Generator *g = temp_generator(dir, sizeof dir, TREE_RULES, biomes);
     if (g) {
-        int sx, sz;
-        g->find_coarse_spawn_position(g, &sx, &sz);
-        TerrainChunk *c = calloc(1, sizeof *c);
-        GenContext *ctx = gen_context_create();
-        *oak = *spruce = 0;
-        for (int i = 0; i < SIDE * SIDE; i++) {
-            chunk_reset(c, (sx >> 4) - SIDE / 2 + i % SIDE, (sz >> 4) - SIDE / 2 + i / SIDE);
-            generator_generate_chunk(g, c, ctx);
-            for (int y = 1; y < 255; y++)
-                for (int z = 0; z < 16; z++)
-                    for (int x = 0; x < 16; x++) {
-                        *oak += chunk_get_contents(c, x, y, z) == BLOCK_OAK_TRUNK;
-                        *spruce += chunk_get_contents(c, x, y, z) == BLOCK_SPRUCE_TRUNK;
-                    }
-        }
-        gen_context_destroy(ctx);
-        chunk_destroy(c);
+        static long counts[BLOCK_MAX];
+        count_blocks(g, counts);
+        *oak = counts[BLOCK_OAK_TRUNK];
+        *spruce = counts[BLOCK_SPRUCE_TRUNK];
         generator_destroy(g);
     }
     test_remove_tree(dir);
@@ -337,6 +364,111 @@ static void test_biome_layers(void)
     CHECK_EQ_INT(spruce, 0);
 }
 
+/* Boulders, rocks and templates: a clay boulder rule, a glass template rule (the same world without them has
+ * neither block above the sea), and spacing kept by the objects the generator lists. */
+static void test_objects(void)
+{
+    static const char *rules =
+        "{\"version\": 1, \"rules\": ["
+        " {\"name\": \"boulder\", \"layer\": \"stones\", \"objectType\": \"boulder\", \"block\": \"clay\","
+        "  \"baseDensity\": 0.5, \"minSpacing\": 12, \"scaleRange\": [1.5, 3], \"sinkAmount\": 1},"
+        " {\"name\": \"pebble\", \"layer\": \"stones\", \"objectType\": \"rock\", \"block\": \"clay\","
+        "  \"baseDensity\": 0.5, \"minSpacing\": 6, \"scaleRange\": [0.5, 1]},"
+        " {\"name\": \"box\", \"layer\": \"boxes\", \"objectType\": \"template:box\", \"baseDensity\": 0.3,"
+        "  \"minSpacing\": 20, \"rotationRange\": [0, 360], \"ground\": [\"grass\", \"sand\"]}]}";
+    char dir[256];
+    Generator *g = temp_generator(dir, sizeof dir, rules, NULL);
+    if (g) {
+        static long counts[BLOCK_MAX];
+        count_blocks(g, counts);
+        fprintf(stderr, "  %ld clay, %ld glass cells\n", counts[BLOCK_CLAY], counts[BLOCK_GLASS]);
+        CHECK(counts[BLOCK_CLAY] > 100);
+        CHECK(counts[BLOCK_GLASS] > 20);
+        int n = generator_list_scatter(g, -512, -512, 512, 512, NULL, 0);
+        GeneratorScatterPoint *pts = malloc(sizeof *pts * (size_t)(n > 0 ? n : 1));
+        CHECK(n > 50 && pts);
+        if (pts && n > 0) {
+            CHECK_EQ_INT(generator_list_scatter(g, -512, -512, 512, 512, pts, n), n);
+            long close = 0, kinds[SCATTER_KIND_COUNT] = {0};
+            for (int i = 0; i < n; i++) {
+                kinds[pts[i].kind]++;
+                for (int j = i + 1; j < n; j++) {
+                    bool boxes = pts[i].kind == SCATTER_TEMPLATE, boxes_j = pts[j].kind == SCATTER_TEMPLATE;
+                    if (boxes != boxes_j) continue; /* two spacing groups */
+                    float s = boxes ? 20.0f : (pts[i].kind == SCATTER_BOULDER || pts[j].kind == SCATTER_BOULDER ? 12.0f : 6.0f);
+                    float dx = (float)(pts[i].x - pts[j].x), dz = (float)(pts[i].z - pts[j].z);
+                    close += dx * dx + dz * dz < s * s;
+                }
+            }
+            fprintf(stderr, "  listed: %ld boulders, %ld rocks, %ld templates\n", kinds[SCATTER_BOULDER],
+                    kinds[SCATTER_ROCK], kinds[SCATTER_TEMPLATE]);
+            CHECK(kinds[SCATTER_BOULDER] > 0 && kinds[SCATTER_ROCK] > 0 && kinds[SCATTER_TEMPLATE] > 0);
+            CHECK_EQ_INT(close, 0);
+        }
+        free(pts);
+        generator_destroy(g);
+    }
+    test_remove_tree(dir);
+    /* the shipped rules without them: no clay boulder or glass above ground */
+    g = temp_generator(dir, sizeof dir, TREE_RULES, NULL);
+    if (g) {
+        static long counts[BLOCK_MAX];
+        count_blocks(g, counts);
+        CHECK_EQ_INT(counts[BLOCK_GLASS], 0);
+        generator_destroy(g);
+    }
+    test_remove_tree(dir);
+}
+
+/* The shipped rules in a generated world: no two listed trees of one spacing group closer than the larger of
+ * their minSpacings, and the same trees listed at once or tile by tile. */
+static void test_world_spacing(void)
+{
+    WorldSettings s;
+    world_settings_default(&s);
+    s.seed = 7;
+    Generator *g = NULL;
+    ScatterConfig *cfg = NULL;
+    CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 4, &g), ST_OK);
+    CHECK_EQ_INT(scatter_config_load(SCATTER_DEFAULT_PATH, blocks, &cfg), ST_OK);
+    if (!g || !cfg) return;
+    int n = generator_list_scatter(g, -256, -256, 256, 256, NULL, 0);
+    GeneratorScatterPoint *all = malloc(sizeof *all * (size_t)(n + 1)), *tile = malloc(sizeof *tile * (size_t)(n + 1));
+    CHECK(n > 100 && all && tile);
+    if (all && tile && n > 0) {
+        CHECK_EQ_INT(generator_list_scatter(g, -256, -256, 256, 256, all, n), n);
+        long close = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++) {
+                const ScatterRule *a = &cfg->rules[all[i].rule], *b = &cfg->rules[all[j].rule];
+                if (a->group_index != b->group_index) continue;
+                float sp = a->min_spacing > b->min_spacing ? a->min_spacing : b->min_spacing;
+                float dx = (float)(all[i].x - all[j].x), dz = (float)(all[i].z - all[j].z);
+                close += dx * dx + dz * dz < sp * sp;
+            }
+        fprintf(stderr, "  seed 7: %d trees listed in 512 x 512, %ld pairs too close\n", n, close);
+        CHECK_EQ_INT(close, 0);
+        long found = 0;
+        for (int tz = -256; tz < 256; tz += 48)
+            for (int tx = -256; tx < 256; tx += 48) {
+                int m = generator_list_scatter(g, tx, tz, tx + 48 > 256 ? 256 : tx + 48, tz + 48 > 256 ? 256 : tz + 48,
+                                               tile, n + 1);
+                for (int k = 0; k < m && k <= n; k++)
+                    for (int i = 0; i < n; i++)
+                        if (all[i].x == tile[k].x && all[i].z == tile[k].z && all[i].y == tile[k].y &&
+                            all[i].rule == tile[k].rule) {
+                            found++;
+                            break;
+                        }
+            }
+        CHECK_EQ_INT(found, n);
+    }
+    free(all);
+    free(tile);
+    scatter_config_free(cfg);
+    generator_destroy(g);
+}
+
 int main(void)
 {
     if (block_registry_load("assets/blocks.json", &blocks) != ST_OK)
@@ -345,6 +477,8 @@ int main(void)
     RUN(test_spacing_and_order);
     RUN(test_world_order);
     RUN(test_biome_layers);
+    RUN(test_objects);
+    RUN(test_world_spacing);
     block_registry_destroy(blocks);
     return check_report();
 }

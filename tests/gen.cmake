@@ -4,6 +4,7 @@ target_link_libraries(bench_gen PRIVATE strata_core)
 strata_add_test(test_gen test_gen.c gen)
 strata_add_test(test_gen_order test_gen_order.c gen)
 strata_add_test(test_biome test_biome.c gen)
+strata_add_test(test_gen_climate test_gen_climate.c gen)
 # strata-map: usage errors, and a rectangle's pixels independent of the rectangle around them
 add_executable(test_gen_map ${CMAKE_SOURCE_DIR}/tests/test_gen_map.c)
 target_include_directories(test_gen_map PRIVATE ${CMAKE_SOURCE_DIR}/tests)

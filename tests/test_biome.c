@@ -7,6 +7,7 @@
 #include "check.h"
 #include "strata/biome.h"
 #include "strata/block.h"
+#include "strata/generator.h"
 
 static const char *TWO =
     "{\"biomes\": ["
@@ -218,11 +219,54 @@ static void test_blend(void)
     biome_set_destroy(set);
 }
 
+static void generator_climate(void *user, float x, float z, int *t, int *h, float *height)
+{
+    const Generator *g = user;
+    *t = g->calculate_temperature(g, x, z);
+    *h = g->calculate_humidity(g, x, z);
+    *height = g->calculate_height(g, x, z);
+}
+
+/* The generator wrapper is the same blend over the generator's climate; seed 1's desert and spruce taiga
+ * (docs/screenshots/step8_fog_*.png) get their own fog. */
+static void test_generator_fog(void)
+{
+    BlockRegistry *blocks = NULL;
+    CHECK(block_registry_load("assets/blocks.json", &blocks) == ST_OK);
+    BiomeSet *set = NULL;
+    CHECK(biome_set_load("assets/biomes.json", blocks, &set) == ST_OK);
+    WorldSettings s;
+    world_settings_default(&s);
+    s.seed = 1;
+    Generator *g = NULL;
+    CHECK(generator_create(&s, blocks, "assets/worldgen.json", &g) == ST_OK);
+    if (set && g) {
+        BiomeFog a, b, desert, taiga;
+        biome_set_fog_at_generator(set, g, 100.0f, -37.0f, &a);
+        biome_set_fog_at(set, generator_climate, g, 100.0f, -37.0f, &b);
+        CHECK(memcmp(&a, &b, sizeof a) == 0);
+        biome_set_fog_at_generator(set, g, 0.0f, 896.0f, &desert);
+        biome_set_fog_at_generator(set, g, 384.0f, 1920.0f, &taiga);
+        const Biome *d = biome_set_get(set, biome_set_find(set, "desert"));
+        const Biome *t = biome_set_get(set, biome_set_find(set, "spruce_taiga"));
+        CHECK(d && t);
+        if (d && t) {
+            CHECK_NEAR(desert.color[0], d->fog_color[0], 1e-5);
+            CHECK_NEAR(taiga.color[0], t->fog_color[0], 1e-5);
+            CHECK_NEAR(taiga.density, t->fog_density, 1e-5);
+        }
+    }
+    generator_destroy(g);
+    biome_set_destroy(set);
+    block_registry_destroy(blocks);
+}
+
 int main(void)
 {
     RUN(test_shipped_file);
     RUN(test_errors);
     RUN(test_classify);
     RUN(test_blend);
+    RUN(test_generator_fog);
     return check_report();
 }

@@ -358,6 +358,37 @@ static void test_biome_fog_ease(void)
     biome_fog_ease(&f, 0.0);                /* no time, no change */
     biome_fog_ease(&f, -1.0);
     CHECK(f.current.density > 0.95f && f.current.density <= 1.0f);
+    /* the cached samples give exactly the generator's blend, also after moving and after a generator change */
+    BlockRegistry *blocks = NULL;
+    CHECK(block_registry_load("assets/blocks.json", &blocks) == ST_OK);
+    BiomeSet *set = NULL;
+    CHECK(biome_set_load("assets/biomes.json", blocks, &set) == ST_OK);
+    WorldSettings s;
+    world_settings_default(&s);
+    s.seed = 1;
+    Generator *g1 = NULL, *g2 = NULL;
+    CHECK(generator_create(&s, blocks, "assets/worldgen.json", &g1) == ST_OK);
+    s.seed = 2;
+    CHECK(generator_create(&s, blocks, "assets/worldgen.json", &g2) == ST_OK);
+    if (set && g1 && g2) {
+        BiomeFogEase e;
+        biome_fog_init(&e);
+        BiomeFog direct;
+        const double path[][2] = {{0, 880}, {3, 884}, {40, 900}, {40, 900}, {-300, 2000}, {-310, 1990}};
+        for (int i = 0; i < 6; i++) {
+            const Generator *g = i < 4 ? g1 : g2;
+            biome_fog_update(&e, set, g, path[i][0], path[i][1], BIOME_FOG_SAMPLE_SECONDS, false);
+            biome_set_fog_at_generator(set, g, (float)path[i][0], (float)path[i][1], &direct);
+            CHECK(memcmp(&e.target, &direct, sizeof direct) == 0);
+        }
+        biome_fog_update(&e, set, g1, 0, 880, 0.0, true);   /* snap: current is the target at once */
+        biome_set_fog_at_generator(set, g1, 0.0f, 880.0f, &direct);
+        CHECK(memcmp(&e.current, &direct, sizeof direct) == 0);
+    }
+    generator_destroy(g1);
+    generator_destroy(g2);
+    biome_set_destroy(set);
+    block_registry_destroy(blocks);
     /* without a biome set nothing happens */
     BiomeFogEase h;
     biome_fog_init(&h);

@@ -118,6 +118,13 @@ static void test_sites_and_order_version(int version)
     CHECK(settlements >= 2);
     CHECK(dungeons >= 2);
     CHECK_EQ_INT(generator_list_structures(g2, 0, 0, 3000, list, 64), 0);
+    Generator *g4 = make(1, 0);    /* the current version keeps version 3's structures */
+    if (g4) {
+        GeneratorStructure list4[64];
+        CHECK(g4->version >= 4);
+        CHECK_EQ_INT(generator_list_structures(g4, 0, 0, 3000, list4, 64), n);
+        generator_destroy(g4);
+    }
     /* deterministic and nearest first */
     GeneratorStructure again[64];
     CHECK_EQ_INT(generator_list_structures(g, 0, 0, 3000, again, 64), n);

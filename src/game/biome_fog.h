@@ -17,7 +17,20 @@
 #define BIOME_FOG_SAMPLE_SECONDS 0.25
 #define BIOME_FOG_EASE_SECONDS 0.6
 
+/* The climate at the blend's grid points (world-aligned, BIOME_BLEND_STEP apart), remembered: successive samples
+ * share nearly all their points, and a point's climate (height above all) is the costly part. Direct-mapped
+ * on a 16 x 16 window of points, wider than one blend's 7 x 7. */
+#define BIOME_FOG_CACHE_SIDE 16
+typedef struct BiomeClimateSlot {
+    bool used;
+    int gx, gz;                 /* grid point (world / BIOME_BLEND_STEP) */
+    int temperature, humidity;
+    float height;
+} BiomeClimateSlot;
+
 typedef struct BiomeFogEase {
+    const Generator *cached_for;    /* the generator the cache holds climate of */
+    BiomeClimateSlot cache[BIOME_FOG_CACHE_SIDE * BIOME_FOG_CACHE_SIDE];
     bool started;               /* false until the first sample: it is taken as is (no fade from nothing) */
     double since_sample;        /* seconds since the last sample */
     BiomeFog target;            /* the blended fog at the player, as last sampled */

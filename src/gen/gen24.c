@@ -29,10 +29,22 @@
  * density, vegetation cleared on them, WFC dungeons carved in pass 3 with an entrance shaft to a flat zone.
  * Version 2 worlds are still built exactly as before (no structures). */
 #define GEN24_VERSION_STRUCTURES 3
-/* Version 4: pass 4's trees and plants (grass, flowers, bushes, cacti, pumpkins) come from the scatter rules of
- * assets/scatter.json (gen_scatter.c): order-independent spacing, density maps, exclusions. Versions 1..3 are
- * still built exactly as before. */
-#define GEN24_VERSION_SCATTER 4
+/* Version 4 (GEN24_VERSION_CLIMATE, gen24_internal.h): the climate review of where gen24 departed from seed
+ * 000's text, each rule selectable in worldgen.json's "climate" object and mapped both ways in docs/review/
+ * (seeds 1 and 2, x, z 0..2048):
+ * - cold: the seed's flowchart calls temperature <= 8 cold (climate.frozen_at_or_below 8). Kept Survivalcraft's
+ *   IsPlaceFrozen (altitude-adjusted temperature <= 0, gen24_place_frozen): with <= 8 snow covers 67% of the
+ *   land of seed 1 and 60% of seed 2 (24% and 21% now), forests and grassland shrink to islands, and deserts
+ *   border snowfields with nothing between (review/frozen_s*_le8.png against review/baseline_s*.png).
+ * - alpine ice: above height 120, as the seed says (170 before; climate.alpine_ice_above). Frozen mountain tops
+ *   from 121 up become ice (which carries no snow layer), so a glacier runs from the icy peaks down the cold
+ *   valleys to ~120 instead of stopping at 170 (review/ice_s*_120.png against baseline_s*.png, and the close-up
+ *   ice_s1_closeup.png: 170, 120, changed columns in red): the maps still look right, so the seed's rule stands.
+ * - mountain ranges: kept the folded octave sum (gen24_fields.c says why; review/mountain_s*_*.png).
+ * Versions 1..3 keep IsPlaceFrozen, ice above 170 and the folded sum, whatever worldgen.json says. */
+/* Version 4 also (GEN24_VERSION_SCATTER, gen24_internal.h): pass 4's trees and plants (grass, flowers, bushes,
+ * cacti, pumpkins) come from the scatter rules of assets/scatter.json (gen_scatter.c): order-independent
+ * spacing, density maps, exclusions, biome layers. Versions 1..3 are still built exactly as before. */
 
 static const Gen24 *impl(const Generator *g) { return g->impl; }
 
@@ -203,6 +215,13 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
     init_block_tables(g);
     g->snow_cover = version == GEN24_VERSION_FULL_SNOW ? BLOCK_SNOW : BLOCK_SNOW_LAYER;
     g->plants_in_snow = version == GEN24_VERSION_FULL_SNOW;
+    if (version >= GEN24_VERSION_CLIMATE) {
+        g->climate = cfg->climate;
+    } else {
+        g->climate.frozen_at_or_below = 0;
+        g->climate.alpine_ice_above = 170;
+        g->climate.mountain_ridged_octaves = false;
+    }
 
     generator_init(gen, &GEN24_CLASS, version, g);
     g->key = gen_generator_key(gen, cfg->text_hash);

@@ -63,13 +63,24 @@ float gen24_shore_distance(const Gen24 *g, float x, float z)
 }
 
 /* Survivalcraft's ridged OctavedNoise: the octave sum s in [0,1] folded around 0.5 (1 - |2s - 1|), so
- * mountain ranges run along the lines where the sum crosses its middle. */
+ * mountain ranges run along the lines where the sum crosses its middle.
+ * The climate review (version 4) kept this over seed 000's "ridged octaves" (each octave folded, then the
+ * folds summed; worldgen.json climate.mountain_ridged_octaves = true): averaging three folded octaves pulls
+ * the factor down and toward its middle (seed 1, x, z 0..2048: mean 0.78 -> 0.62, share above 0.8, where the
+ * height's mountain term starts, 54% -> 14%), so the mountain ranges all but vanish, the land flattens into
+ * low hills and broad lakes (docs/review/mountain_s1_*.png, mountain_s2_*.png). The folded sum is what the
+ * engine's ranges were tuned with and what the seed's own pictures of long ranges show. */
 float gen24_mountain_raw(const Gen24 *g, float x, float z)
 {
     float t, h, m;
     if (g->hm && gen_heightmap_fields(g->hm, x, z, &t, &h, &m)) return m;
-    float s = gen_noise2(&g->n_mountains, x, z, g->cfg.terrain.mountain_range_frequency / g->biome_scaling, 3, 1.91f,
-                         0.75f);
+    float frequency = g->cfg.terrain.mountain_range_frequency / g->biome_scaling;
+    if (g->climate.mountain_ridged_octaves) {
+        /* each octave folded (the noise library's ridged mode), with the 2D calibration applied per octave */
+        float r = noise_octaved2(&g->n_mountains, x, z, frequency, 3, 1.91f, 0.75f, true);
+        return 1.0f - GEN_SC_SCALE_2D * (1.0f - r);
+    }
+    float s = gen_noise2(&g->n_mountains, x, z, frequency, 3, 1.91f, 0.75f);
     return 1.0f - fabsf(2.0f * s - 1.0f);
 }
 

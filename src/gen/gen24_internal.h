@@ -20,6 +20,11 @@
 
 #define GEN24_COARSE_LEVELS 33      /* density samples every 8 blocks, y 0..256 */
 
+/* Generator versions (gen24.c describes each). Version 4 is the climate review of seed 000's rules and the
+ * scatter rules (src/gen/structures); versions 1..3 still generate exactly as they did. */
+#define GEN24_VERSION_SCATTER 4
+#define GEN24_VERSION_CLIMATE 4
+
 struct GenHeightmap; /* gen_heightmap.h */
 
 typedef struct Gen24 {
@@ -63,6 +68,7 @@ typedef struct Gen24 {
     int snow_cover;             /* what pass 4 lays on frozen tops: BLOCK_SNOW_LAYER (version 1: BLOCK_SNOW) */
     bool plants_in_snow;        /* version 1: frozen columns grow plants too (and then carry no snow) */
     struct GenStructures *structures; /* version 3: settlements, flat zones, dungeons (NULL before) */
+    GenClimateConfig climate;   /* version 4: cfg.climate; before: frozen at <= 0, ice above 170, folded sum */
     int tree_ext;               /* the widest reach of a tree brush from its trunk, blocks */
     /* version 4: pass 4's trees and plants from scatter rules (gen_scatter.c; NULL before) */
     struct ScatterConfig *scatter;
@@ -122,6 +128,14 @@ int gen_temperature_adjustment(int y);
 static inline bool gen_is_place_frozen(int temperature, int y)
 {
     return temperature + gen_temperature_adjustment(y) <= 0;
+}
+/* A generator's frozen rule: Survivalcraft's IsPlaceFrozen (altitude-adjusted temperature <= 0), or with
+ * worldgen.json climate.frozen_at_or_below a higher threshold on the same adjusted temperature (8: seed 000's
+ * "cold at temperature <= 8"). Version 4 keeps IsPlaceFrozen: the seed's threshold freezes about two thirds
+ * of the land (gen24.c, docs/review/frozen_*.png). */
+static inline bool gen24_place_frozen(const Gen24 *g, int temperature, int y)
+{
+    return temperature + gen_temperature_adjustment(y) <= g->climate.frozen_at_or_below;
 }
 /* The frozen-column rule of pass 4, shared by plants and snow: a column whose top ground cell lies at
  * `ground_y` (the cell a plant or the snow cover would stand on) is frozen when that cell's place is. Such a

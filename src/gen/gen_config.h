@@ -99,6 +99,15 @@ typedef struct GenPlantConfig {
     float pumpkin_chunk_probability;
 } GenPlantConfig;
 
+/* Gen24 version 4's climate rules: where gen24 departs from seed 000's text, each rule is selectable so both
+ * can be mapped (docs/review/); the defaults are the rules version 4 keeps (gen24.c says why). Versions 1..3
+ * ignore this and keep 0, 170, false. */
+typedef struct GenClimateConfig {
+    int frozen_at_or_below;     /* a place is frozen when temperature + altitude adjustment <= this (0: IsPlaceFrozen) */
+    int alpine_ice_above;       /* frozen tops above this height get an ice surface layer */
+    bool mountain_ridged_octaves; /* fold each octave of the mountain range noise (else the octave sum) */
+} GenClimateConfig;
+
 typedef struct WorldgenConfig {
     int version;
     int sea_level;
@@ -113,6 +122,7 @@ typedef struct WorldgenConfig {
     int tree_type_count;
     GenTreeConfig trees[GEN_MAX_TREE_TYPES];
     GenPlantConfig plants;
+    GenClimateConfig climate;          /* optional "climate" object; defaults when absent */
     uint64_t text_hash;                /* hash of the file's text: part of the cache key */
     char scatter_path[512];            /* worldgen_load: scatter.json beside the file, else assets/scatter.json */
 } WorldgenConfig;
@@ -121,5 +131,7 @@ typedef struct WorldgenConfig {
  * a message naming the file and field. */
 StResult worldgen_load(const char *path, const BlockRegistry *blocks, WorldgenConfig *out);
 StResult worldgen_parse(const char *path, const char *text, const BlockRegistry *blocks, WorldgenConfig *out);
+/* Version 4's climate rules, as a file without a "climate" object gets them. */
+void worldgen_climate_default(GenClimateConfig *c);
 
 #endif

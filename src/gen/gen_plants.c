@@ -20,7 +20,7 @@ static int random_plant(const Gen24 *g, Rng *rng, int ground, int temperature, i
             if (!(rng_float(rng) < (float)humidity / p->grass_humidity_divisor))
                 return 0;
             int result = BLOCK_TALL_GRASS;
-            if (!gen_is_place_frozen(temperature, y)) {
+            if (!gen24_place_frozen(g, temperature, y)) {
                 float r = rng_float(rng), acc = 0.0f;
                 for (int i = 0; i < p->flower_count; i++) {
                     acc += p->flowers[i].probability;
@@ -59,7 +59,7 @@ void gen24_grass_and_plants(const Gen24 *g, TerrainChunk *chunk)
             int32_t shaft = chunk->shafts[CHUNK_SHAFT_INDEX(x, z)];
             int temperature = shaft_temperature(shaft);
             int plant = random_plant(g, &rng, ground, temperature, shaft_humidity(shaft), y + 1);
-            if (plant && !g->plants_in_snow && gen_is_column_frozen(temperature, y))
+            if (plant && !g->plants_in_snow && gen24_place_frozen(g, temperature, y))
                 plant = 0;
             if (plant && y + 1 <= 254)
                 column[y + 1] = cell_make(plant, 0);

@@ -35,7 +35,8 @@ void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_bloc
     }
     if (top_block == BLOCK_SANDSTONE) {
         b = (temperature > 4 && temperature < 7) ? BLOCK_GRAVEL : BLOCK_SAND;
-    } else if (top_y > 170 && gen_is_place_frozen(temperature, top_y)) {
+    } else if (top_y > g->climate.alpine_ice_above && gen24_place_frozen(g, temperature, top_y)) {
+        /* alpine ice: above 120 from version 4, as seed 000 says (170 before; gen24.c: the review) */
         b = BLOCK_ICE;
     } else if ((top_y < 66 || top_y == 84 + temperature / 4 || top_y == 103 + temperature / 4) && humidity == 9 &&
                temperature % 6 == 1) {
@@ -133,7 +134,7 @@ void gen24_snow_and_ice(const Gen24 *g, TerrainChunk *chunk)
             int32_t *column = cell_view_column(view, x, z);
             int temperature = shaft_temperature(chunk->shafts[CHUNK_SHAFT_INDEX(x, z)]);
             int y = gen_column_top(column, 254);
-            if (y < 0 || !gen_is_column_frozen(temperature, y))
+            if (y < 0 || !gen24_place_frozen(g, temperature, y))
                 continue;
             int top = cell_contents(column[y]);
             int wx = chunk->origin_x + x, wz = chunk->origin_z + z;

@@ -337,6 +337,32 @@ static StResult parse_plants(const Parser *p, const cJSON *root, GenPlantConfig 
     return ST_OK;
 }
 
+/* The optional "climate" object (GenClimateConfig): absent fields keep version 4's rules. */
+void worldgen_climate_default(GenClimateConfig *c)
+{
+    c->frozen_at_or_below = 0;
+    c->alpine_ice_above = 120;
+    c->mountain_ridged_octaves = false;
+}
+
+static StResult parse_climate(const Parser *p, const cJSON *root, GenClimateConfig *c)
+{
+    worldgen_climate_default(c);
+    const cJSON *o = config_get_item(root, "climate");
+    if (!o)
+        return ST_OK;
+    if (!cJSON_IsObject(o))
+        return bad_field(p, "", "climate", "an object", o);
+    long v = c->frozen_at_or_below;
+    TRY(config_get_int_opt(p->doc, o, "climate", "frozen_at_or_below", 0, 15, &v));
+    c->frozen_at_or_below = (int)v;
+    v = c->alpine_ice_above;
+    TRY(config_get_int_opt(p->doc, o, "climate", "alpine_ice_above", 64, 255, &v));
+    c->alpine_ice_above = (int)v;
+    TRY(config_get_bool_opt(p->doc, o, "climate", "mountain_ridged_octaves", &c->mountain_ridged_octaves));
+    return ST_OK;
+}
+
 StResult worldgen_parse(const char *path, const char *text, const BlockRegistry *blocks, WorldgenConfig *out)
 {
     ConfigDoc doc;
@@ -361,6 +387,7 @@ StResult worldgen_parse(const char *path, const char *text, const BlockRegistry 
         if ((rc = parse_fluid(&p, root, "magma_pockets", &out->magma_pockets)) != ST_OK) break;
         if ((rc = parse_trees(&p, root, out)) != ST_OK) break;
         if ((rc = parse_plants(&p, root, &out->plants)) != ST_OK) break;
+        if ((rc = parse_climate(&p, root, &out->climate)) != ST_OK) break;
     } while (0);
     config_free(&doc);
     if (rc == ST_OK)

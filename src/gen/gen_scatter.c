@@ -182,7 +182,7 @@ void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk)
             int ground = cell_contents(column[y]);
             if (ground == BLOCK_WATER || ground == BLOCK_MAGMA)
                 continue;
-            if (gen_is_column_frozen(shaft_temperature(chunk->shafts[CHUNK_SHAFT_INDEX(lx, lz)]), y))
+            if (gen24_place_frozen(g, shaft_temperature(chunk->shafts[CHUNK_SHAFT_INDEX(lx, lz)]), y))
                 continue;
             if (r->max_slope < 90.0f) { /* the 2D height's slope: the neighbours may lie in other chunks */
                 float px = (float)pts[i].x, pz = (float)pts[i].z;

@@ -23,3 +23,5 @@ set_tests_properties(wfc_adjacency_independent PROPERTIES LABELS "gen;tools")
 strata_add_test(test_structures test_structures.c gen)
 target_link_libraries(test_structures PRIVATE pthread)
 strata_add_test(test_layered test_layered.c gen)
+# scatter rules: config errors, spacing (brute force), order independence, gen24 version 4 chunks
+strata_add_test(test_scatter test_scatter.c gen)

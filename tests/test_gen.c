@@ -118,7 +118,7 @@ static void test_create_errors(void)
     CHECK_EQ_INT(generator_create(&s, blocks, "/nonexistent/worldgen.json", &g), ST_ERR_IO);
     CHECK_STR_CONTAINS(st_error_message(), "/nonexistent/worldgen.json");
 
-    /* versions: 0 means the current one (4: the climate review, test_gen_climate.c); 3 (structures), 2 (snow
+    /* versions: 0 means the current one (4: the climate review, test_gen_climate.c, and the scatter rules, test_scatter.c); 3 (structures), 2 (snow
      * cover is snow_layer, no structures) and 1 (full snow blocks as cover) are still built for worlds made with
      * them; an unknown one is refused */
     CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 0, &g), ST_OK);
@@ -282,6 +282,11 @@ static void test_golden_hashes(void)
         /* version 1 still builds exactly what it built (full snow blocks as cover): a world made with it
          * gets new chunks that match its old ones */
         {1, 1, 0x753ee09973824f17ull},
+        /* version 4: pass 4's trees and plants from assets/scatter.json (a change to the shipped rules that moves
+         * these is a new generator version) */
+        {1, 4, 0xac9880d73a77ce4bull}, /* frozen shore: no plant or tree, as in version 2 */
+        {20240601, 4, 0x08f8190f775cb2bdull},
+        {0xDEADBEEFCAFEull, 4, 0x4e2c836548b4bfd5ull},
     };
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         WorldSettings s;
@@ -422,9 +427,16 @@ static void scan_plants(int version, PlantScan *out)
  * 2's, because pass 4 still makes a frozen column's random draws and only drops the plant. */
 static void test_no_plants_in_snow(void)
 {
-    PlantScan v2, v1;
-    scan_plants(0, &v2);
+    PlantScan v2, v1, v4;
+    scan_plants(2, &v2);
     scan_plants(1, &v1);
+    scan_plants(4, &v4); /* scatter rules keep the rule: no plant in a frozen column, snow on its grass */
+    fprintf(stderr, "  version 4: %ld plants, %ld frozen grass tops (%ld bare)\n", v4.plants, v4.frozen_grass,
+            v4.frozen_grass_bare);
+    CHECK(v4.plants > 50);
+    CHECK_EQ_INT(v4.frozen_plants, 0);
+    CHECK(v4.frozen_grass > 1000);
+    CHECK_EQ_INT(v4.frozen_grass_bare, 0);
     fprintf(stderr, "  version 2: %ld plants, %ld frozen grass tops (%ld bare); version 1: %ld plants, %ld frozen\n",
             v2.plants, v2.frozen_grass, v2.frozen_grass_bare, v1.plants, v1.frozen_plants);
     CHECK(v2.plants > 100);                  /* the few unfrozen columns of the area still grow plants */

@@ -100,12 +100,14 @@ static void check_order_independent(const Generator *g, int min_x, int max_x, in
         free(a[k].hashes);
 }
 
-static void test_sites_and_order(void)
+/* version 3 (structures), and version 4 (scatter rules around and on the settlement: trees spanning chunks,
+ * flat zones excluded) */
+static void test_sites_and_order_version(int version)
 {
-    Generator *g = make(1, 3), *g2 = make(1, 2);   /* version 3 brought structures (4 keeps them) */
+    Generator *g = make(1, version), *g2 = make(1, 2);
     if (!g || !g2)
         return;
-    CHECK_EQ_INT(g->version, 3);
+    CHECK_EQ_INT(g->version, version);
     GeneratorStructure list[64];
     int n = generator_list_structures(g, 0, 0, 3000, list, 64);
     int settlements = 0, dungeons = 0;
@@ -167,6 +169,15 @@ static void test_sites_and_order(void)
     CHECK(did_settlement && did_dungeon);
     generator_destroy(g);
     generator_destroy(g2);
+}
+
+static void test_sites_and_order(void)
+{
+    test_sites_and_order_version(3);
+    test_sites_and_order_version(4);
+    Generator *g = make(1, 0);
+    CHECK(g && g->version == 4); /* the default for new worlds */
+    generator_destroy(g);
 }
 
 int main(void)

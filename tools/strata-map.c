@@ -17,7 +17,9 @@
  * a compact per-column record (top block, height, water depth, slice block), not kept whole.
  * The structures layer draws, over the surface map dimmed to half, the flat zones (core orange, blend band
  * yellow fading with the blend factor), settlement footprints (red outline, white plaza mark) and dungeon
- * footprints (magenta outline, cyan entrance mark), as the generator lists them (generator.h).
+ * footprints (magenta outline, cyan entrance mark), as the generator lists them (generator.h), and the
+ * scatter objects (gen24 version 4: a 2 x 2 dot per tree, boulder, rock or template, coloured by type: oak dark
+ * green, birch pale green, spruce teal, tall spruce blue-green, mimosa olive, poplar lime, boulders grey).
  * The biome layer colours each column by its biome (assets/biomes.json, --biomes): the colour of the biome's
  * first splat rule that holds at the column's height (flat), shaded by height, water blue over it. */
 #include <math.h>
@@ -395,6 +397,41 @@ static void mark(Map *m, int x, int z, const uint8_t c[3])
     }
 }
 
+/* The scatter objects (generator_list_scatter): a dot per object, coloured by its type. */
+static void scatter_colour(const GeneratorScatterPoint *p, uint8_t c[3])
+{
+    static const struct { const char *name; uint8_t c[3]; } trees[] = {
+        {"oak", {20, 110, 20}}, {"birch", {150, 230, 120}}, {"spruce", {0, 90, 80}},
+        {"tall_spruce", {0, 60, 110}}, {"mimosa", {170, 160, 30}}, {"poplar", {90, 200, 40}},
+    };
+    static const uint8_t kinds[5][3] = {{40, 160, 40}, {240, 120, 200}, {120, 120, 120}, {200, 200, 200}, {150, 90, 40}};
+    memcpy(c, kinds[p->kind >= 0 && p->kind < 5 ? p->kind : 1], 3);
+    for (size_t i = 0; p->kind == 0 && i < sizeof trees / sizeof trees[0]; i++)
+        if (strcmp(p->name, trees[i].name) == 0)
+            memcpy(c, trees[i].c, 3);
+}
+
+static int scatter_overlay(Map *m)
+{
+    int n = generator_list_scatter(m->gen, m->x0, m->z0, m->x1, m->z1, NULL, 0);
+    if (n <= 0)
+        return n;
+    GeneratorScatterPoint *pts = malloc(sizeof *pts * (size_t)n);
+    if (!pts)
+        return -1;
+    n = generator_list_scatter(m->gen, m->x0, m->z0, m->x1, m->z1, pts, n);
+    for (int i = 0; i < n; i++) {
+        uint8_t c[3];
+        scatter_colour(&pts[i], c);
+        blend_px(m, pts[i].x, pts[i].z, c, 1.0f);
+        blend_px(m, pts[i].x + 1, pts[i].z, c, 1.0f);
+        blend_px(m, pts[i].x, pts[i].z + 1, c, 1.0f);
+        blend_px(m, pts[i].x + 1, pts[i].z + 1, c, 1.0f);
+    }
+    free(pts);
+    return n;
+}
+
 static int structures_overlay(Map *m)
 {
     static const uint8_t core[3] = {255, 140, 0}, band[3] = {255, 230, 60}, settle[3] = {230, 30, 30},
@@ -427,7 +464,14 @@ static int structures_overlay(Map *m)
         outline(m, g->min_x, g->min_z, g->max_x, g->max_z, s ? settle : dungeon);
         mark(m, g->x, g->z, s ? plaza : entrance);
     }
-    fprintf(stderr, "strata-map: structures layer: %d flat zones, %d structures near the rectangle\n", nz, ns);
+    int np = scatter_overlay(m);
+    if (np < 0) {
+        free(zones);
+        free(list);
+        return 1;
+    }
+    fprintf(stderr, "strata-map: structures layer: %d flat zones, %d structures near the rectangle, %d scatter objects\n",
+            nz, ns, np);
     free(zones);
     free(list);
     return 0;

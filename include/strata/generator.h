@@ -122,4 +122,17 @@ int generator_list_structures(const Generator *g, int x, int z, int radius, Gene
 /* The flat zones of the structures near (x, z) (as generation uses them), for maps: at most max. */
 int generator_list_flat_zones(const Generator *g, int x, int z, int radius, FlatZone *out, int max);
 
+/* ---- Scatter (gen24 version 4: assets/scatter.json, scatter.h) ---------------------------------------- */
+typedef struct GeneratorScatterPoint {
+    int x, y, z;            /* the point, and the y the object stands at (the cell above ground, less sink) */
+    int kind;               /* ScatterKind (scatter.h): tree, plant, boulder, rock, template */
+    int rule;               /* index of the rule in the scatter file */
+    const char *name;       /* the rule's name, valid while the generator lives */
+} GeneratorScatterPoint;
+/* The objects of the scatter spacing groups that hold trees, boulders, rocks or templates (not the per-chunk
+ * ground cover) standing in x0 <= x < x1, z0 <= z < z1, exactly as generation places them: writes at most
+ * max, returns how many there are (may exceed max), -1 when out of memory. 0 for generators or versions
+ * without scatter rules. Pure; any thread. */
+int generator_list_scatter(const Generator *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max);
+
 #endif

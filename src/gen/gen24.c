@@ -12,6 +12,7 @@
 #include "gen_generators.h"
 #include "gen_heightmap.h"
 #include "structures/gen_structures.h"
+#include "strata/scatter.h"
 
 #include <float.h>
 #include <math.h>
@@ -41,6 +42,9 @@
  *   ice_s1_closeup.png: 170, 120, changed columns in red): the maps still look right, so the seed's rule stands.
  * - mountain ranges: kept the folded octave sum (gen24_fields.c says why; review/mountain_s*_*.png).
  * Versions 1..3 keep IsPlaceFrozen, ice above 170 and the folded sum, whatever worldgen.json says. */
+/* Version 4 also (GEN24_VERSION_SCATTER, gen24_internal.h): pass 4's trees and plants (grass, flowers, bushes,
+ * cacti, pumpkins) come from the scatter rules of assets/scatter.json (gen_scatter.c): order-independent
+ * spacing, density maps, exclusions, biome layers. Versions 1..3 are still built exactly as before. */
 
 static const Gen24 *impl(const Generator *g) { return g->impl; }
 
@@ -80,10 +84,15 @@ static void g24_pass3(const Generator *gen, TerrainChunk *chunk, GenContext *ctx
 static void g24_pass4(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 {
     const Gen24 *g = impl(gen);
-    gen24_grass_and_plants(g, chunk);
-    gen24_trees(g, chunk, ctx);
-    gen24_cacti(g, chunk);
-    gen24_pumpkins(g, chunk);
+    if (g->scatter) {
+        gen24_scatter_plants(g, chunk);
+        gen24_scatter_objects(g, chunk, ctx);
+    } else {
+        gen24_grass_and_plants(g, chunk);
+        gen24_trees(g, chunk, ctx);
+        gen24_cacti(g, chunk);
+        gen24_pumpkins(g, chunk);
+    }
     gen24_snow_and_ice(g, chunk);
     if (g->structures)
         gen_structures_pass4(g->structures, chunk);
@@ -108,6 +117,7 @@ static void g24_destroy(Generator *gen)
         free_brushes(g->pocket_brushes[k], 16);
     }
     gen_structures_destroy(g->structures);
+    gen24_scatter_destroy(g);
     free_brushes(g->water_brushes, GEN_MAX_FLUID_SIZES * 4);
     free_brushes(g->magma_brushes, GEN_MAX_FLUID_SIZES * 4);
     for (int k = 0; k < GEN_MAX_TREE_TYPES; k++)
@@ -140,6 +150,7 @@ static void init_tables(Gen24 *g, uint64_t seed)
     g->seed_pumpkins = rng_derive(seed, "pumpkins");
     g->seed_forest = rng_derive(seed, "forest_patches");
     g->seed_snow = rng_derive(seed, "snow_on_ice");
+    g->seed_scatter = rng_derive(seed, "scatter");
 }
 
 static void init_block_tables(Gen24 *g)
@@ -222,6 +233,11 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
         rc = gen24_build_tree_brushes(g, rng_derive(s->seed, "tree_brushes"));
     if (rc == ST_OK && version >= GEN24_VERSION_STRUCTURES)
         rc = gen_structures_create(g->blocks, s->seed, g->key, g->ocean_level, g24_procedural_height, g, &g->structures);
+    if (rc == ST_OK && version >= GEN24_VERSION_SCATTER) {
+        rc = gen24_scatter_create(g, cfg->scatter_path);
+        if (rc == ST_OK) /* the rules are part of the inputs: the feature caches must not mix two sets */
+            g->key = gen_generator_key(gen, cfg->text_hash ^ g->scatter->text_hash);
+    }
     if (rc != ST_OK) {
         g24_destroy(gen);
         return rc;
@@ -300,4 +316,10 @@ int generator_list_flat_zones(const Generator *g, int x, int z, int radius, Flat
                 out[n++] = site->zones[i];
         }
     return n;
+}
+
+int generator_list_scatter(const Generator *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max)
+{
+    const Gen24 *gi = gen24_of(g);
+    return gi ? gen24_scatter_list(gi, x0, z0, x1, z1, out, max) : 0;
 }

@@ -10,14 +10,53 @@
  * The coarse column and the column interpolation are exported (one copy of the float code), so anything
  * that must know a column's base fill without generating the chunk (tree placement in neighbour chunks,
  * water just outside a chunk for caves) gets bit-identical values. The coarse grid is aligned to world
- * multiples of 4, so neighbouring chunks share corner columns exactly. */
+ * multiples of 4, so neighbouring chunks share corner columns exactly. A coarse column's base (fields, height,
+ * turbulence strength) is memoised per thread, keyed by the generator's inputs and the point: neighbouring
+ * chunks, tree placement and scatter rules ask for the same lattice points again and again. A memo only
+ * saves time; the values are the ones computed. */
 #include "gen24_internal.h"
 #include "structures/gen_structures.h"
 
 #include <math.h>
 #include <string.h>
 
+#define TL_COARSE 4096
+
+typedef struct CoarseMemo {
+    uint64_t tag;
+    int wx, wz;
+    Gen24Lattice fields;
+    float height, turbulence;
+} CoarseMemo;
+
+static _Thread_local CoarseMemo tl_coarse[TL_COARSE];
+
+static void coarse_base_compute(const Gen24 *g, int wx, int wz, bool fields, Gen24Coarse *out);
+
 void gen24_coarse_base(const Gen24 *g, int wx, int wz, bool fields, Gen24Coarse *out)
+{
+    if (!fields) {
+        coarse_base_compute(g, wx, wz, false, out);
+        return;
+    }
+    uint64_t tag = rng_hash2(g->key, wx, wz) | 1;
+    CoarseMemo *m = &tl_coarse[(tag >> 32) % TL_COARSE];
+    if (m->tag != tag || m->wx != wx || m->wz != wz) {
+        coarse_base_compute(g, wx, wz, true, out);
+        m->fields = out->fields;
+        m->height = out->height;
+        m->turbulence = out->turbulence;
+        m->wx = wx;
+        m->wz = wz;
+        m->tag = tag;
+        return;
+    }
+    out->fields = m->fields;
+    out->height = m->height;
+    out->turbulence = m->turbulence;
+}
+
+static void coarse_base_compute(const Gen24 *g, int wx, int wz, bool fields, Gen24Coarse *out)
 {
     const GenTerrainConfig *t = &g->cfg.terrain;
     float x = (float)wx, z = (float)wz;

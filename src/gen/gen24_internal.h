@@ -69,6 +69,11 @@ typedef struct Gen24 {
     bool plants_in_snow;        /* version 1: frozen columns grow plants too (and then carry no snow) */
     struct GenStructures *structures; /* version 3: settlements, flat zones, dungeons (NULL before) */
     GenClimateConfig climate;   /* version 4: cfg.climate; before: frozen at <= 0, ice above 170, folded sum */
+    int tree_ext;               /* the widest reach of a tree brush from its trunk, blocks */
+    /* version 4: pass 4's trees and plants from scatter rules (gen_scatter.c; NULL before) */
+    struct ScatterConfig *scatter;
+    struct GenScatterRules *scatter_rules;
+    uint64_t seed_scatter;
 } Gen24;
 
 /* The 2D fields at a lattice point (world x, z multiples of 4): the raw noise values behind temperature,
@@ -201,7 +206,33 @@ void gen24_minerals(const Gen24 *g, TerrainChunk *chunk);
 
 /* gen_trees.c */
 StResult gen24_build_tree_brushes(Gen24 *g, uint64_t seed);
+/* The pure base fill of a source chunk (origin ox, oz), evaluated lazily, from local -4 to 19 in x and z:
+ * what trees and scatter objects test their ground on (never the chunk's cells). */
+typedef struct GenSourceFill {
+    const Gen24 *g;
+    int ox, oz;
+    bool have[7][7];             /* coarse column (cx, cz), cx in -1..5: [cz + 1][cx + 1] */
+    uint64_t levels[7][7];       /* bit l: density[l] computed */
+    Gen24Coarse coarse[7][7];
+} GenSourceFill;
+void gen_source_fill_init(GenSourceFill *s, const Gen24 *g, int ox, int oz);
+const Gen24Coarse *gen_source_coarse(GenSourceFill *s, int cx, int cz);
+/* The interpolated density of local cell (x, y, z), as pass 1 computes it. */
+float gen_source_density(GenSourceFill *s, int x, int y, int z);
+/* The topmost non-air cell of local column (x, z) (solid, or water at or below `ocean`), -1 if none; *density
+ * gets its density (negative: water). */
+int gen_source_top(GenSourceFill *s, int x, int z, int ocean, float *density);
 void gen24_trees(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx);
+
+/* gen_scatter.c (version 4) */
+StResult gen24_scatter_create(Gen24 *g, const char *path);
+void gen24_scatter_destroy(Gen24 *g);
+/* Pass 4 in version 4: grass tops, the plant layers (per chunk), then the object layers (trees, boulders,
+ * rocks, templates: a GenFeature). */
+void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk);
+void gen24_scatter_objects(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx);
+/* generator_list_scatter for gen24 */
+int gen24_scatter_list(const Gen24 *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max);
 
 /* gen_plants.c */
 void gen24_grass_and_plants(const Gen24 *g, TerrainChunk *chunk);

@@ -124,6 +124,7 @@ typedef struct WorldgenConfig {
     GenPlantConfig plants;
     GenClimateConfig climate;          /* optional "climate" object; defaults when absent */
     uint64_t text_hash;                /* hash of the file's text: part of the cache key */
+    char scatter_path[512];            /* worldgen_load: scatter.json beside the file, else assets/scatter.json */
 } WorldgenConfig;
 
 /* Loads and validates worldgen.json; block names resolve through `blocks`. ST_ERR_IO / ST_ERR_FORMAT with

@@ -35,6 +35,7 @@ typedef enum GenFeatureSlot {
     GEN_FEATURE_SLOT_CAVES = 0,
     GEN_FEATURE_SLOT_TREES,
     GEN_FEATURE_SLOT_DUNGEONS,      /* src/gen/structures: one solved WFC layout per site */
+    GEN_FEATURE_SLOT_SCATTER,       /* gen24 version 4: scatter objects (gen_scatter.c) */
     GEN_FEATURE_SLOTS
 } GenFeatureSlot;
 

@@ -202,6 +202,7 @@ StResult gen24_build_tree_brushes(Gen24 *g, uint64_t seed)
         }
     }
     brush_free(&b);
+    g->tree_ext = ext;
     /* trees stand at local 2..13 of their source */
     int lo = (ext - 2 + 15) / 16, hi = (13 + ext) / 16;
     g->tree_range = lo > hi ? lo : hi;
@@ -212,39 +213,40 @@ StResult gen24_build_tree_brushes(Gen24 *g, uint64_t seed)
 
 /* ---- placement ---- */
 
-/* The base fill of a source chunk, evaluated lazily: a coarse column's base (height, fields) when first
- * touched, each of its levels when first read. The top of a column is found from above, and levels above
- * the height cost no noise, so a tree spot needs only the one or two levels around the surface. Values are
- * bit-identical to pass 1's (same functions, same expressions). */
-typedef struct SourceFill {
-    const Gen24 *g;
-    int ox, oz;
-    bool have[5][5];
-    uint64_t levels[5][5];   /* bit l: density[l] computed */
-    Gen24Coarse coarse[5][5];
-} SourceFill;
-
-static const Gen24Coarse *source_coarse(SourceFill *s, int cx, int cz)
+/* The base fill of a source chunk (GenSourceFill, gen24_internal.h), evaluated lazily: a coarse column's base
+ * (height, fields) when first touched, each of its levels when first read. The top of a column is found from
+ * above, and levels above the height cost no noise, so a tree spot needs only the one or two levels around
+ * the surface. Values are bit-identical to pass 1's (same functions, same expressions). The fill reaches one
+ * coarse column (4 blocks) past the source on each side, for scatter points at the source's edges. */
+void gen_source_fill_init(GenSourceFill *s, const Gen24 *g, int ox, int oz)
 {
-    if (!s->have[cz][cx]) {
-        gen24_coarse_base(s->g, s->ox + cx * 4, s->oz + cz * 4, true, &s->coarse[cz][cx]);
-        s->have[cz][cx] = true;
-    }
-    return &s->coarse[cz][cx];
+    memset(s, 0, sizeof *s);
+    s->g = g;
+    s->ox = ox;
+    s->oz = oz;
 }
 
-static float source_level(SourceFill *s, int cx, int cz, int l)
+const Gen24Coarse *gen_source_coarse(GenSourceFill *s, int cx, int cz)
 {
-    const Gen24Coarse *c = source_coarse(s, cx, cz);
-    if (!(s->levels[cz][cx] & (1ull << l))) {
-        s->coarse[cz][cx].density[l] = gen24_coarse_level(s->g, c, s->ox + cx * 4, s->oz + cz * 4, l);
-        s->levels[cz][cx] |= 1ull << l;
+    if (!s->have[cz + 1][cx + 1]) {
+        gen24_coarse_base(s->g, s->ox + cx * 4, s->oz + cz * 4, true, &s->coarse[cz + 1][cx + 1]);
+        s->have[cz + 1][cx + 1] = true;
+    }
+    return &s->coarse[cz + 1][cx + 1];
+}
+
+static float source_level(GenSourceFill *s, int cx, int cz, int l)
+{
+    const Gen24Coarse *c = gen_source_coarse(s, cx, cz);
+    if (!(s->levels[cz + 1][cx + 1] & (1ull << l))) {
+        s->coarse[cz + 1][cx + 1].density[l] = gen24_coarse_level(s->g, c, s->ox + cx * 4, s->oz + cz * 4, l);
+        s->levels[cz + 1][cx + 1] |= 1ull << l;
     }
     return c->density[l];
 }
 
 /* The interpolated density of one cell, as gen24_column_density computes it. */
-static float source_density(SourceFill *s, int x, int y, int z)
+float gen_source_density(GenSourceFill *s, int x, int y, int z)
 {
     int cx = x >> 2, cz = z >> 2, l = y >> 3;
     float fx = (float)(x & 3) * 0.25f, fz = (float)(z & 3) * 0.25f; /* source origins are multiples of 16 */
@@ -259,7 +261,7 @@ static float source_density(SourceFill *s, int x, int y, int z)
 /* The topmost non-air cell of a column of the base fill: the first cell from y 254 down that is solid or at
  * or below the sea level (then it is water unless solid). A level whose eight corner densities are all
  * clearly negative holds only negative cells, so it is skipped whole. */
-static int source_top(SourceFill *s, int x, int z, int ocean, float *density)
+int gen_source_top(GenSourceFill *s, int x, int z, int ocean, float *density)
 {
     int cx = x >> 2, cz = z >> 2;
     for (int l = 31; l >= 0; l--) {
@@ -273,7 +275,7 @@ static int source_top(SourceFill *s, int x, int z, int ocean, float *density)
                 continue;
         }
         for (int y = y_hi; y >= l * 8; y--) {
-            float d = source_density(s, x, y, z);
+            float d = gen_source_density(s, x, y, z);
             if (d >= 0.0f || y <= ocean) {
                 *density = d;
                 return y;
@@ -320,30 +322,29 @@ static void place_source(const void *generator, GenCache *cache, GenCacheEntry *
     int limit = (int)((float)g->cfg.trees_max_per_chunk * gen24_forest_density(g, si, sj));
     if (limit <= 0)
         return;
-    SourceFill *fill = calloc(1, sizeof *fill);
+    GenSourceFill *fill = calloc(1, sizeof *fill);
     if (!fill) {
         e->valid = false; /* never keep a derivation that could not be made */
         return;
     }
-    fill->g = g;
-    fill->ox = ox;
-    fill->oz = oz;
+    gen_source_fill_init(fill, g, ox, oz);
     /* the source's climate: its corner column (Survivalcraft rolls tree types with it) */
-    const Gen24Lattice *corner = &source_coarse(fill, 0, 0)->fields;
+    const Gen24Lattice *corner = &gen_source_coarse(fill, 0, 0)->fields;
     int humidity = gen24_humidity_of(g, corner->humidity);
     int temperature = gen24_temperature_of(g, corner->temperature);
     int placed = 0;
     for (int k = 0; k < g->cfg.trees_tries && placed < limit; k++) {
         int x = rng_int_range(&rng, 2, 13), z = rng_int_range(&rng, 2, 13);
         float top_density;
-        int top = source_top(fill, x, z, g->ocean_level, &top_density);
+        int top = gen_source_top(fill, x, z, g->ocean_level, &top_density);
         if (top < g->cfg.trees_min_y || top_density < 0.0f)
             continue; /* too low, or water on top */
         int wx = ox + x, wz = oz + z;
         int cx = x >> 2, cz = z >> 2, t_col, h_col;
         float m;
-        gen24_column_fields(g, source_coarse(fill, cx, cz), source_coarse(fill, cx + 1, cz), source_coarse(fill, cx, cz + 1),
-                            source_coarse(fill, cx + 1, cz + 1), wx, wz, &t_col, &h_col, &m);
+        gen24_column_fields(g, gen_source_coarse(fill, cx, cz), gen_source_coarse(fill, cx + 1, cz),
+                            gen_source_coarse(fill, cx, cz + 1), gen_source_coarse(fill, cx + 1, cz + 1), wx, wz,
+                            &t_col, &h_col, &m);
         Gen24RockRule rule = gen24_rock_rule(g, gen24_shore_distance(g, (float)wx, (float)wz), m, t_col, h_col);
         int block, depth;
         gen24_surface_layer(g, wx, wz, top, gen24_rock(rule, top_density), BLOCK_AIR, t_col, h_col, m, &block, &depth);
@@ -352,7 +353,7 @@ static void place_source(const void *generator, GenCache *cache, GenCacheEntry *
         bool crowded = false;
         static const int d[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
         for (int n = 0; n < 4 && !crowded; n++)
-            crowded = source_density(fill, x + d[n][0], top + 1, z + d[n][1]) >= 0.0f;
+            crowded = gen_source_density(fill, x + d[n][0], top + 1, z + d[n][1]) >= 0.0f;
         if (crowded)
             continue;
         int y = top + 1, type;

@@ -404,5 +404,10 @@ StResult worldgen_load(const char *path, const BlockRegistry *blocks, WorldgenCo
         return rc;
     rc = worldgen_parse(path, text, blocks, out);
     free(text);
+    /* the scatter rules (gen24 version 4) next to it, else the shipped ones */
+    const char *slash = strrchr(path, '/');
+    snprintf(out->scatter_path, sizeof out->scatter_path, "%.*sscatter.json", slash ? (int)(slash - path + 1) : 0, path);
+    if (!fileio_exists(out->scatter_path))
+        snprintf(out->scatter_path, sizeof out->scatter_path, "%s", "assets/scatter.json");
     return rc;
 }

@@ -12,6 +12,7 @@ set(STRATA_GEN_SOURCES
   src/gen/gen_minerals.c
   src/gen/gen_trees.c
   src/gen/gen_plants.c
+  src/gen/gen_scatter.c
   src/gen/gen_flat.c
   src/gen/gen_heightmap.c
   src/gen/biome.c)

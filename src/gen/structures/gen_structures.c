@@ -464,3 +464,19 @@ int gen_structures_list(const GenStructures *s, int x, int z, int radius, Genera
         }
     return n;
 }
+
+bool gen_structures_excluded(const GenStructures *s, int x, int z, int clearance)
+{
+    GenSite scratch;
+    const GenSite *site = gen_structures_site(s, region_of(x), region_of(z), &scratch);
+    float t;
+    if (site->zone_count > 0 && x >= site->min_x && x <= site->max_x && z >= site->min_z && z <= site->max_z &&
+        site_zone_at(site, (float)x + 0.5f, (float)z + 0.5f, &t))
+        return true;
+    if (site->dungeon) {
+        int dx = x - site->entrance_x, dz = z - site->entrance_z;
+        if (dx * dx + dz * dz <= clearance * clearance)
+            return true;
+    }
+    return false;
+}

@@ -62,6 +62,9 @@ void gen_structures_flatten_column(const GenSite *site, int wx, int wz, float *d
 /* Pass 3: carves the dungeon of the chunk's region. Pass 4: stations, cleared vegetation. */
 void gen_structures_pass3(const GenStructures *s, GenContext *ctx, TerrainChunk *chunk);
 void gen_structures_pass4(const GenStructures *s, TerrainChunk *chunk);
+/* Scatter exclusions (gen24 version 4): is (x, z) on a flat zone (core or band) or within `clearance` blocks
+ * of a dungeon entrance? Pure. */
+bool gen_structures_excluded(const GenStructures *s, int x, int z, int clearance);
 /* Sites of the regions within `radius` blocks of (x, z), nearest first (listing for tools and the game). */
 int gen_structures_list(const GenStructures *s, int x, int z, int radius, GeneratorStructure *out, int max);
 

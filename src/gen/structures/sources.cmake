@@ -5,7 +5,9 @@ set(STRATA_STRUCTURES_SOURCES
   src/gen/structures/station.c
   src/gen/structures/wfc_tileset.c
   src/gen/structures/wfc.c
-  src/gen/structures/gen_structures.c)
+  src/gen/structures/gen_structures.c
+  src/gen/structures/scatter_config.c
+  src/gen/structures/scatter.c)
 target_sources(strata_core PRIVATE ${STRATA_STRUCTURES_SOURCES})
 set_source_files_properties(${STRATA_STRUCTURES_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 # structures are part of src/gen: they include gen's private headers (gen_feature.h) by name

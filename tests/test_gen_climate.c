@@ -234,7 +234,7 @@ static void test_golden_v4(void)
 {
     static const struct { uint64_t seed; int cx, cz; uint64_t hash; } golden[] = {
         {1, ALPINE_CX, ALPINE_CZ, 0xd1612c12476bf4deull},
-        {2, 0, 0, 0x9116b56af98da6f0ull}, /* moved by the scatter rules (0xee821967f1f756a2 before them) */
+        {2, 0, 0, 0xc2089034fb1b7154ull}, /* moved by the scatter rules (0xee821967f1f756a2 before them) */
     };
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         Generator *g = make(golden[i].seed, 4, NULL);

@@ -3,12 +3,15 @@
  * Design. The worker keeps per-slice lists between passes (so unchanged slices cost nothing); the main
  * thread gets one contiguous list per subset, exactly sized, which the renderer uploads and frees. The
  * vertical extent (min_y, max_y) for frustum culling combines the extents measured when each slice was
- * built (a single-block edit repacks 9 chunks: rescanning every vertex would cost more than copying). */
+ * built (a single-block edit repacks 9 chunks: rescanning every vertex would cost more than copying).
+ * The per-slice vertex counts and occlusion graphs go along, so the renderer can skip hidden slices; a
+ * slice not built yet counts as open. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "strata/mesher.h"
+#include "strata/visibility.h"
 
 ChunkMesh *mesher_pack(const TerrainChunk *chunk)
 {
@@ -16,8 +19,11 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
     if (!mesh) return NULL;
     mesh->coord_x = chunk->coord_x;
     mesh->coord_z = chunk->coord_z;
+    for (int s = 0; s < CHUNK_SLICES; s++) mesh->slice_graph[s] = VISIBILITY_ALL_OPEN;
     const ChunkGeometry *g = chunk->worker_geometry;
     if (!g) return mesh;
+    for (int s = 0; s < CHUNK_SLICES; s++)
+        mesh->slice_graph[s] = g->slice_built[s] ? g->slice_graph[s] : (uint16_t)VISIBILITY_ALL_OPEN;
     float min_y = CHUNK_SIZE_Y, max_y = 0;
     for (int subset = 0; subset < MESH_SUBSET_COUNT; subset++) {
         int total = 0;
@@ -35,6 +41,7 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
             if (!in->count) continue;
             memcpy(out->data + out->count, in->data, (size_t)in->count * sizeof *in->data);
             out->count += in->count;
+            mesh->slice_vertices[subset][s] = in->count;
         }
     }
     for (int s = 0; s < CHUNK_SLICES; s++) {

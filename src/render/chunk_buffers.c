@@ -257,6 +257,9 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     c->total_vertices = total;
     c->min_y = mesh->min_y;
     c->max_y = mesh->max_y;
+    memcpy(c->slice_vertices, mesh->slice_vertices, sizeof c->slice_vertices);
+    memcpy(c->slice_graph, mesh->slice_graph, sizeof c->slice_graph);
+    c->graph_known = true;
     size_t bytes = (size_t)total * sizeof(TerrainVertex);
 
     if (total == 0) {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "render_internal.h"
 #include "strata/log.h"
+#include "strata/visibility.h"
 
 typedef struct LoaderContext {
     RenderGetProc get_proc;
@@ -116,6 +117,7 @@ void renderer_destroy(Renderer *renderer)
     if (renderer->cutout.program)
         glDeleteProgram(renderer->cutout.program);
     free(renderer->visible);
+    visibility_walk_destroy(renderer->walk);
     free(renderer);
 }
 
@@ -229,6 +231,26 @@ static int renderer_compare_visible(const void *a, const void *b)
     return (da > db) - (da < db);
 }
 
+/* The occlusion walk's view of the chunk table: a chunk's slice graphs once its mesh is uploaded. */
+static const uint16_t *renderer_slice_graphs(void *user, int coord_x, int coord_z)
+{
+    const RenderChunk *c = chunk_buffers_find(user, coord_x, coord_z);
+    return c && c->graph_known ? c->slice_graph : NULL;
+}
+
+/* Occlusion culling (visibility.h): the slices reachable from the camera's, within the fog's chunks. */
+static void renderer_walk_slices(Renderer *r, const double camera[3], mat4 view_proj, float fog_end)
+{
+    if (!r->walk && !(r->walk = visibility_walk_create()))
+        return;
+    VisibilityView view = { .radius_chunks = (int)ceilf(fog_end / CHUNK_SIZE_X) + 1 };
+    if (view.radius_chunks > r->view_distance_chunks + 2)
+        view.radius_chunks = r->view_distance_chunks + 2; /* the chunk table holds no farther chunks */
+    memcpy(view.camera, camera, sizeof view.camera);
+    visibility_planes_from_matrix((const float *)view_proj, view.planes);
+    visibility_walk_run(r->walk, &view, renderer_slice_graphs, &r->chunks);
+}
+
 /* Chunks with geometry inside the fog range and the frustum, sorted near to far. */
 static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 view_proj, float fog_start,
                                     float fog_end)
@@ -248,6 +270,7 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
     }
     RenderFrustum frustum;
     render_frustum_init(&frustum, view_proj);
+    renderer_walk_slices(r, camera, view_proj, fog_end);
     int n = 0;
     for (int i = 0; i < t->count; i++) {
         const RenderChunk *c = &t->chunks[i];
@@ -267,6 +290,9 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
                              v->offset[2] + CHUNK_SIZE_Z };
         if (!render_frustum_test_box(&frustum, box_min, box_max))
             continue;
+        v->slices = r->walk ? visibility_walk_slices(r->walk, c->coord_x, c->coord_z) : 0xFFFF;
+        if (!v->slices)
+            continue; /* hidden behind opaque cubes */
         double cx = ox + CHUNK_SIZE_X * 0.5, cz = oz + CHUNK_SIZE_Z * 0.5;
         v->index = i;
         v->distance = (float)sqrt(cx * cx + cz * cz);
@@ -298,33 +324,22 @@ static unsigned renderer_opaque_mask(const RenderChunk *c, const double camera[3
     return mask;
 }
 
-/* Draws the chosen subsets of one chunk as merged contiguous runs in one multi-draw. Returns triangles. */
-static long renderer_draw_subsets(const RenderChunk *c, unsigned mask)
+/* Draws the chosen subsets of one chunk, only the slices the occlusion walk reached, as contiguous runs
+ * in one multi-draw. Returns triangles. */
+static long renderer_draw_subsets(const RenderChunk *c, unsigned mask, uint16_t slices)
 {
-    GLsizei counts[MESH_SUBSET_COUNT];
-    GLint bases[MESH_SUBSET_COUNT];
-    const void *offsets[MESH_SUBSET_COUNT];
-    int runs = 0, run_start = -1, run_vertices = 0;
+    int firsts[MESH_SUBSET_COUNT * CHUNK_SLICES], vertices[MESH_SUBSET_COUNT * CHUNK_SLICES];
+    int runs = visibility_draw_runs(MESH_SUBSET_COUNT, c->first, c->count,
+                                    (const int (*)[CHUNK_SLICES])c->slice_vertices, mask, slices, firsts, vertices);
+    GLsizei counts[MESH_SUBSET_COUNT * CHUNK_SLICES];
+    GLint bases[MESH_SUBSET_COUNT * CHUNK_SLICES];
+    const void *offsets[MESH_SUBSET_COUNT * CHUNK_SLICES];
     long triangles = 0;
-    for (int s = 0; s <= MESH_SUBSET_COUNT; s++) {
-        /* An empty subset joins any run: it adds nothing and lets its neighbours merge. */
-        bool take = s < MESH_SUBSET_COUNT && ((mask >> s) & 1u || (c->count[s] == 0 && run_start >= 0));
-        if (take) {
-            if (run_start < 0) {
-                run_start = c->first[s];
-                run_vertices = 0;
-            }
-            run_vertices += c->count[s];
-            continue;
-        }
-        if (run_start >= 0 && run_vertices > 0) {
-            counts[runs] = run_vertices / 4 * 6;
-            bases[runs] = run_start;
-            offsets[runs] = NULL;
-            runs++;
-            triangles += run_vertices / 2;
-        }
-        run_start = -1;
+    for (int i = 0; i < runs; i++) {
+        counts[i] = vertices[i] / 4 * 6;
+        bases[i] = firsts[i];
+        offsets[i] = NULL;
+        triangles += vertices[i] / 2;
     }
     if (runs == 0)
         return 0;
@@ -448,7 +463,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         const VisibleChunk *v = &r->visible[i];
         const RenderChunk *c = &t->chunks[v->index];
         renderer_chunk_uniforms(&r->terrain, v);
-        long n = renderer_draw_subsets(c, renderer_opaque_mask(c, camera->position));
+        long n = renderer_draw_subsets(c, renderer_opaque_mask(c, camera->position), v->slices);
         triangles += n;
         r->visible[i].drawn = n > 0;
     }
@@ -473,7 +488,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             cutout_begun = true;
         }
         renderer_chunk_uniforms(&r->cutout, v);
-        triangles += renderer_draw_subsets(c, 1u << MESH_SUBSET_ALPHA_TESTED);
+        triangles += renderer_draw_subsets(c, 1u << MESH_SUBSET_ALPHA_TESTED, v->slices);
         v->drawn = true;
     }
 
@@ -492,7 +507,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             transparent_begun = true;
         }
         renderer_chunk_uniforms(&r->terrain, v);
-        triangles += renderer_draw_subsets(c, 1u << MESH_SUBSET_TRANSPARENT);
+        triangles += renderer_draw_subsets(c, 1u << MESH_SUBSET_TRANSPARENT, v->slices);
         v->drawn = true;
     }
     glDepthMask(GL_TRUE);

@@ -3,8 +3,10 @@
  * Graphs: hand-made volumes with known answers, and random volumes against a brute-force reference (a
  * union-find over the cells). The mesher's graphs: a meshed world's slices (air open, buried stone closed).
  * The walk, on a meshed world of stone under air: a cave sealed in the stone is culled, the same cave under
- * an open shaft is not; an unknown chunk counts as open; a frustum plane cuts what lies behind it. Draw
- * runs: the slice ranges of a subset-major mesh. */
+ * an open shaft is not; an unknown chunk counts as open; a frustum plane cuts what lies behind it. The
+ * occluders: a pillar behind a wall is dropped, one rising above the wall's shadow is not. Draw runs: the
+ * slice ranges of a subset-major mesh. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,12 +164,12 @@ typedef struct MeshSet {
     int unknown_x, unknown_z;   /* answers NULL for this chunk (unknown_x = 99: none) */
 } MeshSet;
 
-static const uint16_t *mesh_set_graph(void *user, int cx, int cz)
+static const VisibilityChunk *mesh_set_graph(void *user, int cx, int cz)
 {
     const MeshSet *m = user;
     if (cx == m->unknown_x && cz == m->unknown_z) return NULL;
     for (int i = 0; i < m->count; i++)
-        if (m->meshes[i]->coord_x == cx && m->meshes[i]->coord_z == cz) return m->meshes[i]->slice_graph;
+        if (m->meshes[i]->coord_x == cx && m->meshes[i]->coord_z == cz) return &m->meshes[i]->visibility;
     return NULL;
 }
 
@@ -222,9 +224,9 @@ static void test_mesher_graphs(void)
     const ChunkMesh *m = mesh_at(&set, 2, 0), *plain = mesh_at(&set, -2, 1);
     CHECK(m && plain);
     if (m && plain) {
-        CHECK_EQ_INT(plain->slice_graph[15], VISIBILITY_ALL_OPEN);   /* air */
-        CHECK_EQ_INT(plain->slice_graph[3], 0);                      /* buried stone */
-        CHECK_EQ_INT(m->slice_graph[2], 0);                          /* the sealed cave touches no face */
+        CHECK_EQ_INT(plain->visibility.slice_graph[15], VISIBILITY_ALL_OPEN);   /* air */
+        CHECK_EQ_INT(plain->visibility.slice_graph[3], 0);                      /* buried stone */
+        CHECK_EQ_INT(m->visibility.slice_graph[2], 0);                          /* the sealed cave touches no face */
         int cave_vertices = 0;
         for (int k = 0; k < MESH_SUBSET_COUNT; k++) cave_vertices += m->slice_vertices[k][2];
         CHECK(cave_vertices > 0);                                    /* and shows faces (inside) */
@@ -290,6 +292,103 @@ static void test_walk_caves(void)
     visibility_walk_destroy(w);
 }
 
+/* ---- occluders ---- */
+
+static int wall_top, pillar_top;
+
+/* Ground (stone to y 60), a stone wall across the view at x -30..-28 up to wall_top, and a pillar of
+ * leaves at x 20..23, z 6..9 from y 61 to pillar_top. */
+static int fill_wall(int x, int y, int z)
+{
+    if (y <= 60) return BLOCK_STONE;
+    if (x >= -30 && x <= -28 && y <= wall_top) return BLOCK_STONE;
+    if (x >= 20 && x <= 23 && z >= 6 && z <= 9 && y <= pillar_top) return BLOCK_OAK_LEAVES;
+    return BLOCK_AIR;
+}
+
+/* A camera at (-40.5, 62, 8.5) looking along +x: 70 degrees vertical field of view, 16:9. */
+static void wall_view(VisibilityView *view)
+{
+    memset(view, 0, sizeof *view);
+    view->camera[0] = -40.5;
+    view->camera[1] = 62.0;
+    view->camera[2] = 8.5;
+    view->radius_chunks = 5;
+    view->occlusion = true;
+    float f = 1.0f / tanf(35.0f * 3.14159265f / 180.0f), aspect = 16.0f / 9.0f, near = 0.05f, far = 400.0f;
+    float p[16] = {0}, r[16] = {0}, m[16];
+    p[0] = f / aspect;
+    p[5] = f;
+    p[10] = (far + near) / (near - far);
+    p[11] = -1.0f;
+    p[14] = 2.0f * far * near / (near - far);
+    r[2] = -1.0f;   /* world x -> camera -z (forward) */
+    r[5] = 1.0f;    /* world y -> camera y */
+    r[8] = 1.0f;    /* world z -> camera x (right) */
+    r[15] = 1.0f;
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float sum = 0.0f;
+            for (int k = 0; k < 4; k++) sum += p[k * 4 + row] * r[c * 4 + k];
+            m[c * 4 + row] = sum;
+        }
+    visibility_planes_from_matrix(m, view->planes);
+}
+
+static void test_occluders(void)
+{
+    VisibilityWalk *w = visibility_walk_create();
+    CHECK(w != NULL);
+    if (!w) return;
+    MeshSet set;
+    VisibilityView view;
+    wall_view(&view);
+
+    /* a pillar lower than the wall's shadow: its slices are reached by the walk (air joins them) but hidden */
+    wall_top = 66;
+    pillar_top = 70;
+    Terrain *t = world_make(3, fill_wall);
+    mesh_world(t, &set);
+    const ChunkMesh *m = mesh_at(&set, 1, 0);
+    CHECK(m != NULL);
+    if (m) {
+        /* the ground: its top rows (the run is cut at 32 rows) */
+        CHECK(m->visibility.occluder_top[0] == 60 && m->visibility.occluder_bottom[0] == 60 - 32 + 1);
+        CHECK(m->visibility.slice_low[4] == 0 && m->visibility.slice_high[4] == 7);           /* leaves 64..70 */
+    }
+    view.occlusion = false;
+    visibility_walk_run(w, &view, mesh_set_graph, &set);
+    CHECK(visibility_walk_slices(w, 1, 0) >> 4 & 1u);
+    view.occlusion = true;
+    visibility_walk_run(w, &view, mesh_set_graph, &set);
+    CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
+    CHECK(visibility_walk_occluded(w) > 0);
+    CHECK(visibility_walk_slices(w, -2, 0) >> 3 & 1u);   /* the wall itself shows */
+    mesh_set_free(&set);
+    terrain_destroy(t);
+
+    /* a pillar that rises above the wall's shadow (y 91 there): its top slice stays */
+    pillar_top = 100;
+    t = world_make(3, fill_wall);
+    mesh_world(t, &set);
+    visibility_walk_run(w, &view, mesh_set_graph, &set);
+    CHECK(visibility_walk_slices(w, 1, 0) >> 6 & 1u);
+    CHECK(visibility_walk_slices(w, 1, 0) >> 5 & 1u);
+    mesh_set_free(&set);
+    terrain_destroy(t);
+
+    /* no wall: nothing in front of the pillar, nothing dropped */
+    wall_top = 60;
+    pillar_top = 70;
+    t = world_make(3, fill_wall);
+    mesh_world(t, &set);
+    visibility_walk_run(w, &view, mesh_set_graph, &set);
+    CHECK(visibility_walk_slices(w, 1, 0) >> 4 & 1u);
+    mesh_set_free(&set);
+    terrain_destroy(t);
+    visibility_walk_destroy(w);
+}
+
 static void test_draw_runs(void)
 {
     /* 2 subsets at 0 and 100; subset 0 has slices 1, 2, 5; subset 1 has slices 1, 5 */
@@ -334,6 +433,7 @@ int main(void)
     RUN(test_graph_random);
     RUN(test_mesher_graphs);
     RUN(test_walk_caves);
+    RUN(test_occluders);
     RUN(test_draw_runs);
     block_registry_destroy(blocks);
     return check_report();

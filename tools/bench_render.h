@@ -11,9 +11,11 @@
 typedef struct BenchRender {
     double triangles_vd8;            /* seed 42, the game's spawn view, view distance 8: triangles drawn (fog
                                       * range, frustum, subset and occlusion culling; merged meshes) */
+    double triangles_vd8_cave_walk;  /* the same view, occlusion culling by the cave walk alone */
     double triangles_vd8_no_occlusion; /* the same view without occlusion culling */
     double triangles_vd8_all;        /* every triangle of the merged meshes within view distance 8, unculled */
     double triangles_vd8_unmerged;   /* the same with greedy merging off (one quad per face) */
+    double occlusion_walk_us;        /* median time of one visibility_walk_run with occlusion in that view */
     double spawn[3];                 /* the camera of that view (eye), and its yaw */
     double spawn_yaw;
     double far_patch_build_us;       /* median time to build one far-terrain patch (0 when not measured) */

@@ -30,6 +30,7 @@
 #include "strata/block.h"
 #include "strata/chunk.h"
 #include "strata/terrain.h"
+#include "strata/visibility.h"
 
 #define MESH_SUBSET_COUNT 7
 #define MESH_SUBSET_OPAQUE_POS_Z 0
@@ -62,7 +63,7 @@ typedef struct ChunkGeometry {
     float slice_min_y[CHUNK_SLICES];     /* vertical extent of each slice's vertices (min > max: none), */
     float slice_max_y[CHUNK_SLICES];     /* measured when the slice is built, so packing reads no vertex */
     int slices_rebuilt_last_pass;        /* for tests and the benchmark */
-    uint16_t slice_graph[CHUNK_SLICES];  /* occlusion culling: which faces each slice joins (visibility.h) */
+    VisibilityChunk visibility;          /* occlusion culling: slice graphs and occluders (visibility.h) */
 } ChunkGeometry;
 
 typedef struct ChunkMesh {
@@ -70,9 +71,10 @@ typedef struct ChunkMesh {
     VertexList subsets[MESH_SUBSET_COUNT];
     int min_y, max_y;                    /* vertical extent of the geometry, for culling */
     /* Per slice, for occlusion culling: subset k's list holds slice 0's vertices, then slice 1's, ...;
-     * slice_vertices[k][s] counts slice s's. slice_graph[s]: the faces slice s joins (visibility.h). */
+     * slice_vertices[k][s] counts slice s's. visibility: the slices' graphs and the chunk's occluder
+     * boxes (visibility.h). */
     int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES];
-    uint16_t slice_graph[CHUNK_SLICES];
+    VisibilityChunk visibility;
 } ChunkMesh;
 
 typedef struct MesherContext MesherContext;

@@ -7,6 +7,8 @@
  * call after it has built the slice (mesher_visibility_slice): no second pass over the cells. A slice of
  * only air is open everywhere and is never filled; a component that reaches all 6 faces ends the fill. */
 #include "mesher_internal.h"
+#include <string.h>
+
 #include "strata/visibility.h"
 
 int visibility_pair_bit(int a, int b)
@@ -95,4 +97,55 @@ uint16_t mesher_visibility_slice(const MesherSlab *slab)
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) opaque[x + 16 * z] = (uint16_t)(slab->opaque[SLAB_COLUMN(x, z)] >> 1);
     return visibility_graph_from_opaque(opaque);
+}
+
+void visibility_chunk_init(VisibilityChunk *chunk)
+{
+    for (int s = 0; s < 16; s++) {
+        chunk->slice_graph[s] = VISIBILITY_ALL_OPEN;
+        chunk->slice_low[s] = 0;
+        chunk->slice_high[s] = 16;
+    }
+    memset(chunk->occluder_bottom, 1, sizeof chunk->occluder_bottom);   /* top 0 < bottom 1: none */
+    memset(chunk->occluder_top, 0, sizeof chunk->occluder_top);
+}
+
+/* Per group of columns, the highest run of rows where all of them are opaque cubes (the ground under
+ * hills, cut off above caves): from the group's highest top (the shafts' top heights) down to the first
+ * such row, then down while it holds, at most MESHER_OCCLUDER_DEPTH rows (any part of an opaque run is
+ * an occluder, so a stale top height or the cap only make it smaller, never wrong). */
+#define MESHER_OCCLUDER_DEPTH 32
+
+void mesher_visibility_occluders(const MesherContext *ctx, const TerrainChunk *chunk, CellViewConst cells,
+                                 VisibilityChunk *out)
+{
+    enum { G = VISIBILITY_OCCLUDER_GROUPS, SPAN = VISIBILITY_OCCLUDER_SPAN };
+    const uint8_t *kind = ctx->kind;
+    for (int gz = 0; gz < G; gz++)
+        for (int gx = 0; gx < G; gx++) {
+            const int32_t *col[SPAN * SPAN];
+            int y = 0;
+            for (int k = 0; k < SPAN * SPAN; k++) {
+                int x = SPAN * gx + k % SPAN, z = SPAN * gz + k / SPAN;
+                col[k] = cell_view_const_column(cells, x, z);
+                int top = shaft_top_height(chunk->shafts[CHUNK_SHAFT_INDEX(x, z)]);
+                y = top > y ? top : y;
+            }
+            int top = -1, bottom = 0;
+            for (; y >= 0; y--) {
+                unsigned all = MESHER_KIND_OPAQUE;
+                for (int k = 0; k < SPAN * SPAN; k++) all &= kind[cell_contents(cell_load(&col[k][y]))];
+                if (top < 0 && all) top = y;
+                if (top >= 0 && (!all || top - y >= MESHER_OCCLUDER_DEPTH)) break;
+            }
+            bottom = y + 1;
+            int i = gx + G * gz;
+            if (top < 0) {
+                out->occluder_bottom[i] = 1;
+                out->occluder_top[i] = 0;
+            } else {
+                out->occluder_bottom[i] = (uint8_t)bottom;
+                out->occluder_top[i] = (uint8_t)top;
+            }
+        }
 }

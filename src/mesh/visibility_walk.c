@@ -9,12 +9,15 @@
  * through the same face that bars fewer directions walks on again (those sets only shrink, so each slice is
  * queued a bounded number of times). That makes the walk more generous than Minecraft's and never less.
  * Chunks outside the square, and every chunk when the camera is outside the world's height, are not judged
- * (all slices visible). No GL, no allocation per run once the grid fits. */
+ * (all slices visible). Then, optionally, reached slices hidden behind the chunks' occluder boxes are
+ * dropped (visibility_occlusion.c): the walk sees through a hill's surface slices (air above them joins
+ * every face), the depth buffer does not. No GL, no allocation per run once the grid fits. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "strata/visibility.h"
+#include "visibility_internal.h"
 
 #define WALK_SLICES 16
 #define WALK_NO_DIRS 0xFFu   /* (slice, entry face) not reached yet */
@@ -27,9 +30,11 @@ struct VisibilityWalk {
     int reached;
     uint8_t *dirs;                    /* [slice cell][7 entry faces]: directions barred so far, or WALK_NO_DIRS */
     uint16_t *mask;                   /* per chunk: slices reached */
-    const uint16_t **graphs;          /* per chunk: its graphs (NULL: open) */
+    const VisibilityChunk **graphs;   /* per chunk: what the walk knows of it (NULL: open) */
     uint8_t *graph_known;             /* per chunk: graphs[] looked up this run */
     uint32_t *queue;                  /* cell * 8 + entry face */
+    VisibilityOcclusion *occlusion;   /* the occluders' depth buffer (created on first use) */
+    int occluded;                     /* reached slices the last run dropped as hidden */
     size_t queue_capacity;
     int cells;                        /* side * side * 16 */
 };
@@ -61,6 +66,7 @@ void visibility_walk_destroy(VisibilityWalk *walk)
 {
     if (!walk) return;
     walk_free_grid(walk);
+    visibility_occlusion_destroy(walk->occlusion);
     free(walk);
 }
 
@@ -116,6 +122,7 @@ static const int WALK_STEP[VISIBILITY_FACES][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1
 int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, VisibilityGraphFn graph, void *user)
 {
     w->reached = 0;
+    w->occluded = 0;
     w->all_visible = true;
     int radius = view->radius_chunks < 0 ? 0 : view->radius_chunks;
     if (!walk_fit(w, radius)) return -1;
@@ -145,7 +152,7 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
             w->graphs[chunk] = graph ? graph(user, w->centre_x + gx - radius, w->centre_z + gz - radius) : NULL;
             w->graph_known[chunk] = 1;
         }
-        uint16_t g = w->graphs[chunk] ? w->graphs[chunk][slice] : (uint16_t)VISIBILITY_ALL_OPEN;
+        uint16_t g = w->graphs[chunk] ? w->graphs[chunk]->slice_graph[slice] : (uint16_t)VISIBILITY_ALL_OPEN;
         for (int d = 0; d < VISIBILITY_FACES; d++) {
             if (barred >> d & 1u) continue;                       /* back towards the camera */
             if (from != WALK_START_FACE && !visibility_connects(g, from, d)) continue;
@@ -172,6 +179,32 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
             }
         }
     }
+    if (view->occlusion) {
+        for (int c = 0; c < chunks; c++)
+            if (!w->graph_known[c]) {
+                w->graphs[c] = graph ? graph(user, w->centre_x + c % side - radius, w->centre_z + c / side - radius) : NULL;
+                w->graph_known[c] = 1;
+            }
+        if (!w->occlusion && !(w->occlusion = visibility_occlusion_create())) return 0;   /* judge by the walk alone */
+        visibility_occlusion_build(w->occlusion, view, w->graphs, side, w->centre_x - radius, w->centre_z - radius);
+        for (int c = 0; c < chunks; c++) {
+            if (c == radius * side + radius) continue;   /* the camera's chunk */
+            for (uint16_t m = w->mask[c]; m; m &= (uint16_t)(m - 1)) {
+                int s = __builtin_ctz(m);
+                const VisibilityChunk *vc = w->graphs[c];
+                int low = vc ? vc->slice_low[s] : 0, high = vc ? vc->slice_high[s] : 16;
+                if (low > high) continue;   /* nothing to draw there anyway */
+                double lo[3] = {(double)(w->centre_x + c % side - radius) * 16.0, (double)(s * 16 + low),
+                                (double)(w->centre_z + c / side - radius) * 16.0};
+                double hi[3] = {lo[0] + 16.0, (double)(s * 16 + high), lo[2] + 16.0};
+                if (high == low) hi[1] += 0.001;   /* flat geometry: a box of no height still has a face */
+                if (visibility_occlusion_hides(w->occlusion, view, lo, hi)) {
+                    w->mask[c] &= (uint16_t)~(1u << s);
+                    w->occluded++;
+                }
+            }
+        }
+    }
     return 0;
 }
 
@@ -186,6 +219,11 @@ uint16_t visibility_walk_slices(const VisibilityWalk *w, int coord_x, int coord_
 int visibility_walk_reached(const VisibilityWalk *w)
 {
     return w->reached;
+}
+
+int visibility_walk_occluded(const VisibilityWalk *w)
+{
+    return w->occluded;
 }
 
 void visibility_planes_from_matrix(const float m[16], float planes[6][4])

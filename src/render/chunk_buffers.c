@@ -258,7 +258,7 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     c->min_y = mesh->min_y;
     c->max_y = mesh->max_y;
     memcpy(c->slice_vertices, mesh->slice_vertices, sizeof c->slice_vertices);
-    memcpy(c->slice_graph, mesh->slice_graph, sizeof c->slice_graph);
+    c->visibility = mesh->visibility;
     c->graph_known = true;
     size_t bytes = (size_t)total * sizeof(TerrainVertex);
 

@@ -90,7 +90,7 @@ typedef struct RenderChunk {
     int total_vertices;
     int min_y, max_y;
     int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES]; /* occlusion culling: per-slice vertices, */
-    uint16_t slice_graph[CHUNK_SLICES]; /* the slices' graphs (visibility.h), valid once graph_known */
+    VisibilityChunk visibility;    /* slice graphs and occluders (visibility.h), valid once graph_known */
     bool graph_known;
     bool has_geometry;             /* uploaded and non-empty: drawn */
     float haze_end;                /* fade-in: this chunk's fog end, grows by RENDER_FADE_SPEED to the range */

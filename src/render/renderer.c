@@ -231,19 +231,20 @@ static int renderer_compare_visible(const void *a, const void *b)
     return (da > db) - (da < db);
 }
 
-/* The occlusion walk's view of the chunk table: a chunk's slice graphs once its mesh is uploaded. */
-static const uint16_t *renderer_slice_graphs(void *user, int coord_x, int coord_z)
+/* The occlusion walk's view of the chunk table: a chunk's slice graphs and occluders once it is uploaded. */
+static const VisibilityChunk *renderer_slice_graphs(void *user, int coord_x, int coord_z)
 {
     const RenderChunk *c = chunk_buffers_find(user, coord_x, coord_z);
-    return c && c->graph_known ? c->slice_graph : NULL;
+    return c && c->graph_known ? &c->visibility : NULL;
 }
 
-/* Occlusion culling (visibility.h): the slices reachable from the camera's, within the fog's chunks. */
+/* Occlusion culling (visibility.h): the slices reachable from the camera's and not behind the occluders,
+ * within the fog's chunks. */
 static void renderer_walk_slices(Renderer *r, const double camera[3], mat4 view_proj, float fog_end)
 {
     if (!r->walk && !(r->walk = visibility_walk_create()))
         return;
-    VisibilityView view = { .radius_chunks = (int)ceilf(fog_end / CHUNK_SIZE_X) + 1 };
+    VisibilityView view = { .radius_chunks = (int)ceilf(fog_end / CHUNK_SIZE_X) + 1, .occlusion = true };
     if (view.radius_chunks > r->view_distance_chunks + 2)
         view.radius_chunks = r->view_distance_chunks + 2; /* the chunk table holds no farther chunks */
     memcpy(view.camera, camera, sizeof view.camera);

@@ -224,6 +224,7 @@ static void test_mesher_graphs(void)
     const ChunkMesh *m = mesh_at(&set, 2, 0), *plain = mesh_at(&set, -2, 1);
     CHECK(m && plain);
     if (m && plain) {
+        CHECK(m->visibility.known);
         CHECK_EQ_INT(plain->visibility.slice_graph[15], VISIBILITY_ALL_OPEN);   /* air */
         CHECK_EQ_INT(plain->visibility.slice_graph[3], 0);                      /* buried stone */
         CHECK_EQ_INT(m->visibility.slice_graph[2], 0);                          /* the sealed cave touches no face */
@@ -420,6 +421,11 @@ static void test_draw_runs(void)
     int count2[2] = {40, 16};
     runs = visibility_draw_runs(2, first2, count2, (const int (*)[16])sv, 3u, (1u << 5), rf, rc);
     CHECK(runs == 1 && rf[0] == 20 && rc[0] == 36);
+    /* a mesh made without slice counts: each subset whole, whenever any slice is drawn */
+    int none[2][16] = {{0}};
+    runs = visibility_draw_runs(2, first, count, (const int (*)[16])none, 3u, 1u << 9, rf, rc);
+    CHECK(runs == 2 && rf[0] == 0 && rc[0] == 40 && rf[1] == 100 && rc[1] == 20);
+    CHECK_EQ_INT(visibility_draw_runs(2, first, count, (const int (*)[16])none, 3u, 0, rf, rc), 0);
 }
 
 int main(void)

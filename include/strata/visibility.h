@@ -50,6 +50,7 @@ uint16_t visibility_graph_from_opaque(const uint16_t opaque[VISIBILITY_SLICE * V
  * cubes (at most 32 rows of it), rows occluder_bottom .. occluder_top inclusive (none where top < bottom).
  * Everything behind such a box, seen from anywhere, is hidden by it. */
 typedef struct VisibilityChunk {
+    bool known;                /* filled by the mesher; false (e.g. zeroed): the walk treats it as unknown */
     uint16_t slice_graph[16];
     /* per slice, the rows its geometry spans, relative to the slice's lowest (0..16; low > high: none):
      * the occlusion test's box (unknown: 0..16) */
@@ -58,7 +59,7 @@ typedef struct VisibilityChunk {
     uint8_t occluder_top[VISIBILITY_OCCLUDER_GROUPS * VISIBILITY_OCCLUDER_GROUPS];
 } VisibilityChunk;
 
-/* Sets a VisibilityChunk to "unknown": every slice open, no occluders. Pure. */
+/* Sets a VisibilityChunk to "unknown" (known false): every slice open, no occluders. Pure. */
 void visibility_chunk_init(VisibilityChunk *chunk);
 
 /* What the walk knows of chunk (coord_x, coord_z), or NULL when unknown (then every slice is open and it
@@ -100,7 +101,8 @@ void visibility_planes_from_matrix(const float m[16], float planes[6][4]);
 /* Draw runs of a chunk mesh laid out subset-major, slice-minor (ChunkMesh): for each subset k in
  * subset_mask (k < subsets) and each slice in `slices`, its vertices, joined into contiguous runs (an empty
  * slice or subset joins any run). first[k], count[k]: subset k's first vertex and vertices in the buffer;
- * slice_vertices[k][s]: slice s's share (clamped to count[k]). Writes at most subsets * 16 runs (start
+ * slice_vertices[k][s]: slice s's share; where they do not add up to count[k] (a mesh made without slices)
+ * the whole subset counts as one slice, drawn when any slice is. Writes at most subsets * 16 runs (start
  * vertex, vertices); returns how many. Pure: the renderer draws these, tests and strata-bench count them. */
 int visibility_draw_runs(int subsets, const int *first, const int *count, const int (*slice_vertices)[16],
                          unsigned subset_mask, uint16_t slices, int *run_first, int *run_count);

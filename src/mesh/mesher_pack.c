@@ -22,6 +22,7 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
     const ChunkGeometry *g = chunk->worker_geometry;
     if (!g) return mesh;
     mesh->visibility = g->visibility;
+    mesh->visibility.known = true;
     for (int s = 0; s < CHUNK_SLICES; s++) {
         VisibilityChunk *v = &mesh->visibility;
         if (!g->slice_built[s]) {

@@ -101,6 +101,7 @@ uint16_t mesher_visibility_slice(const MesherSlab *slab)
 
 void visibility_chunk_init(VisibilityChunk *chunk)
 {
+    chunk->known = false;
     for (int s = 0; s < 16; s++) {
         chunk->slice_graph[s] = VISIBILITY_ALL_OPEN;
         chunk->slice_low[s] = 0;

@@ -117,6 +117,13 @@ static bool walk_box_in_view(const VisibilityView *v, const float lo[3], const f
     return true;
 }
 
+/* What the walk knows of a chunk: NULL where the callback knows nothing or the chunk was never meshed. */
+static const VisibilityChunk *walk_lookup(VisibilityGraphFn graph, void *user, int coord_x, int coord_z)
+{
+    const VisibilityChunk *c = graph ? graph(user, coord_x, coord_z) : NULL;
+    return c && c->known ? c : NULL;
+}
+
 static const int WALK_STEP[VISIBILITY_FACES][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
 
 int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, VisibilityGraphFn graph, void *user)
@@ -149,7 +156,7 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
         int gx = chunk % side, gz = chunk / side;
         uint8_t barred = w->dirs[cell * 7 + from];
         if (!w->graph_known[chunk]) {
-            w->graphs[chunk] = graph ? graph(user, w->centre_x + gx - radius, w->centre_z + gz - radius) : NULL;
+            w->graphs[chunk] = walk_lookup(graph, user, w->centre_x + gx - radius, w->centre_z + gz - radius);
             w->graph_known[chunk] = 1;
         }
         uint16_t g = w->graphs[chunk] ? w->graphs[chunk]->slice_graph[slice] : (uint16_t)VISIBILITY_ALL_OPEN;
@@ -182,7 +189,7 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
     if (view->occlusion) {
         for (int c = 0; c < chunks; c++)
             if (!w->graph_known[c]) {
-                w->graphs[c] = graph ? graph(user, w->centre_x + c % side - radius, w->centre_z + c / side - radius) : NULL;
+                w->graphs[c] = walk_lookup(graph, user, w->centre_x + c % side - radius, w->centre_z + c / side - radius);
                 w->graph_known[c] = 1;
             }
         if (!w->occlusion && !(w->occlusion = visibility_occlusion_create())) return 0;   /* judge by the walk alone */
@@ -249,11 +256,13 @@ int visibility_draw_runs(int subsets, const int *first, const int *count, const 
 {
     int runs = 0, start = -1, length = 0;
     for (int k = 0; k < subsets; k++) {
-        int at = first[k], left = count[k];
+        int at = first[k], left = count[k], sum = 0;
+        for (int s = 0; s < WALK_SLICES; s++) sum += slice_vertices[k][s];
+        bool whole = sum != count[k];   /* no slices: one run, drawn when any slice is */
         for (int s = 0; s < WALK_SLICES; s++) {
-            int n = slice_vertices[k][s] < left ? slice_vertices[k][s] : left;
+            int n = whole ? (s == 0 ? count[k] : 0) : slice_vertices[k][s] < left ? slice_vertices[k][s] : left;
             if (n < 0) n = 0;
-            bool take = (subset_mask >> k & 1u) && (slices >> s & 1u);
+            bool take = (subset_mask >> k & 1u) && (whole ? slices != 0 : (slices >> s & 1u) != 0);
             if (n == 0) {
                 at += n;
                 continue;   /* joins whatever run is open */

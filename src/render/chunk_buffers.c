@@ -259,7 +259,7 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     c->max_y = mesh->max_y;
     memcpy(c->slice_vertices, mesh->slice_vertices, sizeof c->slice_vertices);
     c->visibility = mesh->visibility;
-    c->graph_known = true;
+    c->graph_known = mesh->visibility.known;
     size_t bytes = (size_t)total * sizeof(TerrainVertex);
 
     if (total == 0) {

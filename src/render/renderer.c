@@ -4,7 +4,7 @@
  * = chunk origin - camera position, computed in double on the CPU, so vertex math stays in small floats
  * at any distance from the origin. A frame: upload queued meshes under the budget, advance fade-in
  * hazes, clear to the sky colour, collect the chunks inside the fog range and the frustum (sorted near
- * to far), then
+ * to far) with the slices of each that occlusion culling keeps (visibility.h), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
  *      so early depth rejects hidden fragments;
  *   2. alpha-tested: two-sided, cut-out at alpha 0.5;

@@ -2,3 +2,5 @@
 strata_add_test(test_mesher test_mesher.c mesh)
 # mesh: greedy merging covers exactly the unmerged faces with equal light and texels
 strata_add_test(test_mesher_merge test_mesher_merge.c mesh)
+# mesh: occlusion culling: slice graphs (against a brute-force reference), sealed and open caves, draw runs
+strata_add_test(test_visibility test_visibility.c mesh)

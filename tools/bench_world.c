@@ -76,3 +76,19 @@ StResult bench_world_load(const char *asset_dir, const BlockRegistry *blocks, ui
     }
     return ST_OK;
 }
+
+StResult bench_world_move(BenchWorld *w, double x, double z, int view_distance)
+{
+    UpdateLocation loc = {.active = true, .x = (float)x, .z = (float)z, .visibility_chunks = view_distance,
+                          .content_chunks = view_distance + 2};
+    UpdaterCallbacks cb = {.user = NULL, .mesh_ready = bench_world_drop_mesh, .chunk_released = bench_world_no_release};
+    updater_set_location(w->updater, 0, &loc);
+    updater_exchange(w->updater, &cb);
+    for (long frames = 0; !updater_is_ready(w->updater, 0); frames++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+        updater_exchange(w->updater, &cb);
+        if (frames > 900000) return st_fail(ST_ERR_STATE, "world never became ready around %.1f, %.1f", x, z);
+    }
+    return ST_OK;
+}

@@ -27,5 +27,8 @@ typedef struct BenchWorld {
 StResult bench_world_load(const char *asset_dir, const BlockRegistry *blocks, uint64_t seed, int view_distance,
                           bool wait_packed, BenchWorld *out);
 void bench_world_free(BenchWorld *world);
+/* Moves the update location to block (x, z), as a player does, and runs until every chunk within
+ * view_distance chunks of it is Valid. */
+StResult bench_world_move(BenchWorld *world, double x, double z, int view_distance);
 
 #endif

@@ -16,6 +16,8 @@
  * faces with the same tile, texture orientation and facing whose colours are uniform, or constant along
  * one axis, are merged into one larger quad (only along that axis for the latter), so the merged mesh
  * shows exactly the faces, colours and texels of the unmerged one.
+ * Occlusion culling: each slice also records which of its 6 faces are joined through cells that are not
+ * opaque cubes (visibility.h); the mesh keeps it with per-slice vertex counts so a slice can be skipped.
  * Vertex pass 1 builds odd slices, pass 2 even slices; a slice whose neighbourhood content hash did not
  * change keeps its geometry. mesher_pack then copies all slices into one ChunkMesh for the main thread.
  * Threads: the worker owns ChunkGeometry; a ChunkMesh is handed to the main thread by the state exchange
@@ -28,6 +30,7 @@
 #include "strata/block.h"
 #include "strata/chunk.h"
 #include "strata/terrain.h"
+#include "strata/visibility.h"
 
 #define MESH_SUBSET_COUNT 7
 #define MESH_SUBSET_OPAQUE_POS_Z 0
@@ -60,12 +63,18 @@ typedef struct ChunkGeometry {
     float slice_min_y[CHUNK_SLICES];     /* vertical extent of each slice's vertices (min > max: none), */
     float slice_max_y[CHUNK_SLICES];     /* measured when the slice is built, so packing reads no vertex */
     int slices_rebuilt_last_pass;        /* for tests and the benchmark */
+    VisibilityChunk visibility;          /* occlusion culling: slice graphs and occluders (visibility.h) */
 } ChunkGeometry;
 
 typedef struct ChunkMesh {
     int coord_x, coord_z;
     VertexList subsets[MESH_SUBSET_COUNT];
     int min_y, max_y;                    /* vertical extent of the geometry, for culling */
+    /* Per slice, for occlusion culling: subset k's list holds slice 0's vertices, then slice 1's, ...;
+     * slice_vertices[k][s] counts slice s's. visibility: the slices' graphs and the chunk's occluder
+     * boxes (visibility.h). */
+    int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES];
+    VisibilityChunk visibility;
 } ChunkMesh;
 
 typedef struct MesherContext MesherContext;

@@ -297,6 +297,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             ctx->neighbours[n] = k && k != chunk ? chunk_cell_view_const(k) : own;
             ctx->neighbour_missing[n] = !k;
         }
+    mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
     uint64_t hashes[MESHER_PASS_SLICES];
@@ -309,9 +310,11 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
         ctx->failed = false;
         if (mesher_slice_empty(own, s)) {   /* all air: nothing to show, nothing to copy */
             for (int k = 0; k < MESH_SUBSET_COUNT; k++) g->slices[s][k].count = 0;
+            g->visibility.slice_graph[s] = VISIBILITY_ALL_OPEN;
         } else {
             mesher_copy_slab(ctx, s);
             mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s]);
+            g->visibility.slice_graph[s] = mesher_visibility_slice(&ctx->slab_data);
         }
         mesher_measure_slice(g, s);
         g->slice_hash[s] = h;

@@ -136,6 +136,12 @@ void mesher_shapes_emit_layer(MesherContext *ctx, VertexList *list, int x, int y
 void mesher_merge_slice(MesherContext *ctx, VertexList *lists);
 void mesher_merge_free(MesherContext *ctx);
 
+/* mesher_visibility.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks. */
+uint16_t mesher_visibility_slice(const MesherSlab *slab);
+/* The chunk's occluder boxes (visibility.h) from its own cells. */
+void mesher_visibility_occluders(const MesherContext *ctx, const TerrainChunk *chunk, CellViewConst cells,
+                                 VisibilityChunk *out);
+
 /* mesher.c: vertex output */
 /* Grows a list to hold `extra` more vertices; on failure sets ctx->failed and returns false. */
 bool mesher_list_grow(MesherContext *ctx, VertexList *list, int extra);

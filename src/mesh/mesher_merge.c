@@ -1,31 +1,34 @@
 /* mesher_merge.c — greedy merging of coplanar faces within one slice and subset.
  *
  * Design. Runs on a slice's finished lists (so face culling, light and AO stay in one place) and rewrites
- * the opaque subsets 0..4 and the transparent subset 6; the alpha-tested subset (leaves, plants, torches)
- * is left as it is. A quad can merge when it is a full face: an axis-aligned unit square on the integer
- * grid of its plane, with its tile's whole texture mapped on it (local coordinates 0 or 16, one texture
- * axis per plane axis). Its colours decide how: all four equal -> merged in both plane axes; constant
- * along one axis (the two corners on each line along it equal) -> merged along that axis only. In both
- * cases the colour is a linear function on the quad that the merged quad reproduces exactly, whichever
- * diagonal it is split along, so smooth light and AO look as before. Quads are keyed by (facing, plane,
- * tile, texture orientation, colour mode, corner colours), sorted, and each group is merged greedily on a
- * small grid (rows first, then extended downwards while the whole row matches). The merged quad keeps the
- * vertex order (and so the winding and diagonal) of its first face; its texture coordinate runs to
- * 16 x extent, which the fragment shader wraps within the tile. Quads that cannot merge (cut faces,
- * shapes, gradients in both axes) are copied first, in their order; merged quads follow in key order.
- * Deterministic: the output depends only on the input lists. */
+ * every subset; in the alpha-tested one only leaves' cube faces can merge (plants and torches are not
+ * full faces). A quad can merge when it is a full face: an axis-aligned unit square on the integer grid
+ * of its plane, with its tile's whole texture mapped on it (local coordinates 0 or 16, one texture axis
+ * per plane axis), and when its colour is affine on it: c00 + c11 = c10 + c01 in every channel (uniform,
+ * or a gradient along one or both axes; smooth light and AO make many faces so). Then the colour is one
+ * plane A + B s + C t per channel in the plane's own coordinates, and faces with the same plane (and
+ * facing, tile, texture orientation) can form any rectangle: the merged quad's corner colours are the
+ * plane's values there (corner colours of member faces, so within 0..255), and the GPU's interpolation
+ * over either triangle of it reproduces the plane exactly, whichever diagonal it is split along, so smooth
+ * light and AO look as before. A face whose colour is not affine (AO on one corner only, the commonest
+ * case) keeps its own quad: two triangles that bend along the diagonal can be reproduced by no larger
+ * quad. Quads are keyed by (facing, alpha, plane, tile, texture orientation, colour plane), sorted, and
+ * each group is merged greedily on a small grid (rows first, then extended downwards while the whole row
+ * matches). The merged quad keeps the vertex order (and so the winding and diagonal) of its first face;
+ * its texture coordinate runs to 16 x extent, which the fragment shaders wrap within the tile. Quads that
+ * cannot merge (cut faces, shapes, plants) are copied first, in their order; merged quads follow in key
+ * order. Deterministic: the output depends only on the input lists. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mesher_internal.h"
 
 #define MERGE_GRID 32
-#define MERGE_MODE_BOTH 0u
-#define MERGE_MODE_S    1u   /* colour constant along s: merge along s only */
-#define MERGE_MODE_T    2u   /* colour constant along t: merge along t only */
+#define MERGE_KEY_WORDS 9
 
 typedef struct MesherMergeRec {
-    uint32_t key[8];        /* facing | mode << 8, plane bits, tile, uv signature, 4 corner colours */
+    uint32_t key[MERGE_KEY_WORDS]; /* facing | alpha << 8, plane bits, tile, uv signature, colour gradients
+                                   * along s and t (3 x 10 bits each), colour at plane origin (3 words) */
     int16_t s, t;           /* the face's min corner in plane coordinates */
     int32_t quad;           /* index of the quad in the input list */
     uint8_t corner[4];      /* canonical corner (is + 2 * it) of each of the quad's 4 vertices */
@@ -98,21 +101,37 @@ static bool merge_classify(const TerrainVertex *v, int q, MesherMergeRec *rec)
     bool u_on_s = (us == 16 || us == -16) && ut == 0 && vs == 0 && (vt == 16 || vt == -16);
     bool u_on_t = (ut == 16 || ut == -16) && us == 0 && vt == 0 && (vs == 16 || vs == -16);
     if (!u_on_s && !u_on_t) return false;
-    uint32_t mode;
-    if (col[0] == col[1] && col[0] == col[2] && col[0] == col[3]) mode = MERGE_MODE_BOTH;
-    else if (col[0] == col[1] && col[2] == col[3]) mode = MERGE_MODE_S;
-    else if (col[0] == col[2] && col[1] == col[3]) mode = MERGE_MODE_T;
-    else return false;
+    /* the colour must be affine on the face (c00 + c11 = c10 + c01 in every channel, alpha equal): then it is
+     * one plane A + B s + C t per channel, which any rectangle of faces on the same plane reproduces */
+    int32_t grad_s[3], grad_t[3], base[3];
+    for (int ch = 0; ch < 4; ch++) {
+        int c00 = (int)(col[0] >> (8 * ch) & 0xFF), c10 = (int)(col[1] >> (8 * ch) & 0xFF),
+            c01 = (int)(col[2] >> (8 * ch) & 0xFF), c11 = (int)(col[3] >> (8 * ch) & 0xFF);
+        if (c00 + c11 != c10 + c01) return false;
+        if (ch == 3) {
+            if (c10 != c00 || c01 != c00) return false;
+            break;
+        }
+        grad_s[ch] = c10 - c00;
+        grad_t[ch] = c01 - c00;
+        base[ch] = c00 - grad_s[ch] * (int)s0 - grad_t[ch] * (int)t0;
+    }
     int facing = axis * 2 + (n[axis] > 0.0f);
     uint32_t plane_bits;
     memcpy(&plane_bits, &plane, 4);
     uint32_t sig = 0;
     for (int c = 0; c < 4; c++) sig |= (uint32_t)((lu[c] >> 4) | (lv[c] >> 4) << 1) << (2 * c);
-    rec->key[0] = (uint32_t)facing | mode << 8;
+    rec->key[0] = (uint32_t)facing | (col[0] >> 24) << 8;
     rec->key[1] = plane_bits;
     rec->key[2] = (uint32_t)tile_u | (uint32_t)tile_v << 16;
     rec->key[3] = sig;
-    for (int c = 0; c < 4; c++) rec->key[4 + c] = col[c];
+    rec->key[4] = 0;
+    rec->key[5] = 0;
+    for (int ch = 0; ch < 3; ch++) {
+        rec->key[4] |= (uint32_t)(grad_s[ch] + 512) << (10 * ch);
+        rec->key[5] |= (uint32_t)(grad_t[ch] + 512) << (10 * ch);
+        rec->key[6 + ch] = (uint32_t)base[ch];
+    }
     rec->s = (int16_t)s0;
     rec->t = (int16_t)t0;
     rec->quad = q;
@@ -122,7 +141,7 @@ static bool merge_classify(const TerrainVertex *v, int q, MesherMergeRec *rec)
 static int merge_compare(const void *pa, const void *pb)
 {
     const MesherMergeRec *a = pa, *b = pb;
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < MERGE_KEY_WORDS; i++)
         if (a->key[i] != b->key[i]) return a->key[i] < b->key[i] ? -1 : 1;
     if (a->t != b->t) return a->t < b->t ? -1 : 1;
     if (a->s != b->s) return a->s < b->s ? -1 : 1;
@@ -158,6 +177,12 @@ static void merge_emit(MesherContext *ctx, const TerrainVertex *src, const Meshe
         int lu = src[k].tx - tile_u * MESHER_UV_TILE_STRIDE, lv = src[k].ty - tile_v * MESHER_UV_TILE_STRIDE;
         dst[k].tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + lu * (u_on_s ? w : h));
         dst[k].ty = (int16_t)(tile_v * MESHER_UV_TILE_STRIDE + lv * (u_on_s ? h : w));
+        /* the colour plane at the corner (within 0..255: it is a corner colour of one of the faces) */
+        for (int ch = 0; ch < 3; ch++) {
+            int grad_s = (int)(rec->key[4] >> (10 * ch) & 1023) - 512, grad_t = (int)(rec->key[5] >> (10 * ch) & 1023) - 512;
+            int value = (int)rec->key[6 + ch] + grad_s * (rec->s + is * w) + grad_t * (rec->t + it * h);
+            dst[k].color[ch] = (uint8_t)value;
+        }
     }
 }
 
@@ -167,7 +192,6 @@ static void merge_group(MesherContext *ctx, const TerrainVertex *in, MesherMerge
     static _Thread_local int32_t grid[MERGE_GRID][MERGE_GRID];   /* rec index + 1; -1 once used */
     int min_s = recs[0].s, min_t = recs[0].t;
     for (int i = 1; i < n; i++) min_s = recs[i].s < min_s ? recs[i].s : min_s;
-    uint32_t mode = recs[0].key[0] >> 8;
     for (int i = 0; i < n; i++) {
         int gs = recs[i].s - min_s, gt = recs[i].t - min_t;
         if (gs < MERGE_GRID && gt < MERGE_GRID && grid[gt][gs] == 0) grid[gt][gs] = i + 1;
@@ -177,16 +201,14 @@ static void merge_group(MesherContext *ctx, const TerrainVertex *in, MesherMerge
         int gs = recs[i].s - min_s, gt = recs[i].t - min_t;
         if (gs >= MERGE_GRID || gt >= MERGE_GRID || grid[gt][gs] != i + 1) continue;
         int w = 1, h = 1;
-        if (mode != MERGE_MODE_T)
-            while (gs + w < MERGE_GRID && grid[gt][gs + w] > 0) w++;
-        if (mode != MERGE_MODE_S)
-            for (;;) {
-                if (gt + h >= MERGE_GRID) break;
-                bool full = true;
-                for (int k = 0; k < w && full; k++) full = grid[gt + h][gs + k] > 0;
-                if (!full) break;
-                h++;
-            }
+        while (gs + w < MERGE_GRID && grid[gt][gs + w] > 0) w++;
+        for (;;) {
+            if (gt + h >= MERGE_GRID) break;
+            bool full = true;
+            for (int k = 0; k < w && full; k++) full = grid[gt + h][gs + k] > 0;
+            if (!full) break;
+            h++;
+        }
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) grid[gt + y][gs + x] = -1;
         merge_emit(ctx, &in[recs[i].quad * 4], &recs[i], w, h);
@@ -236,8 +258,7 @@ static void merge_list(MesherContext *ctx, VertexList *list)
 
 void mesher_merge_slice(MesherContext *ctx, VertexList *lists)
 {
-    for (int s = 0; s < MESH_SUBSET_COUNT; s++)
-        if (s != MESH_SUBSET_ALPHA_TESTED) merge_list(ctx, &lists[s]);
+    for (int s = 0; s < MESH_SUBSET_COUNT; s++) merge_list(ctx, &lists[s]);
 }
 
 void mesher_merge_free(MesherContext *ctx)

@@ -3,7 +3,9 @@
  * Design. The worker keeps per-slice lists between passes (so unchanged slices cost nothing); the main
  * thread gets one contiguous list per subset, exactly sized, which the renderer uploads and frees. The
  * vertical extent (min_y, max_y) for frustum culling combines the extents measured when each slice was
- * built (a single-block edit repacks 9 chunks: rescanning every vertex would cost more than copying). */
+ * built (a single-block edit repacks 9 chunks: rescanning every vertex would cost more than copying).
+ * The per-slice vertex counts, occlusion graphs and occluders go along, so the renderer can skip hidden slices; a
+ * slice not built yet counts as open. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +18,27 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
     if (!mesh) return NULL;
     mesh->coord_x = chunk->coord_x;
     mesh->coord_z = chunk->coord_z;
+    visibility_chunk_init(&mesh->visibility);
     const ChunkGeometry *g = chunk->worker_geometry;
     if (!g) return mesh;
+    mesh->visibility = g->visibility;
+    mesh->visibility.known = true;
+    for (int s = 0; s < CHUNK_SLICES; s++) {
+        VisibilityChunk *v = &mesh->visibility;
+        if (!g->slice_built[s]) {
+            v->slice_graph[s] = VISIBILITY_ALL_OPEN;
+            v->slice_low[s] = 0;
+            v->slice_high[s] = CHUNK_SLICE_HEIGHT;
+        } else if (g->slice_min_y[s] > g->slice_max_y[s]) {
+            v->slice_low[s] = 1;   /* no geometry */
+            v->slice_high[s] = 0;
+        } else {
+            float base = (float)(s * CHUNK_SLICE_HEIGHT);
+            float low = floorf(g->slice_min_y[s] - base), high = ceilf(g->slice_max_y[s] - base);
+            v->slice_low[s] = (uint8_t)(low < 0 ? 0 : low > 16 ? 16 : low);
+            v->slice_high[s] = (uint8_t)(high < 0 ? 0 : high > 16 ? 16 : high);
+        }
+    }
     float min_y = CHUNK_SIZE_Y, max_y = 0;
     for (int subset = 0; subset < MESH_SUBSET_COUNT; subset++) {
         int total = 0;
@@ -35,6 +56,7 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
             if (!in->count) continue;
             memcpy(out->data + out->count, in->data, (size_t)in->count * sizeof *in->data);
             out->count += in->count;
+            mesh->slice_vertices[subset][s] = in->count;
         }
     }
     for (int s = 0; s < CHUNK_SLICES; s++) {

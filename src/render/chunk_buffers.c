@@ -287,6 +287,9 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     c->total_vertices = total;
     c->min_y = mesh->min_y;
     c->max_y = mesh->max_y;
+    memcpy(c->slice_vertices, mesh->slice_vertices, sizeof c->slice_vertices);
+    c->visibility = mesh->visibility;
+    c->graph_known = mesh->visibility.known;
     size_t bytes = (size_t)total * sizeof(TerrainVertex);
 
     /* the old range stays drawable by the frames in flight; the new geometry goes to a fresh range */

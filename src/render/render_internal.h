@@ -142,6 +142,9 @@ typedef struct RenderChunk {
     int count[MESH_SUBSET_COUNT];  /* vertices of each subset (a multiple of 4) */
     int total_vertices;
     int min_y, max_y;
+    int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES]; /* occlusion culling: per-slice vertices, */
+    VisibilityChunk visibility;    /* slice graphs and occluders (visibility.h), valid once graph_known */
+    bool graph_known;
     bool has_geometry;             /* uploaded and non-empty: drawn */
     float haze_end;                /* fade-in: this chunk's fog end, grows by RENDER_FADE_SPEED to the range */
     ChunkMesh *pending;            /* queued CPU mesh (owned) waiting for the upload budget */
@@ -295,6 +298,7 @@ typedef struct VisibleChunk {
     float distance;     /* horizontal, camera to chunk centre: draw order */
     float offset[3];    /* chunk origin - camera (computed in double) */
     float fog_start, fog_end;
+    uint16_t slices;    /* slices the occlusion walk reached (visibility.h) */
     bool drawn;         /* any pass drew triangles of it this frame */
 } VisibleChunk;
 
@@ -319,6 +323,7 @@ struct Renderer {
     float *slot_data;              /* CPU copy, slot_capacity * RENDER_SLOT_TEXELS * 4 floats */
     int slot_capacity;
     RenderBatch batch;
+    struct VisibilityWalk *walk; /* occlusion culling of slices (visibility.h); created on first use */
     /* Frame pacing: a fence after each frame; before drawing, wait for the one RENDER_FRAMES_IN_FLIGHT
      * frames back, so a driver that never blocks in swap (SDL's offscreen EGL on llvmpipe) cannot queue
      * unbounded frames (seen: 2.5 GB after 400 frames). */

@@ -5,7 +5,8 @@
  * distance from the origin. The offsets and fog bands go to a per-frame slot table (a texture buffer)
  * that the vertices index with their chunk's slot, so chunks need no per-draw uniforms. A frame: upload
  * queued meshes under the budget, advance fade-in hazes, clear to the sky colour, collect the chunks inside
- * the fog range and the frustum (sorted near to far), then
+ * the fog range and the frustum (sorted near to far) with the slices of each that occlusion culling keeps
+ * (visibility.h), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
  *      so early depth rejects hidden fragments; then the far terrain;
  *   2. alpha-tested: two-sided, cut-out at alpha 0.5;
@@ -20,6 +21,7 @@
 #include <string.h>
 #include "render_internal.h"
 #include "strata/log.h"
+#include "strata/visibility.h"
 
 typedef struct LoaderContext {
     RenderGetProc get_proc;
@@ -136,6 +138,7 @@ void renderer_destroy(Renderer *renderer)
     free(renderer->batch.bases);
     free(renderer->batch.offsets);
     free(renderer->visible);
+    visibility_walk_destroy(renderer->walk);
     free(renderer);
 }
 
@@ -250,6 +253,27 @@ static int renderer_compare_visible(const void *a, const void *b)
     return (da > db) - (da < db);
 }
 
+/* The occlusion walk's view of the chunk table: a chunk's slice graphs and occluders once it is uploaded. */
+static const VisibilityChunk *renderer_slice_graphs(void *user, int coord_x, int coord_z)
+{
+    const RenderChunk *c = chunk_buffers_find(user, coord_x, coord_z);
+    return c && c->graph_known ? &c->visibility : NULL;
+}
+
+/* Occlusion culling (visibility.h): the slices reachable from the camera's and not behind the occluders,
+ * within the fog's chunks. */
+static void renderer_walk_slices(Renderer *r, const double camera[3], mat4 view_proj, float fog_end)
+{
+    if (!r->walk && !(r->walk = visibility_walk_create()))
+        return;
+    VisibilityView view = { .radius_chunks = (int)ceilf(fog_end / CHUNK_SIZE_X) + 1, .occlusion = true };
+    if (view.radius_chunks > r->view_distance_chunks + 2)
+        view.radius_chunks = r->view_distance_chunks + 2; /* the chunk table holds no farther chunks */
+    memcpy(view.camera, camera, sizeof view.camera);
+    visibility_planes_from_matrix((const float *)view_proj, view.planes);
+    visibility_walk_run(r->walk, &view, renderer_slice_graphs, &r->chunks);
+}
+
 /* Chunks with geometry inside the fog range and the frustum, sorted near to far. */
 static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 view_proj, float fog_start,
                                     float fog_end)
@@ -269,6 +293,7 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
     }
     RenderFrustum frustum;
     render_frustum_init(&frustum, view_proj);
+    renderer_walk_slices(r, camera, view_proj, fog_end);
     int n = 0;
     for (int i = 0; i < t->count; i++) {
         const RenderChunk *c = &t->chunks[i];
@@ -288,6 +313,9 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
                              v->offset[2] + CHUNK_SIZE_Z };
         if (!render_frustum_test_box(&frustum, box_min, box_max))
             continue;
+        v->slices = r->walk ? visibility_walk_slices(r->walk, c->coord_x, c->coord_z) : 0xFFFF;
+        if (!v->slices)
+            continue; /* hidden behind opaque cubes */
         double cx = ox + CHUNK_SIZE_X * 0.5, cz = oz + CHUNK_SIZE_Z * 0.5;
         v->index = i;
         v->distance = (float)sqrt(cx * cx + cz * cz);
@@ -362,38 +390,28 @@ static void renderer_batch_flush(Renderer *r)
     b->arena = -1;
 }
 
-/* Queues the chosen subsets of one chunk as merged contiguous runs (drawing what is queued first when the
- * chunk lies in another arena). Returns triangles. */
-static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask)
+/* Queues the chosen subsets of one chunk, only the slices the occlusion walk reached, as contiguous runs
+ * (drawing what is queued first when the chunk lies in another arena). Returns triangles. */
+static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, uint16_t slices)
 {
     RenderBatch *b = &r->batch;
-    if (c->arena < 0 || !renderer_batch_reserve(b, MESH_SUBSET_COUNT))
+    if (c->arena < 0 || !renderer_batch_reserve(b, MESH_SUBSET_COUNT * CHUNK_SLICES))
         return 0;
-    int run_start = -1, run_vertices = 0, runs = 0;
+    int firsts[MESH_SUBSET_COUNT * CHUNK_SLICES], vertices[MESH_SUBSET_COUNT * CHUNK_SLICES];
+    int runs = visibility_draw_runs(MESH_SUBSET_COUNT, c->first, c->count,
+                                    (const int (*)[CHUNK_SLICES])c->slice_vertices, mask, slices, firsts, vertices);
     long triangles = 0;
-    for (int s = 0; s <= MESH_SUBSET_COUNT; s++) {
-        /* An empty subset joins any run: it adds nothing and lets its neighbours merge. */
-        bool take = s < MESH_SUBSET_COUNT && ((mask >> s) & 1u || (c->count[s] == 0 && run_start >= 0));
-        if (take) {
-            if (run_start < 0) {
-                run_start = c->first[s];
-                run_vertices = 0;
-            }
-            run_vertices += c->count[s];
+    for (int i = 0; i < runs; i++) {
+        if (vertices[i] <= 0)
             continue;
+        if (b->arena != c->arena) {
+            renderer_batch_flush(r);
+            b->arena = c->arena;
         }
-        if (run_start >= 0 && run_vertices > 0) {
-            if (b->arena != c->arena) {
-                renderer_batch_flush(r);
-                b->arena = c->arena;
-            }
-            b->counts[b->count] = run_vertices / 4 * 6;
-            b->bases[b->count] = c->arena_offset + run_start;
-            b->count++;
-            runs++;
-            triangles += run_vertices / 2;
-        }
-        run_start = -1;
+        b->counts[b->count] = vertices[i] / 4 * 6;
+        b->bases[b->count] = c->arena_offset + firsts[i];
+        b->count++;
+        triangles += vertices[i] / 2;
     }
     r->stats.chunk_draws += runs > 0;
     return triangles;
@@ -554,7 +572,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             const RenderChunk *c = &t->chunks[v->index];
             if (c->arena != a)
                 continue;
-            long n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera->position));
+            long n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera->position), v->slices);
             triangles += n;
             v->drawn = n > 0;
         }
@@ -580,7 +598,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
                 renderer_begin_pass(&r->cutout, view_proj, sky);
                 cutout_begun = true;
             }
-            triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_ALPHA_TESTED);
+            triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_ALPHA_TESTED, v->slices);
             v->drawn = true;
         }
         renderer_batch_flush(r);
@@ -604,7 +622,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             glDepthMask(GL_FALSE);
             transparent_begun = true;
         }
-        triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_TRANSPARENT);
+        triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_TRANSPARENT, v->slices);
         v->drawn = true;
     }
     renderer_batch_flush(r);

@@ -1,0 +1,446 @@
+/* test_visibility.c — occlusion culling (visibility.h): slice graphs and the walk.
+ *
+ * Graphs: hand-made volumes with known answers, and random volumes against a brute-force reference (a
+ * union-find over the cells). The mesher's graphs: a meshed world's slices (air open, buried stone closed).
+ * The walk, on a meshed world of stone under air: a cave sealed in the stone is culled, the same cave under
+ * an open shaft is not; an unknown chunk counts as open; a frustum plane cuts what lies behind it. The
+ * occluders: a pillar behind a wall is dropped, one rising above the wall's shadow is not. Draw runs: the
+ * slice ranges of a subset-major mesh. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "world_fixture.h"
+#include "strata/block.h"
+#include "strata/light.h"
+#include "strata/mesher.h"
+#include "strata/rng.h"
+#include "strata/visibility.h"
+
+static BlockRegistry *blocks;
+
+/* ---- graphs ---- */
+
+static void set_opaque(uint16_t v[256], int x, int y, int z, bool opaque)
+{
+    if (opaque) v[x + 16 * z] |= (uint16_t)(1u << y);
+    else v[x + 16 * z] &= (uint16_t)~(1u << y);
+}
+
+static int uf_find(int *p, int i)
+{
+    while (p[i] != i) i = p[i] = p[p[i]];
+    return i;
+}
+
+/* The graph by brute force: union neighbouring open cells, then per component the faces it touches. */
+static uint16_t reference_graph(const uint16_t v[256])
+{
+    static int parent[4096];
+    unsigned faces[4096];
+    for (int i = 0; i < 4096; i++) {
+        parent[i] = i;
+        faces[i] = 0;
+    }
+#define OPEN(x, y, z) (!((v[(x) + 16 * (z)] >> (y)) & 1u))
+#define IDX(x, y, z) ((x) + 16 * (y) + 256 * (z))
+    for (int z = 0; z < 16; z++)
+        for (int y = 0; y < 16; y++)
+            for (int x = 0; x < 16; x++) {
+                if (!OPEN(x, y, z)) continue;
+                if (x < 15 && OPEN(x + 1, y, z)) parent[uf_find(parent, IDX(x, y, z))] = uf_find(parent, IDX(x + 1, y, z));
+                if (y < 15 && OPEN(x, y + 1, z)) parent[uf_find(parent, IDX(x, y, z))] = uf_find(parent, IDX(x, y + 1, z));
+                if (z < 15 && OPEN(x, y, z + 1)) parent[uf_find(parent, IDX(x, y, z))] = uf_find(parent, IDX(x, y, z + 1));
+            }
+    for (int z = 0; z < 16; z++)
+        for (int y = 0; y < 16; y++)
+            for (int x = 0; x < 16; x++) {
+                if (!OPEN(x, y, z)) continue;
+                unsigned f = (x == 0) << VISIBILITY_FACE_NEG_X | (x == 15) << VISIBILITY_FACE_POS_X |
+                             (y == 0) << VISIBILITY_FACE_NEG_Y | (y == 15) << VISIBILITY_FACE_POS_Y |
+                             (z == 0) << VISIBILITY_FACE_NEG_Z | (z == 15) << VISIBILITY_FACE_POS_Z;
+                faces[uf_find(parent, IDX(x, y, z))] |= f;
+            }
+    uint16_t g = 0;
+    for (int i = 0; i < 4096; i++)
+        for (int a = 0; a < 6; a++)
+            for (int b = a + 1; b < 6; b++)
+                if ((faces[i] >> a & 1u) && (faces[i] >> b & 1u)) g |= (uint16_t)(1u << visibility_pair_bit(a, b));
+    return g;
+#undef OPEN
+#undef IDX
+}
+
+static void test_pair_bits(void)
+{
+    uint16_t seen = 0;
+    for (int a = 0; a < 6; a++)
+        for (int b = a + 1; b < 6; b++) {
+            int bit = visibility_pair_bit(a, b);
+            CHECK(bit >= 0 && bit < 15);
+            CHECK_EQ_INT(visibility_pair_bit(b, a), bit);
+            CHECK(!(seen >> bit & 1u));   /* each pair its own bit */
+            seen |= (uint16_t)(1u << bit);
+        }
+    CHECK_EQ_INT(seen, VISIBILITY_ALL_OPEN);
+    CHECK(!visibility_connects(VISIBILITY_ALL_OPEN, 2, 2));
+}
+
+static void test_graph_shapes(void)
+{
+    uint16_t v[256];
+    memset(v, 0, sizeof v);
+    CHECK_EQ_INT(visibility_graph_from_opaque(v), VISIBILITY_ALL_OPEN);   /* air */
+    memset(v, 0xFF, sizeof v);
+    CHECK_EQ_INT(visibility_graph_from_opaque(v), 0);                     /* stone */
+    /* a sealed pocket in stone: touches no face */
+    for (int y = 4; y < 9; y++) set_opaque(v, 6, y, 7, false);
+    CHECK_EQ_INT(visibility_graph_from_opaque(v), 0);
+    /* a vertical shaft through it: only bottom and top join */
+    for (int y = 0; y < 16; y++) set_opaque(v, 6, y, 7, false);
+    uint16_t g = visibility_graph_from_opaque(v);
+    CHECK_EQ_INT(g, 1u << visibility_pair_bit(VISIBILITY_FACE_NEG_Y, VISIBILITY_FACE_POS_Y));
+    /* a tunnel along x at y 3 from the shaft to the -x face: -x joins both too */
+    for (int x = 0; x < 6; x++) set_opaque(v, x, 3, 7, false);
+    g = visibility_graph_from_opaque(v);
+    CHECK(visibility_connects(g, VISIBILITY_FACE_NEG_X, VISIBILITY_FACE_POS_Y));
+    CHECK(visibility_connects(g, VISIBILITY_FACE_NEG_X, VISIBILITY_FACE_NEG_Y));
+    CHECK(!visibility_connects(g, VISIBILITY_FACE_NEG_X, VISIBILITY_FACE_POS_X));
+    CHECK(!visibility_connects(g, VISIBILITY_FACE_NEG_Z, VISIBILITY_FACE_POS_Z));
+    /* air with a wall at x = 8: the two halves do not join -x to +x, but each joins the rest */
+    memset(v, 0, sizeof v);
+    for (int z = 0; z < 16; z++)
+        for (int y = 0; y < 16; y++) set_opaque(v, 8, y, z, true);
+    g = visibility_graph_from_opaque(v);
+    CHECK(!visibility_connects(g, VISIBILITY_FACE_NEG_X, VISIBILITY_FACE_POS_X));
+    CHECK(visibility_connects(g, VISIBILITY_FACE_NEG_X, VISIBILITY_FACE_POS_Z));
+    CHECK(visibility_connects(g, VISIBILITY_FACE_POS_X, VISIBILITY_FACE_NEG_Y));
+    CHECK(visibility_connects(g, VISIBILITY_FACE_NEG_Y, VISIBILITY_FACE_POS_Y));
+    CHECK_EQ_INT(g, reference_graph(v));
+}
+
+static void test_graph_random(void)
+{
+    Rng rng;
+    rng_init(&rng, 42);
+    int mismatches = 0, kinds = 0;
+    uint16_t seen_first = 0;
+    for (int round = 0; round < 300; round++) {
+        uint16_t v[256];
+        uint32_t density = 30 + (uint32_t)(round % 45);   /* percent opaque: 30..74 */
+        for (int c = 0; c < 256; c++) {
+            v[c] = 0;
+            for (int y = 0; y < 16; y++)
+                if ((uint32_t)(rng_next_u64(&rng) % 100) < density) v[c] |= (uint16_t)(1u << y);
+        }
+        uint16_t g = visibility_graph_from_opaque(v), r = reference_graph(v);
+        mismatches += g != r;
+        if (round == 0) seen_first = g;
+        kinds += g != seen_first;
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    CHECK(kinds > 0);   /* the volumes gave different graphs: the comparison says something */
+}
+
+/* ---- meshed worlds ---- */
+
+#define SURFACE 100
+static int cave_open;   /* 0: cave sealed; 1: a shaft joins it to the surface */
+
+/* Stone up to SURFACE, air above; a cave (x 34..45, y 36..43, z 4..11: inside chunk (2, 0)'s slice 2, off
+ * its faces); optionally a shaft at x 40, z 8 from the cave to the surface. */
+static int fill_cave(int x, int y, int z)
+{
+    if (y > SURFACE) return BLOCK_AIR;
+    if (x >= 34 && x < 46 && z >= 4 && z < 12 && y >= 36 && y < 44) return BLOCK_AIR;
+    if (cave_open && x == 40 && z == 8 && y >= 36) return BLOCK_AIR;
+    return BLOCK_STONE;
+}
+
+typedef struct MeshSet {
+    ChunkMesh *meshes[64];
+    int count;
+    int unknown_x, unknown_z;   /* answers NULL for this chunk (unknown_x = 99: none) */
+} MeshSet;
+
+static const VisibilityChunk *mesh_set_graph(void *user, int cx, int cz)
+{
+    const MeshSet *m = user;
+    if (cx == m->unknown_x && cz == m->unknown_z) return NULL;
+    for (int i = 0; i < m->count; i++)
+        if (m->meshes[i]->coord_x == cx && m->meshes[i]->coord_z == cz) return &m->meshes[i]->visibility;
+    return NULL;
+}
+
+static void mesh_world(Terrain *t, MeshSet *set)
+{
+    LightContext *lctx = light_context_create();
+    MesherContext *ctx = mesher_context_create();
+    int n = terrain_chunk_count(t);
+    for (int i = 0; i < n; i++) light_compute_sunlight(terrain_chunk_at(t, i), blocks, LIGHT_MAX);
+    set->count = 0;
+    set->unknown_x = 99;
+    for (int i = 0; i < n && set->count < 64; i++) {
+        TerrainChunk *c = terrain_chunk_at(t, i);
+        mesher_build_pass(t, c, blocks, ctx, 1);
+        mesher_build_pass(t, c, blocks, ctx, 2);
+        set->meshes[set->count++] = mesher_pack(c);
+        chunk_geometry_destroy(c->worker_geometry);
+        c->worker_geometry = NULL;
+    }
+    mesher_context_destroy(ctx);
+    light_context_destroy(lctx);
+}
+
+static void mesh_set_free(MeshSet *set)
+{
+    for (int i = 0; i < set->count; i++) chunk_mesh_destroy(set->meshes[i]);
+    set->count = 0;
+}
+
+static const ChunkMesh *mesh_at(const MeshSet *set, int cx, int cz)
+{
+    for (int i = 0; i < set->count; i++)
+        if (set->meshes[i]->coord_x == cx && set->meshes[i]->coord_z == cz) return set->meshes[i];
+    return NULL;
+}
+
+/* Slices 2 (y 32..47) of chunk (2, 0) hold the cave's faces. Camera above the ground over chunk (0, 0). */
+static uint16_t walk_cave_slices(MeshSet *set, VisibilityWalk *w, const float planes[6][4])
+{
+    VisibilityView view = {.camera = {8.5, SURFACE + 6.5, 8.5}, .radius_chunks = 3};
+    if (planes) memcpy(view.planes, planes, sizeof view.planes);
+    CHECK_EQ_INT(visibility_walk_run(w, &view, mesh_set_graph, set), 0);
+    return visibility_walk_slices(w, 2, 0);
+}
+
+static void test_mesher_graphs(void)
+{
+    cave_open = 0;
+    Terrain *t = world_make(3, fill_cave);
+    MeshSet set;
+    mesh_world(t, &set);
+    const ChunkMesh *m = mesh_at(&set, 2, 0), *plain = mesh_at(&set, -2, 1);
+    CHECK(m && plain);
+    if (m && plain) {
+        CHECK(m->visibility.known);
+        CHECK_EQ_INT(plain->visibility.slice_graph[15], VISIBILITY_ALL_OPEN);   /* air */
+        CHECK_EQ_INT(plain->visibility.slice_graph[3], 0);                      /* buried stone */
+        CHECK_EQ_INT(m->visibility.slice_graph[2], 0);                          /* the sealed cave touches no face */
+        int cave_vertices = 0;
+        for (int k = 0; k < MESH_SUBSET_COUNT; k++) cave_vertices += m->slice_vertices[k][2];
+        CHECK(cave_vertices > 0);                                    /* and shows faces (inside) */
+        /* the slice counts add up to the subsets */
+        for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
+            int sum = 0;
+            for (int s = 0; s < CHUNK_SLICES; s++) sum += m->slice_vertices[k][s];
+            CHECK_EQ_INT(sum, m->subsets[k].count);
+        }
+    }
+    mesh_set_free(&set);
+    terrain_destroy(t);
+}
+
+static void test_walk_caves(void)
+{
+    VisibilityWalk *w = visibility_walk_create();
+    CHECK(w != NULL);
+    if (!w) return;
+    MeshSet set;
+
+    cave_open = 0;
+    Terrain *t = world_make(3, fill_cave);
+    mesh_world(t, &set);
+    uint16_t sealed = walk_cave_slices(&set, w, NULL);
+    CHECK(!(sealed >> 2 & 1u));                            /* the sealed cave is culled */
+    CHECK(sealed >> 6 & 1u);                               /* the surface slice is not */
+    CHECK(visibility_walk_slices(w, 0, 0) >> 6 & 1u);      /* nor the camera's */
+    CHECK(!(visibility_walk_slices(w, -1, 1) >> 1 & 1u));  /* deep stone elsewhere neither */
+    /* an unknown chunk counts as open: the walk goes down through it to the cave beside it */
+    set.unknown_x = 2;
+    set.unknown_z = 0;
+    uint16_t unknown = walk_cave_slices(&set, w, NULL);
+    CHECK(unknown >> 2 & 1u);
+    mesh_set_free(&set);
+    terrain_destroy(t);
+
+    cave_open = 1;
+    t = world_make(3, fill_cave);
+    mesh_world(t, &set);
+    uint16_t open = walk_cave_slices(&set, w, NULL);
+    CHECK(open >> 2 & 1u);                                 /* the open shaft shows the cave */
+    CHECK(visibility_walk_slices(w, 2, 0) >> 5 & 1u);      /* and the shaft's slices on the way */
+    /* a frustum plane x >= 0 (relative to the camera, at x 8.5): the cave's chunk (x 32..47) lies in front
+     * and stays; chunks (-1, 0) and (-2, 1) lie wholly behind and are not reached */
+    float planes[6][4] = {{1.0f, 0.0f, 0.0f, 0.0f}};
+    uint16_t front = walk_cave_slices(&set, w, planes);
+    CHECK(front >> 2 & 1u);
+    CHECK_EQ_INT(visibility_walk_slices(w, -1, 0), 0);
+    CHECK_EQ_INT(visibility_walk_slices(w, -2, 1), 0);
+    planes[0][3] = -48.0f;   /* x >= 48 + camera: behind the cave too */
+    walk_cave_slices(&set, w, planes);
+    CHECK_EQ_INT(visibility_walk_slices(w, 2, 0), 0);
+    /* outside the walked square: not judged */
+    CHECK_EQ_INT(visibility_walk_slices(w, 9, 9), 0xFFFF);
+    mesh_set_free(&set);
+    terrain_destroy(t);
+
+    /* a camera above the world judges nothing */
+    VisibilityView high = {.camera = {0.0, 300.0, 0.0}, .radius_chunks = 2};
+    visibility_walk_run(w, &high, NULL, NULL);
+    CHECK_EQ_INT(visibility_walk_slices(w, 0, 0), 0xFFFF);
+    visibility_walk_destroy(w);
+}
+
+/* ---- occluders ---- */
+
+static int wall_top, pillar_top;
+
+/* Ground (stone to y 60), a stone wall across the view at x -30..-28 up to wall_top, and a pillar of
+ * leaves at x 20..23, z 6..9 from y 61 to pillar_top. */
+static int fill_wall(int x, int y, int z)
+{
+    if (y <= 60) return BLOCK_STONE;
+    if (x >= -30 && x <= -28 && y <= wall_top) return BLOCK_STONE;
+    if (x >= 20 && x <= 23 && z >= 6 && z <= 9 && y <= pillar_top) return BLOCK_OAK_LEAVES;
+    return BLOCK_AIR;
+}
+
+/* A camera at (-40.5, 62, 8.5) looking along +x: 70 degrees vertical field of view, 16:9. */
+static void wall_view(VisibilityView *view)
+{
+    memset(view, 0, sizeof *view);
+    view->camera[0] = -40.5;
+    view->camera[1] = 62.0;
+    view->camera[2] = 8.5;
+    view->radius_chunks = 5;
+    view->occlusion = true;
+    float f = 1.0f / tanf(35.0f * 3.14159265f / 180.0f), aspect = 16.0f / 9.0f, near = 0.05f, far = 400.0f;
+    float p[16] = {0}, r[16] = {0}, m[16];
+    p[0] = f / aspect;
+    p[5] = f;
+    p[10] = (far + near) / (near - far);
+    p[11] = -1.0f;
+    p[14] = 2.0f * far * near / (near - far);
+    r[2] = -1.0f;   /* world x -> camera -z (forward) */
+    r[5] = 1.0f;    /* world y -> camera y */
+    r[8] = 1.0f;    /* world z -> camera x (right) */
+    r[15] = 1.0f;
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float sum = 0.0f;
+            for (int k = 0; k < 4; k++) sum += p[k * 4 + row] * r[c * 4 + k];
+            m[c * 4 + row] = sum;
+        }
+    visibility_planes_from_matrix(m, view->planes);
+}
+
+static void test_occluders(void)
+{
+    VisibilityWalk *w = visibility_walk_create();
+    CHECK(w != NULL);
+    if (!w) return;
+    MeshSet set;
+    VisibilityView view;
+    wall_view(&view);
+
+    /* a pillar lower than the wall's shadow: its slices are reached by the walk (air joins them) but hidden */
+    wall_top = 66;
+    pillar_top = 70;
+    Terrain *t = world_make(3, fill_wall);
+    mesh_world(t, &set);
+    const ChunkMesh *m = mesh_at(&set, 1, 0);
+    CHECK(m != NULL);
+    if (m) {
+        /* the ground: its top rows (the run is cut at 32 rows) */
+        CHECK(m->visibility.occluder_top[0] == 60 && m->visibility.occluder_bottom[0] == 60 - 32 + 1);
+        CHECK(m->visibility.slice_low[4] == 0 && m->visibility.slice_high[4] == 7);           /* leaves 64..70 */
+    }
+    view.occlusion = false;
+    visibility_walk_run(w, &view, mesh_set_graph, &set);
+    CHECK(visibility_walk_slices(w, 1, 0) >> 4 & 1u);
+    view.occlusion = true;
+    visibility_walk_run(w, &view, mesh_set_graph, &set);
+    CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
+    CHECK(visibility_walk_occluded(w) > 0);
+    CHECK(visibility_walk_slices(w, -2, 0) >> 3 & 1u);   /* the wall itself shows */
+    mesh_set_free(&set);
+    terrain_destroy(t);
+
+    /* a pillar that rises above the wall's shadow (y 91 there): its top slice stays */
+    pillar_top = 100;
+    t = world_make(3, fill_wall);
+    mesh_world(t, &set);
+    visibility_walk_run(w, &view, mesh_set_graph, &set);
+    CHECK(visibility_walk_slices(w, 1, 0) >> 6 & 1u);
+    CHECK(visibility_walk_slices(w, 1, 0) >> 5 & 1u);
+    mesh_set_free(&set);
+    terrain_destroy(t);
+
+    /* no wall: nothing in front of the pillar, nothing dropped */
+    wall_top = 60;
+    pillar_top = 70;
+    t = world_make(3, fill_wall);
+    mesh_world(t, &set);
+    visibility_walk_run(w, &view, mesh_set_graph, &set);
+    CHECK(visibility_walk_slices(w, 1, 0) >> 4 & 1u);
+    mesh_set_free(&set);
+    terrain_destroy(t);
+    visibility_walk_destroy(w);
+}
+
+static void test_draw_runs(void)
+{
+    /* 2 subsets at 0 and 100; subset 0 has slices 1, 2, 5; subset 1 has slices 1, 5 */
+    int first[2] = {0, 100}, count[2] = {40, 20};
+    int sv[2][16] = {{0}};
+    sv[0][1] = 8;
+    sv[0][2] = 12;
+    sv[0][5] = 20;
+    sv[1][1] = 4;
+    sv[1][5] = 16;
+    int rf[32], rc[32];
+    int runs = visibility_draw_runs(2, first, count, (const int (*)[16])sv, 3u, 0xFFFF, rf, rc);
+    CHECK_EQ_INT(runs, 2);   /* the two subsets are not contiguous */
+    CHECK(rf[0] == 0 && rc[0] == 40 && rf[1] == 100 && rc[1] == 20);
+    /* slices 1 and 5 only: slice 2 splits subset 0 */
+    runs = visibility_draw_runs(2, first, count, (const int (*)[16])sv, 3u, (1u << 1) | (1u << 5), rf, rc);
+    CHECK_EQ_INT(runs, 3);
+    CHECK(rf[0] == 0 && rc[0] == 8 && rf[1] == 20 && rc[1] == 20 && rf[2] == 100 && rc[2] == 20);
+    /* slice 2 alone, subset 0 only */
+    runs = visibility_draw_runs(2, first, count, (const int (*)[16])sv, 1u, 1u << 2, rf, rc);
+    CHECK(runs == 1 && rf[0] == 8 && rc[0] == 12);
+    /* contiguous subsets join across the boundary */
+    int first2[2] = {0, 40};
+    runs = visibility_draw_runs(2, first2, count, (const int (*)[16])sv, 3u, (1u << 5), rf, rc);
+    CHECK_EQ_INT(runs, 2);
+    CHECK(rf[0] == 20 && rc[0] == 20 && rf[1] == 44 && rc[1] == 16);
+    /* ... and with slice 1 of subset 1 empty, into one run */
+    sv[1][1] = 0;
+    int count2[2] = {40, 16};
+    runs = visibility_draw_runs(2, first2, count2, (const int (*)[16])sv, 3u, (1u << 5), rf, rc);
+    CHECK(runs == 1 && rf[0] == 20 && rc[0] == 36);
+    /* a mesh made without slice counts: each subset whole, whenever any slice is drawn */
+    int none[2][16] = {{0}};
+    runs = visibility_draw_runs(2, first, count, (const int (*)[16])none, 3u, 1u << 9, rf, rc);
+    CHECK(runs == 2 && rf[0] == 0 && rc[0] == 40 && rf[1] == 100 && rc[1] == 20);
+    CHECK_EQ_INT(visibility_draw_runs(2, first, count, (const int (*)[16])none, 3u, 0, rf, rc), 0);
+}
+
+int main(void)
+{
+    if (block_registry_load("assets/blocks.json", &blocks) != ST_OK) {
+        fprintf(stderr, "cannot load assets/blocks.json: %s\n", st_error_message());
+        return 1;
+    }
+    RUN(test_pair_bits);
+    RUN(test_graph_shapes);
+    RUN(test_graph_random);
+    RUN(test_mesher_graphs);
+    RUN(test_walk_caves);
+    RUN(test_occluders);
+    RUN(test_draw_runs);
+    block_registry_destroy(blocks);
+    return check_report();
+}

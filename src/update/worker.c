@@ -169,6 +169,7 @@ static ChunkState worker_target(const WorkerArea *areas, int area_count, const T
 #define UPDATE_HOT_SOFT   640   /* scratches in use (160 MiB) under which stepping packs nothing */
 #define UPDATE_HOT_BUDGET 1024  /* a safety net: past it, chunks unused for UPDATE_HOT_AGE steps are packed */
 #define UPDATE_HOT_AGE    64
+#define UPDATE_SWEEP_EVERY 32   /* steps between sweeps for settled hot chunks past the soft budget */
 #define UPDATE_IDLE_PACK_DELAY 30 /* exchanges (frames) a chunk a step used stays hot when idle */
 #define UPDATE_TRIM_AFTER 64      /* chunks packed at idle before the freed heap is trimmed */
 #define UPDATE_IDLE_SPARES 9      /* pooled scratches kept then (an edit's 3x3 unpacks without malloc) */
@@ -204,7 +205,8 @@ static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int
  * in use nothing is packed here (a world of view distance 8 loads all hot, as the flat layout did, and
  * the idle worker packs it afterwards). Past the soft budget the settled hot chunks of the block are
  * packed (unless an edit downgraded it: the next edit is likely nearby, so that block stays hot until
- * the idle delay), and past the hard budget the hot chunks that no step used for a while. */
+ * the idle delay), every UPDATE_SWEEP_EVERY steps every settled hot chunk (those that settled under the
+ * soft budget), and past the hard budget the hot chunks that no step used for a while. */
 static void worker_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
 {
     bool soft = chunk_scratch_in_use() <= UPDATE_HOT_SOFT;
@@ -222,7 +224,17 @@ static void worker_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
             }
         }
     }
-    if (soft || chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
+    if (soft) return;
+    if (u->steps_done % UPDATE_SWEEP_EVERY == 0) {
+        /* chunks that settled while stepping packed nothing are in no stepped block any more: sweep */
+        for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+            TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+            if (chunk_is_hot(k) && !(k->worker_flags & UPDATE_WORKER_FLAG_EDITED) &&
+                worker_settled(u, areas, area_count, k))
+                worker_pack(k);
+        }
+    }
+    if (chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *k = terrain_chunk_at(u->terrain, i);
         if (chunk_is_hot(k) && (uint32_t)u->steps_done - k->worker_hot_stamp > UPDATE_HOT_AGE) worker_pack(k);
@@ -301,11 +313,22 @@ static bool worker_step_best(TerrainUpdater *u)
     }
 }
 
+/* Gives the pool's spare scratches past UPDATE_IDLE_SPARES and the freed heap back to the system. */
+static void worker_trim(TerrainUpdater *u)
+{
+    u->packed_since_trim = 0;
+    chunk_scratch_trim(UPDATE_IDLE_SPARES);
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
 /* Idle: packs one hot chunk that no step used in the last UPDATE_IDLE_PACK_DELAY exchanges (so the
  * chunks around repeated edits stay hot, and an edit does not pay for packing); false when none is left
  * now (idle_pack_pending then asks the exchange to wake the worker again later). After many packs the
  * pool's spare scratches past UPDATE_IDLE_SPARES and the freed geometry are handed back to the system
- * (glibc keeps freed heap otherwise; the spares alone were 16 MiB). */
+ * (glibc keeps freed heap otherwise; the spares alone were 16 MiB), at once when the last scratch is
+ * packed (a ready world's memory is then its sections) and again when nothing is left to pack. */
 static bool worker_pack_one(TerrainUpdater *u)
 {
     bool deferred = false;
@@ -317,16 +340,12 @@ static bool worker_pack_one(TerrainUpdater *u)
             continue;
         }
         u->packed_since_trim++;
-        return worker_pack(k);
+        bool ok = worker_pack(k);
+        if (chunk_scratch_in_use() == 0 && u->packed_since_trim >= UPDATE_TRIM_AFTER) worker_trim(u);
+        return ok;
     }
     u->idle_pack_pending = deferred;
-    if (!deferred && u->packed_since_trim >= UPDATE_TRIM_AFTER) {
-        u->packed_since_trim = 0;
-        chunk_scratch_trim(UPDATE_IDLE_SPARES);
-#ifdef __GLIBC__
-        malloc_trim(0);
-#endif
-    }
+    if (!deferred && u->packed_since_trim >= UPDATE_TRIM_AFTER) worker_trim(u);
     return false;
 }
 

@@ -7,8 +7,8 @@
  * the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks; beyond: the
  * coarsest level). Seams: an edge shared with a coarser neighbour is stitched (its extra vertices put on
  * the coarse edge, so shared edge heights match exactly) and every patch hangs a skirt below its border.
- * Water is flat at the ocean level; colours from the biome (grass and foliage tints, sand, snow, rock,
- * the water tint). Each vertex takes the lowest surface within 4 blocks (a radius fixed in world units, so
+ * Water is flat at the ocean level (a patch of open water has a coarser grid, `quads`); colours from the
+ * biome (grass and foliage tints, sand, snow, rock, the water tint). Each vertex takes the lowest surface within 4 blocks (a radius fixed in world units, so
  * neighbours of every level agree) sunk by the worker's sink (6 blocks), so the far surface stays at or
  * below the voxel surface where they meet; leaves wholly inside the voxel view distance are not made.
  *
@@ -59,6 +59,7 @@ typedef struct FarPatch {
     FarVertex *vertices;
     uint16_t *indices;
     int vertex_count, index_count;
+    int quads;                          /* quads a side of its mesh: FAR_PATCH_QUADS, fewer for open water */
     uint64_t key;                       /* level, px, pz and the stitching: same key, same mesh */
     float min_y, max_y;
 } FarPatch;

@@ -9,7 +9,10 @@
  * stitched: its vertices between the coarse grid points are put on the straight line between them (height
  * and colour), which is exactly the coarse patch's edge, so no T-junction crack opens; a skirt hangs under
  * every border as a second guard against sub-pixel gaps. The whole surface is sunk by `sink` blocks so the
- * far mesh stays below the voxel surface where the two meet (the voxel chunks hide what is under them). */
+ * far mesh stays below the voxel surface where the two meet (the voxel chunks hide what is under them).
+ * Triangles are what the far terrain costs a software renderer (llvmpipe keeps ~0.5-1 KB of bin data per
+ * drawn triangle): the surface and the skirts face outwards so back faces can be culled, and a patch of
+ * open water, flat by construction, is a 4 x 4 grid instead of 16 x 16. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,7 @@
 #define FAR_GRID (FAR_PATCH_QUADS + 1)
 #define FAR_SKIRT_DEPTH 24.0f
 #define FAR_MIN_RADIUS 4.0
+#define FAR_WATER_STRIDE 4   /* open water: every 4th sample (4 x 4 quads a patch) */
 
 void far_terrain_settings_default(FarTerrainSettings *s)
 {
@@ -208,12 +212,14 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
     out->origin_x = (double)px * size;
     out->origin_z = (double)pz * size;
     FarSample grid[FAR_GRID][FAR_GRID];   /* [j][i]: z, x */
+    bool all_water = true;
     for (int j = 0; j < FAR_GRID; j++)
         for (int i = 0; i < FAR_GRID; i++) {
             bool water;
             FarSample *g = &grid[j][i];
             double x = out->origin_x + i * step, z = out->origin_z + j * step;
             float y = far_terrain_sample(gen, blocks, x, z, g->rgb, &water);
+            all_water &= water;
             /* the lowest surface within FAR_MIN_RADIUS (fixed in world units, so neighbours of any level
              * agree): a quad between samples then stays under cliffs and coasts */
             static const int ring[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
@@ -260,9 +266,14 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
             *dst = v;
         }
     }
-    int grid_vertices = FAR_GRID * FAR_GRID, skirt_vertices = 4 * FAR_GRID;
+    /* Open water (every sample water: all at one height, so flat whatever its neighbours' edges do) takes
+     * every FAR_WATER_STRIDE-th sample: a coarser grid of the same plane, its colours still following the
+     * climate. A quarter of a typical 2 km cut is sea, and every triangle drawn costs llvmpipe memory. */
+    int stride = all_water ? FAR_WATER_STRIDE : 1, quads = FAR_PATCH_QUADS / stride, side = quads + 1;
+    out->quads = quads;
+    int grid_vertices = side * side, skirt_vertices = 4 * side;
     out->vertex_count = grid_vertices + skirt_vertices;
-    out->index_count = FAR_PATCH_QUADS * FAR_PATCH_QUADS * 6 + 4 * FAR_PATCH_QUADS * 6;
+    out->index_count = quads * quads * 6 + 4 * quads * 6;
     out->vertices = malloc((size_t)out->vertex_count * sizeof *out->vertices);
     out->indices = malloc((size_t)out->index_count * sizeof *out->indices);
     if (!out->vertices || !out->indices) {
@@ -270,41 +281,46 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
         return st_fail(ST_ERR_NOMEM, "far terrain: out of memory for a patch mesh");
     }
     float min_y = 1e9f, max_y = -1e9f;
-    for (int j = 0; j < FAR_GRID; j++)
-        for (int i = 0; i < FAR_GRID; i++) {
-            FarVertex *v = &out->vertices[j * FAR_GRID + i];
-            v->x = (float)(i * step);
-            v->z = (float)(j * step);
-            v->y = grid[j][i].y;
-            memcpy(v->color, grid[j][i].rgb, 3);
+    for (int j = 0; j < side; j++)
+        for (int i = 0; i < side; i++) {
+            FarVertex *v = &out->vertices[j * side + i];
+            const FarSample *g = &grid[j * stride][i * stride];
+            v->x = (float)(i * stride * step);
+            v->z = (float)(j * stride * step);
+            v->y = g->y;
+            memcpy(v->color, g->rgb, 3);
             v->color[3] = 255;
             min_y = fminf(min_y, v->y);
             max_y = fmaxf(max_y, v->y);
         }
     int ni = 0;
-    for (int j = 0; j < FAR_PATCH_QUADS; j++)
-        for (int i = 0; i < FAR_PATCH_QUADS; i++) {
-            uint16_t a = (uint16_t)(j * FAR_GRID + i), b = (uint16_t)(a + 1), c = (uint16_t)(a + FAR_GRID + 1),
-                     d = (uint16_t)(a + FAR_GRID);
+    for (int j = 0; j < quads; j++)
+        for (int i = 0; i < quads; i++) {
+            uint16_t a = (uint16_t)(j * side + i), b = (uint16_t)(a + 1), c = (uint16_t)(a + side + 1),
+                     d = (uint16_t)(a + side);
             /* counter-clockwise seen from above (+Y): a (x, z), d (x, z + 1), c, b */
             uint16_t q[6] = {a, d, c, a, c, b};
             memcpy(&out->indices[ni], q, sizeof q);
             ni += 6;
         }
-    /* skirts: each border's vertices again, FAR_SKIRT_DEPTH lower, darker */
+    /* skirts: each border's vertices again, FAR_SKIRT_DEPTH lower, darker; wound counter-clockwise seen
+     * from outside the patch, so with back faces culled a skirt is drawn only from the side a crack at
+     * that border is seen from (its neighbour's side) */
     for (int k = 0; k < 4; k++)
-        for (int m = 0; m < FAR_GRID; m++) {
-            int i = k == 0 ? FAR_PATCH_QUADS : k == 1 ? 0 : m, j = k < 2 ? m : k == 2 ? FAR_PATCH_QUADS : 0;
-            FarVertex *v = &out->vertices[grid_vertices + k * FAR_GRID + m];
-            *v = out->vertices[j * FAR_GRID + i];
+        for (int m = 0; m < side; m++) {
+            int i = k == 0 ? quads : k == 1 ? 0 : m, j = k < 2 ? m : k == 2 ? quads : 0;
+            FarVertex *v = &out->vertices[grid_vertices + k * side + m];
+            *v = out->vertices[j * side + i];
             v->y -= FAR_SKIRT_DEPTH + (float)step;
             for (int c = 0; c < 3; c++) v->color[c] = (uint8_t)(v->color[c] * 3 / 4);
             min_y = fminf(min_y, v->y);
-            if (m == FAR_PATCH_QUADS) continue;
-            int top0 = k < 2 ? m * FAR_GRID + i : j * FAR_GRID + m;
-            int top1 = k < 2 ? (m + 1) * FAR_GRID + i : j * FAR_GRID + m + 1;
-            uint16_t s0 = (uint16_t)(grid_vertices + k * FAR_GRID + m), s1 = (uint16_t)(s0 + 1);
-            uint16_t q[6] = {(uint16_t)top0, s0, s1, (uint16_t)top0, s1, (uint16_t)top1};
+            if (m == quads) continue;
+            int top0 = k < 2 ? m * side + i : j * side + m;
+            int top1 = k < 2 ? (m + 1) * side + i : j * side + m + 1;
+            uint16_t s0 = (uint16_t)(grid_vertices + k * side + m), s1 = (uint16_t)(s0 + 1);
+            uint16_t t0 = (uint16_t)top0, t1 = (uint16_t)top1;
+            bool flip = k == 0 || k == 3;   /* +X and -Z: m runs clockwise seen from outside */
+            uint16_t q[6] = {t0, flip ? s1 : s0, flip ? s0 : s1, t0, flip ? t1 : s1, flip ? s1 : t1};
             memcpy(&out->indices[ni], q, sizeof q);
             ni += 6;
         }
@@ -327,14 +343,15 @@ void far_patch_free(FarPatch *patch)
 
 float far_patch_height_at(const FarPatch *p, double x, double z)
 {
-    double size = far_terrain_patch_size(p->level), step = size / FAR_PATCH_QUADS;
+    int quads = p->quads, side = quads + 1;
+    double size = far_terrain_patch_size(p->level), step = size / quads;
     double fx = (x - p->origin_x) / step, fz = (z - p->origin_z) / step;
     int i = (int)floor(fx), j = (int)floor(fz);
-    i = i < 0 ? 0 : i >= FAR_PATCH_QUADS ? FAR_PATCH_QUADS - 1 : i;
-    j = j < 0 ? 0 : j >= FAR_PATCH_QUADS ? FAR_PATCH_QUADS - 1 : j;
+    i = i < 0 ? 0 : i >= quads ? quads - 1 : i;
+    j = j < 0 ? 0 : j >= quads ? quads - 1 : j;
     float u = (float)(fx - i), v = (float)(fz - j);
-    float ya = p->vertices[j * FAR_GRID + i].y, yb = p->vertices[j * FAR_GRID + i + 1].y;
-    float yc = p->vertices[(j + 1) * FAR_GRID + i + 1].y, yd = p->vertices[(j + 1) * FAR_GRID + i].y;
+    float ya = p->vertices[j * side + i].y, yb = p->vertices[j * side + i + 1].y;
+    float yc = p->vertices[(j + 1) * side + i + 1].y, yd = p->vertices[(j + 1) * side + i].y;
     /* triangles (a, d, c) and (a, c, b): split along the a-c diagonal (u = v) */
     if (v >= u) return ya + (yc - yd) * u + (yd - ya) * v;
     return ya + (yb - ya) * u + (yc - yb) * v;

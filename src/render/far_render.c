@@ -4,8 +4,8 @@
  * element buffer per patch: a patch is a few kB and a 2 km cut a few hundred patches); a patch not seen
  * for RENDER_FAR_KEEP_FRAMES frames is freed. The lod module already limits how many new patches arrive a
  * frame (StreamingBudgetPerFrame), so uploads here need no budget of their own. Patches are drawn after
- * the opaque voxel pass, two-sided (skirts), with the terrain's fog; the frustum test uses each patch's
- * box. */
+ * the opaque voxel pass with back faces culled (src/lod winds the surface and the skirts to face out),
+ * with the terrain's fog; the frustum test uses each patch's box. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,7 +87,8 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
         glUniform3fv(far->u_fog_color, 1, sky);
         glUniform2f(far->u_fog_range, fog_start, fog_end);
         glUniform1f(far->u_light, light);
-        glDisable(GL_CULL_FACE);
+        glEnable(GL_CULL_FACE);   /* lod winds skirts outwards: back faces (a quarter of the surface, half
+                                   * the skirts) never reach llvmpipe's bins, which cost memory per triangle */
         for (int i = 0; i < far->patch_count; i++) {
             const FarPatch *p = far->patches[i];
             double size = FAR_LEVEL0_SIZE << p->level;

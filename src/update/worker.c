@@ -18,13 +18,16 @@
  * content area stays blocked: its outer neighbours are never allocated).
  *
  * Hot and cold chunks (chunk.h): a step makes the chunk it steps hot (its views unpack it), and the
- * neighbours it reads too. After each step the worker packs the hot chunks of that 3x3 block that are
- * settled (they and their neighbours are at the states the locations want, so no step will read them
- * soon) and stamps the others with the step number; past UPDATE_HOT_BUDGET scratches in use, the chunks
- * no step used for UPDATE_HOT_AGE steps are packed too. So the loading frontier stays hot and what is
- * behind it goes cold, each chunk packed about once. An idle worker packs every hot chunk, one per unit
- * of work, so a ready world is all sections. Packing only changes the form,
- * never a cell, and only the worker changes the form of a Terrain chunk. */
+ * neighbours it reads too. After each step the worker stamps the hot chunks of that 3x3 block with the
+ * step number. Packing costs the worker's one thread time that a loading world waits for, so it is put
+ * off: under UPDATE_HOT_SOFT scratches in use nothing is packed while there are steps to take (a world
+ * of view distance 8, ~440 chunks, loads all hot, at the flat layout's speed). Past it, the hot chunks of
+ * the stepped block that are settled (they and their neighbours are at the states the locations want, so
+ * no step will read them soon) are packed, and past UPDATE_HOT_BUDGET the chunks no step used for
+ * UPDATE_HOT_AGE steps too: so a large world's frontier stays hot and what is behind it goes cold, each
+ * chunk packed about once. An idle worker packs every hot chunk, one per unit of work, so a ready world
+ * is all sections shortly after it is ready. Packing only changes the form, never a cell, and only the
+ * worker changes the form of a Terrain chunk. */
 #include <limits.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -163,10 +166,13 @@ static ChunkState worker_target(const WorkerArea *areas, int area_count, const T
 
 /* ---- packing chunks that left the working set ---- */
 
+#define UPDATE_HOT_SOFT   640   /* scratches in use (160 MiB) under which stepping packs nothing */
 #define UPDATE_HOT_BUDGET 1024  /* a safety net: past it, chunks unused for UPDATE_HOT_AGE steps are packed */
 #define UPDATE_HOT_AGE    64
+#define UPDATE_SWEEP_EVERY 32   /* steps between sweeps for settled hot chunks past the soft budget */
 #define UPDATE_IDLE_PACK_DELAY 30 /* exchanges (frames) a chunk a step used stays hot when idle */
 #define UPDATE_TRIM_AFTER 64      /* chunks packed at idle before the freed heap is trimmed */
+#define UPDATE_IDLE_SPARES 9      /* pooled scratches kept then (an edit's 3x3 unpacks without malloc) */
 
 /* Packs a chunk; a Valid one also drops its slice geometry (kept only to remesh a few slices after an
  * edit: it is several times the packed cells, so a cold chunk rebuilds all its slices when next meshed).
@@ -194,23 +200,38 @@ static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int
     return true;
 }
 
-/* After stepping `chunk`: packs the settled hot chunks of its 3x3 block (unless an edit downgraded it:
- * the next edit is likely nearby, so that block stays hot until the idle delay), stamps the others, and
- * past the budget packs the hot chunks that no step used for a while. */
+/* After stepping `chunk`: stamps the hot chunks of its 3x3 block as used now. Packing is work on the
+ * worker's one thread, paid before the world is ready, so while fewer than UPDATE_HOT_SOFT scratches are
+ * in use nothing is packed here (a world of view distance 8 loads all hot, as the flat layout did, and
+ * the idle worker packs it afterwards). Past the soft budget the settled hot chunks of the block are
+ * packed (unless an edit downgraded it: the next edit is likely nearby, so that block stays hot until
+ * the idle delay), every UPDATE_SWEEP_EVERY steps every settled hot chunk (those that settled under the
+ * soft budget), and past the hard budget the hot chunks that no step used for a while. */
 static void worker_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
 {
+    bool soft = chunk_scratch_in_use() <= UPDATE_HOT_SOFT;
     WorkerArea areas[UPDATE_MAX_LOCATIONS];
-    int area_count = worker_areas(u, areas);
+    int area_count = soft ? 0 : worker_areas(u, areas);
     bool edited = chunk->worker_flags & UPDATE_WORKER_FLAG_EDITED; /* edits nearby: stay hot a while */
     for (int dz = -1; dz <= 1; dz++) {
         for (int dx = -1; dx <= 1; dx++) {
             TerrainChunk *k = terrain_get_chunk(u->terrain, chunk->coord_x + dx, chunk->coord_z + dz);
             if (!k || !chunk_is_hot(k)) continue;
-            if (!edited && worker_settled(u, areas, area_count, k)) worker_pack(k);
+            if (!soft && !edited && worker_settled(u, areas, area_count, k)) worker_pack(k);
             else {
                 k->worker_hot_stamp = (uint32_t)u->steps_done;
                 k->worker_hot_exchange = u->exchanges;
             }
+        }
+    }
+    if (soft) return;
+    if (u->steps_done % UPDATE_SWEEP_EVERY == 0) {
+        /* chunks that settled while stepping packed nothing are in no stepped block any more: sweep */
+        for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+            TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+            if (chunk_is_hot(k) && !(k->worker_flags & UPDATE_WORKER_FLAG_EDITED) &&
+                worker_settled(u, areas, area_count, k))
+                worker_pack(k);
         }
     }
     if (chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
@@ -292,10 +313,22 @@ static bool worker_step_best(TerrainUpdater *u)
     }
 }
 
+/* Gives the pool's spare scratches past UPDATE_IDLE_SPARES and the freed heap back to the system. */
+static void worker_trim(TerrainUpdater *u)
+{
+    u->packed_since_trim = 0;
+    chunk_scratch_trim(UPDATE_IDLE_SPARES);
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
 /* Idle: packs one hot chunk that no step used in the last UPDATE_IDLE_PACK_DELAY exchanges (so the
  * chunks around repeated edits stay hot, and an edit does not pay for packing); false when none is left
  * now (idle_pack_pending then asks the exchange to wake the worker again later). After many packs the
- * freed scratches and geometry are handed back to the system (glibc keeps freed heap otherwise). */
+ * pool's spare scratches past UPDATE_IDLE_SPARES and the freed geometry are handed back to the system
+ * (glibc keeps freed heap otherwise; the spares alone were 16 MiB), at once when the last scratch is
+ * packed (a ready world's memory is then its sections) and again when nothing is left to pack. */
 static bool worker_pack_one(TerrainUpdater *u)
 {
     bool deferred = false;
@@ -307,15 +340,12 @@ static bool worker_pack_one(TerrainUpdater *u)
             continue;
         }
         u->packed_since_trim++;
-        return worker_pack(k);
+        bool ok = worker_pack(k);
+        if (chunk_scratch_in_use() == 0 && u->packed_since_trim >= UPDATE_TRIM_AFTER) worker_trim(u);
+        return ok;
     }
     u->idle_pack_pending = deferred;
-    if (!deferred && u->packed_since_trim >= UPDATE_TRIM_AFTER) {
-        u->packed_since_trim = 0;
-#ifdef __GLIBC__
-        malloc_trim(0);
-#endif
-    }
+    if (!deferred && u->packed_since_trim >= UPDATE_TRIM_AFTER) worker_trim(u);
     return false;
 }
 

@@ -77,6 +77,16 @@ static void scratch_release(int32_t *p)
     free(p);
 }
 
+void chunk_scratch_trim(int keep)
+{
+    int32_t *drop[CHUNK_SCRATCH_SPARE];
+    int n = 0;
+    spin_lock(&scratch_pool.lock);
+    while (scratch_pool.spare_count > (keep > 0 ? keep : 0)) drop[n++] = scratch_pool.spare[--scratch_pool.spare_count];
+    spin_unlock(&scratch_pool.lock);
+    for (int i = 0; i < n; i++) free(drop[i]);
+}
+
 int chunk_scratch_in_use(void)
 {
     spin_lock(&scratch_pool.lock);

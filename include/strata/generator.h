@@ -41,6 +41,11 @@ struct Generator {
     void (*destroy)(Generator *g);
 };
 
+/* Parses and validates worldgen.json `text` (named `path` in errors) exactly as generator_create does, without
+ * building a generator: for tools that check a modded file, and for the parser's fuzz target. ST_ERR_FORMAT
+ * naming the field, as generator_create would. Pure; any thread. */
+StResult generator_check_worldgen(const char *path, const char *text, const BlockRegistry *blocks);
+
 /* Creates the generator for settings->mode (gen24 for continent/island, flat for flat).
  * `worldgen_path` is assets/worldgen.json (tunables; NULL = the built-in asset path); a malformed value is
  * ST_ERR_FORMAT naming the field. Settings outside what world.json accepts (biome_size 0.01..100, offsets

@@ -94,6 +94,12 @@ StResult generator_create_for_world(const WorldSettings *settings, const char *n
     return rc;
 }
 
+StResult generator_check_worldgen(const char *path, const char *text, const BlockRegistry *blocks)
+{
+    WorldgenConfig cfg;
+    return worldgen_parse(path, text, blocks, &cfg);
+}
+
 StResult generator_create(const WorldSettings *settings, const BlockRegistry *blocks, const char *worldgen_path,
                           Generator **out)
 {

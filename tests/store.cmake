@@ -3,6 +3,7 @@ strata_add_test(test_codec test_codec.c store)
 target_link_libraries(test_codec PRIVATE ZLIB::ZLIB)
 strata_add_test(test_region test_region.c store)
 target_link_libraries(test_region PRIVATE ZLIB::ZLIB)
+strata_add_test(test_region_cache test_region_cache.c store)
 strata_add_test(test_world_file test_world_file.c store)
 strata_add_test(test_serializer test_serializer.c store)
 # Crash safety: test_crash SIGKILLs crash_writer at random points (250 kills) and checks every chunk after each.

@@ -86,7 +86,8 @@ static void scan(const Generator *g, int cx0, int cz0, int side, AreaScan *out)
     memset(out, 0, sizeof *out);
     out->hash = out->hash_passes_1_3 = 0xcbf29ce484222325ull;
     GenContext *ctx = gen_context_create();
-    TerrainChunk *c = calloc(1, sizeof *c);
+    TerrainChunk *c = chunk_create(cx0, cz0);
+    if (!c) return;
     for (int cz = cz0; cz < cz0 + side; cz++)
         for (int cx = cx0; cx < cx0 + side; cx++) {
             chunk_reset(c, cx, cz);
@@ -118,7 +119,7 @@ static void scan(const Generator *g, int cx0, int cz0, int side, AreaScan *out)
                         out->hash_passes_1_3 = fnv(out->hash_passes_1_3, &v, sizeof v);
                     }
         }
-    free(c);
+    chunk_destroy(c);
     gen_context_destroy(ctx);
 }
 

@@ -5,6 +5,7 @@
  * as one flat JSON object (--json FILE); the figures are read back by key. The game does the measuring (its
  * own frames, its own thread's CPU time); this file only starts it and collects. */
 #include "bench_flight.h"
+#include "bench_game.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,19 +16,6 @@
 #include <unistd.h>
 
 #define BENCH_FLIGHT_JSON_MAX 8192
-
-static void bench_flight_binary(char *out, size_t size)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    out[0] = 0;
-    if (n <= 0) return;
-    self[n] = 0;
-    char *slash = strrchr(self, '/');
-    if (!slash) return;
-    slash[1] = 0;
-    snprintf(out, size, "%sstrata", self);
-}
 
 /* A number after "key": in a flat JSON object, or -1. */
 static double bench_flight_key(const char *json, const char *key)
@@ -108,7 +96,7 @@ bool bench_flight_run(BenchFlightResults *r)
 {
     bench_flight_unmeasured(r);
     char binary[PATH_MAX + 16];
-    bench_flight_binary(binary, sizeof binary);
+    bench_game_binary(binary, sizeof binary);
     if (!binary[0] || access(binary, X_OK) != 0) {
         fprintf(stderr, "strata-bench: no game binary beside strata-bench (%s): the flight figures are -1\n",
                 binary[0] ? binary : "unknown folder");

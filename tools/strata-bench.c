@@ -52,6 +52,7 @@ typedef struct BenchOptions {
     bool game;                  /* run the game binary for game_ready_ms_* (--no-game: skip) */
     bool flight;                /* --flight: only the game's frame benchmarks (bench_flight.c) */
     const char *asset_dir;
+    int generator_version;      /* --generator-version: 0 = this build's current version */
 } BenchOptions;
 
 typedef struct BenchResults {
@@ -384,6 +385,8 @@ static void usage(FILE *f)
                "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
                "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n"
                "  --skip-memory       leave out the memory figures (they load worlds at view distance 16 and 32)\n"
+               "  --generator-version N  an older version of the world's generator (e.g. 3 to compare with a build\n"
+               "                      that had no newer one; default: this build's current version)\n"
                "  world settings as strata-map takes them, e.g. --heightmap FILE --height-range MIN,MAX\n"
                "  --map-scale N (the generator and world figures are then a heightmap world's)\n");
 }
@@ -407,7 +410,15 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--flight")) o.flight = true;
         else if (!strcmp(a, "--skip-memory")) o.skip_memory = true;
         else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
-        else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
+        else if (!strcmp(a, "--generator-version") && i + 1 < argc) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 1 || n > 1000) {
+                fprintf(stderr, "strata-bench: --generator-version expects an integer >= 1, got '%s'\n", argv[i]);
+                return 2;
+            }
+            o.generator_version = (int)n;
+        } else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
             const char *v = argv[++i];
             if (!strcmp(a, "--seed")) {
                 if (world_seed_parse(v, &o.seed) != ST_OK) {
@@ -455,7 +466,7 @@ int main(int argc, char **argv)
     settings.seed = o.seed;
     snprintf(path, sizeof path, "%s/worldgen.json", o.asset_dir);
     Generator *gen = NULL;
-    if (generator_create(&settings, blocks, path, &gen) != ST_OK) {
+    if (generator_create_version(&settings, blocks, path, o.generator_version, &gen) != ST_OK) {
         fprintf(stderr, "strata-bench: %s\n", st_error_message());
         block_registry_destroy(blocks);
         return 1;

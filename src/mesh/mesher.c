@@ -297,7 +297,8 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             ctx->neighbours[n] = k && k != chunk ? chunk_cell_view_const(k) : own;
             ctx->neighbour_missing[n] = !k;
         }
-    mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
+    if (pass == 2)   /* whole-chunk work: once per build, in the pass that finishes it */
+        mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
     uint64_t hashes[MESHER_PASS_SLICES];

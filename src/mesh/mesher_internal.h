@@ -91,6 +91,8 @@ struct MesherContext {
     /* greedy merging (mesher_merge.c) */
     bool merge;                            /* merge coplanar faces (default on) */
     struct MesherMergeRec *merge_recs;     /* scratch: one record per quad of a list */
+    struct MesherMergeRec *merge_sorted;   /* scratch: the records in key order */
+    uint32_t *merge_order;                 /* scratch: 2 x capacity record indices for the sort */
     int merge_rec_capacity;
     VertexList merge_out;                  /* scratch: the merged list, swapped with the input */
 };

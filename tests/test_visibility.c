@@ -143,6 +143,33 @@ static void test_graph_random(void)
     CHECK(kinds > 0);   /* the volumes gave different graphs: the comparison says something */
 }
 
+/* A serpentine corridor (the fill's worst case: the component turns back on itself at every row) joining
+ * -x at z 0 to +x or -x at z 15 depending on the row count, plus sealed pockets: against the reference. */
+static void test_graph_maze(void)
+{
+    for (int rows = 1; rows <= 8; rows++) {
+        uint16_t v[256];
+        for (int c = 0; c < 256; c++) v[c] = 0xFFFF;
+        /* corridor at y 5: rows z = 0, 2, 4, ... joined alternately at x 14 and x 1 */
+        for (int r = 0; r < rows; r++) {
+            int z = 2 * r;
+            for (int x = 1; x < 15; x++) v[x + 16 * z] &= (uint16_t)~(1u << 5);
+            if (r + 1 < rows) {
+                int x = r % 2 == 0 ? 14 : 1;
+                v[x + 16 * (z + 1)] &= (uint16_t)~(1u << 5);
+            }
+        }
+        v[0] &= (uint16_t)~(1u << 5);                                        /* the entrance on -x */
+        int last = 2 * (rows - 1), exit_x = rows % 2 ? 15 : 0;
+        v[exit_x + 16 * last] &= (uint16_t)~(1u << 5);                       /* the exit on +x or -x */
+        v[7 + 16 * 15] &= (uint16_t)~(3u << 9);                              /* a pocket on the +z face */
+        uint16_t g = visibility_graph_from_opaque(v);
+        CHECK_EQ_INT(g, reference_graph(v));
+        CHECK(rows % 2 == 0 || visibility_connects(g, VISIBILITY_FACE_NEG_X, VISIBILITY_FACE_POS_X));
+        CHECK(!visibility_connects(g, VISIBILITY_FACE_NEG_X, VISIBILITY_FACE_POS_Z));
+    }
+}
+
 /* ---- meshed worlds ---- */
 
 #define SURFACE 100
@@ -437,6 +464,7 @@ int main(void)
     RUN(test_pair_bits);
     RUN(test_graph_shapes);
     RUN(test_graph_random);
+    RUN(test_graph_maze);
     RUN(test_mesher_graphs);
     RUN(test_walk_caves);
     RUN(test_occluders);

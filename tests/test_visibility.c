@@ -5,7 +5,8 @@
  * The walk, on a meshed world of stone under air: a cave sealed in the stone is culled, the same cave under
  * an open shaft is not; an unknown chunk counts as open; a frustum plane cuts what lies behind it. The
  * occluders: a pillar behind a wall is dropped, one rising above the wall's shadow is not. Draw runs: the
- * slice ranges of a subset-major mesh. */
+ * slice ranges of a subset-major mesh. A camera no chunk coordinate can hold (NaN, infinite, past 1e9 blocks)
+ * judges nothing. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +418,44 @@ static void test_occluders(void)
     visibility_walk_destroy(w);
 }
 
+/* ---- cameras no chunk coordinate can hold ---- */
+
+/* Every chunk: open slices over a solid occluder run 0..64 in every column (so the horizon has work). */
+static const VisibilityChunk *solid_ground(void *user, int coord_x, int coord_z)
+{
+    static VisibilityChunk ground;
+    (void)user;
+    (void)coord_x;
+    (void)coord_z;
+    visibility_chunk_init(&ground);
+    ground.known = true;
+    memset(ground.occluder_bottom, 0, sizeof ground.occluder_bottom);
+    memset(ground.occluder_top, 64, sizeof ground.occluder_top);
+    return &ground;
+}
+
+/* A camera that is not finite, or farther out than an int chunk coordinate reaches, judges nothing (every
+ * slice visible). Before, (int)floor(x / 16) of such a camera was undefined (INT_MIN on x86): the walk's chunk
+ * coordinates overflowed and the horizon took a distance band of INT_MIN and wrote outside its array. */
+static void test_camera_out_of_range(void)
+{
+    VisibilityWalk *w = visibility_walk_create();
+    const double far_out[] = {NAN, INFINITY, -INFINITY, 1.0e12, -5.0e11};
+    for (int i = 0; i < 5; i++)
+        for (int axis = 0; axis < 2; axis++) {
+            VisibilityView view = {.camera = {8.5, 100.0, 8.5}, .radius_chunks = 4, .occlusion = true};
+            view.camera[axis * 2] = far_out[i];
+            CHECK_EQ_INT(visibility_walk_run(w, &view, solid_ground, NULL), 0);
+            CHECK_EQ_INT(visibility_walk_slices(w, 0, 0), 0xFFFF);
+            CHECK_EQ_INT(visibility_walk_reached(w), 0);
+        }
+    /* far out but within range: walked and judged as anywhere else */
+    VisibilityView view = {.camera = {2.0e8 + 8.5, 100.0, -3.0e7 + 8.5}, .radius_chunks = 4, .occlusion = true};
+    CHECK_EQ_INT(visibility_walk_run(w, &view, solid_ground, NULL), 0);
+    CHECK(visibility_walk_reached(w) > 0);
+    visibility_walk_destroy(w);
+}
+
 static void test_draw_runs(void)
 {
     /* 2 subsets at 0 and 100; subset 0 has slices 1, 2, 5; subset 1 has slices 1, 5 */
@@ -468,6 +507,7 @@ int main(void)
     RUN(test_mesher_graphs);
     RUN(test_walk_caves);
     RUN(test_occluders);
+    RUN(test_camera_out_of_range);
     RUN(test_draw_runs);
     block_registry_destroy(blocks);
     return check_report();

@@ -84,8 +84,9 @@ void visibility_walk_destroy(VisibilityWalk *walk);
 /* Walks from the camera's slice; with view->occlusion, then builds the horizon of the occluder columns of
  * the chunks in the square (per azimuth and distance band, the ray slopes that surely end on a column)
  * and drops each reached slice whose geometry's box lies wholly within it, behind nearer columns. Both
- * steps only ever err towards drawing. A camera above or below the world, or a walk that cannot allocate its
- * grid, marks every slice visible (visibility_walk_slices then answers 0xFFFF). Returns ST_OK-like 0, or -1
+ * steps only ever err towards drawing. A camera above or below the world, one not finite or farther than 1e9
+ * blocks from the origin, or a walk that cannot allocate its grid, marks every slice visible
+ * (visibility_walk_slices then answers 0xFFFF). Returns ST_OK-like 0, or -1
  * on allocation failure (still usable: everything visible). */
 int visibility_walk_run(VisibilityWalk *walk, const VisibilityView *view, VisibilityGraphFn graph, void *user);
 /* The slices of chunk (coord_x, coord_z) the last walk reached: bit s = slice s (y 16 s .. 16 s + 15). */

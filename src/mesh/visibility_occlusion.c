@@ -185,8 +185,9 @@ void visibility_occlusion_build(VisibilityOcclusion *o, const VisibilityView *vi
                 float lo = (float)(y0 / (y0 < 0.0 ? d_max : d_min)) + OCC_EPS;
                 float hi = (float)(y1 / (y1 > 0.0 ? d_max : d_min)) - OCC_EPS;
                 if (lo > hi) continue;
-                int band = (int)ceil(d_max / OCC_BAND);   /* counts for boxes starting at band * OCC_BAND on */
-                if (band >= bands) continue;
+                double band_at = ceil(d_max / OCC_BAND);  /* counts for boxes starting at band * OCC_BAND on */
+                if (!(band_at < bands)) continue;           /* beyond the horizon (or not a number) */
+                int band = (int)band_at;
                 int b0 = (int)ceil(a0 / bin), b1 = (int)floor(a1 / bin);   /* bins [b0, b1) wholly covered */
                 OccInterval *row = &o->bands[(size_t)band * OCC_BINS];
                 for (int b = b0; b < b1; b++) occ_merge(&row[b % OCC_BINS], lo, hi);
@@ -208,8 +209,8 @@ static bool occ_hides_box(const VisibilityOcclusion *o, const VisibilityView *vi
     if (!occ_footprint(lo[0] - view->camera[0], hi[0] - view->camera[0], lo[2] - view->camera[2],
                        hi[2] - view->camera[2], &a0, &a1, &d_min, &d_max))
         return false;   /* the camera stands over it */
-    int band = (int)floor(d_min / OCC_BAND);
-    if (band >= o->band_count) band = o->band_count - 1;
+    double band_at = floor(d_min / OCC_BAND);
+    int band = band_at < o->band_count - 1 ? (int)band_at : o->band_count - 1;   /* d_min > 0: band_at >= 0 */
     float slope_lo, slope_hi;
     occ_slopes(lo[1] - view->camera[1], hi[1] - view->camera[1], d_min, d_max, &slope_lo, &slope_hi);
     const double bin = OCC_TURN / OCC_BINS;

@@ -22,6 +22,7 @@
 #define WALK_SLICES 16
 #define WALK_NO_DIRS 0xFFu   /* (slice, entry face) not reached yet */
 #define WALK_START_FACE 6    /* the camera's slice: entered through no face */
+#define WALK_COORD_MAX 1.0e9 /* blocks: cameras farther out (or not finite) are not judged */
 
 struct VisibilityWalk {
     int radius, side;                 /* square of side x side chunks */
@@ -133,10 +134,14 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
     w->all_visible = true;
     int radius = view->radius_chunks < 0 ? 0 : view->radius_chunks;
     if (!walk_fit(w, radius)) return -1;
-    double cy = view->camera[1];
-    w->centre_x = (int)floor(view->camera[0] / 16.0);
-    w->centre_z = (int)floor(view->camera[2] / 16.0);
+    double cx = view->camera[0], cy = view->camera[1], cz = view->camera[2];
     if (!(cy >= 0.0 && cy < 256.0)) return 0;   /* above or below the world: judge nothing */
+    /* A camera whose chunk coordinates an int cannot hold (NaN, infinite, or farther than WALK_COORD_MAX)
+     * is not judged either: (int)floor(NaN / 16) is undefined (INT_MIN on x86), and the horizon built from
+     * it took a distance band of INT_MIN and wrote outside its array. */
+    if (!(fabs(cx) < WALK_COORD_MAX && fabs(cz) < WALK_COORD_MAX)) return 0;
+    w->centre_x = (int)floor(cx / 16.0);
+    w->centre_z = (int)floor(cz / 16.0);
     w->all_visible = false;
     int side = w->side, chunks = side * side;
     memset(w->dirs, WALK_NO_DIRS, (size_t)w->cells * 7);

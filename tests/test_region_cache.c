@@ -75,7 +75,6 @@ static void test_cache(void)
 
 /* ---- Step 12 regressions ---- */
 
-/* Rewrites the generation of directory copy `copy` and fixes its CRC (a CRC-valid but implausible copy). */
 /* The cache counts what opening found, once per file however often the LRU reopens it, for the game's
  * on-screen notice: a rolled-forward chunk, then a damaged file and its move aside. */
 static void test_cache_repairs(void)

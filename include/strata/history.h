@@ -43,6 +43,11 @@ void history_record(EditHistory *history, int x, int y, int z, int32_t old_value
 /* Records a consequence of the newest action (see above); returns false when nothing was recorded. */
 bool history_record_follow_up(EditHistory *history, int x, int y, int z, int32_t old_value, int32_t new_value);
 
+/* The serial number of the newest entry not undone (the one history_undo would take back), 0 when there
+ * is none. Every entry gets its own (1, 2, ...), so a caller can tag what an action set in motion (the
+ * behaviour updates it scheduled) and cancel exactly that when the action is undone. */
+uint32_t history_done_serial(const EditHistory *history);
+
 /* Moves the cursor one entry back / forward and returns that entry's cells (count in *count), or NULL when
  * there is nothing to undo / redo. The pointer is valid until the next call that changes the history. */
 const HistoryCell *history_undo(EditHistory *history, int *count);

@@ -8,7 +8,10 @@
  * the actions and the tick numbers they happen at, never on frame timing. A tick takes at most
  * BEHAVIOUR_TICK_BUDGET updates; the rest stay due for the next tick.
  * The rules read cells with edit_get_cell (a chunk away reads as -1: solid, nothing flows there) and write
- * with editor_change_cell inside `in_behaviour`, so the history records them as follow-ups. */
+ * with editor_change_cell inside `in_behaviour`, so the history records them as follow-ups.
+ * Each notification and scheduled update carries the history serial of the action that caused it (its
+ * `origin`); undoing that action cancels them (behaviour_cancel), so nothing it set in motion runs on the
+ * restored world, where its changes could not be recorded. */
 #include "edit_internal.h"
 
 #include <stdlib.h>
@@ -91,7 +94,7 @@ static int behaviour_delay(const Editor *e, int block)
 }
 
 /* `chunk` is the chunk of (x, z) when the caller has it (NULL: look it up). */
-static void schedule_in(Editor *e, const TerrainChunk *chunk, int x, int y, int z)
+static void schedule_in(Editor *e, const TerrainChunk *chunk, int x, int y, int z, uint32_t origin)
 {
     int32_t v;
     if (chunk) {
@@ -110,6 +113,7 @@ static void schedule_in(Editor *e, const TerrainChunk *chunk, int x, int y, int 
     s->x = x;
     s->y = y;
     s->z = z;
+    s->origin = origin;
     s->due = e->tick + delay - 1;
 }
 
@@ -124,10 +128,25 @@ void behaviour_deliver(Editor *e)
         for (int k = 0; k < 7; k++) {
             int nx = p->x + N[k][0], nz = p->z + N[k][2];
             bool same = chunk_coord_of(nx) == c->coord_x && chunk_coord_of(nz) == c->coord_z;
-            schedule_in(e, same ? c : NULL, nx, p->y + N[k][1], nz);
+            schedule_in(e, same ? c : NULL, nx, p->y + N[k][1], nz, p->origin);
         }
     }
     e->modified_count = 0;
+}
+
+void behaviour_cancel(Editor *e, uint32_t origin)
+{
+    if (origin == 0) return;
+    int kept = 0;
+    for (int i = 0; i < e->modified_count; i++)
+        if (e->modified[i].origin != origin) e->modified[kept++] = e->modified[i];
+    e->modified_count = kept;
+    kept = 0;
+    for (int i = 0; i < e->scheduled_count; i++)
+        if (e->scheduled[i].origin != origin) e->scheduled[kept++] = e->scheduled[i];
+    if (kept == e->scheduled_count) return;
+    e->scheduled_count = kept;
+    set_rebuild(e);
 }
 
 void behaviour_free(Editor *e)

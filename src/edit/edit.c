@@ -165,6 +165,7 @@ static bool editor_write(Editor *e, int x, int y, int z, int32_t value, bool not
         p->x = x;
         p->y = y;
         p->z = z;
+        p->origin = 0;
     }
     if (e->listener) e->listener(e->listener_user, x, y, z);
     return true;
@@ -175,13 +176,17 @@ bool editor_change_cell(Editor *e, int x, int y, int z, int32_t value)
     int32_t old = edit_get_cell(e->terrain, x, y, z);
     if (old < 0) return false;
     int32_t block = cell_replace_light(value, 0);
+    int notified = e->modified_count;
     if (!editor_write(e, x, y, z, block, true)) return false;
+    bool recorded = true;
     if (e->in_behaviour) {
-        history_record_follow_up(e->history, x, y, z, old, block);
+        recorded = history_record_follow_up(e->history, x, y, z, old, block);
         e->behaviour_changes++;
     } else {
         history_record(e->history, x, y, z, old, block);
     }
+    if (e->modified_count > notified) /* the updates this change schedules belong to the entry that holds it */
+        e->modified[e->modified_count - 1].origin = recorded ? history_done_serial(e->history) : 0;
     return true;
 }
 
@@ -264,9 +269,14 @@ static void editor_restore(Editor *e, int x, int y, int z, int32_t value)
 bool editor_undo(Editor *e)
 {
     editor_frame(e);
+    uint32_t serial = history_done_serial(e->history);
     int n = 0;
     const HistoryCell *cells = history_undo(e->history, &n);
     if (!cells) return false;
+    /* What the action set in motion and has not happened yet goes with it: a support check it scheduled would
+     * otherwise run on the restored world (a generated snow layer over air next to the edit) and change it
+     * with nothing recorded, since follow-ups of an undone action have no entry to go to. */
+    behaviour_cancel(e, serial);
     editor_defer_begin(e);
     for (int i = n - 1; i >= 0; i--) editor_restore(e, cells[i].x, cells[i].y, cells[i].z, cells[i].old_value);
     editor_defer_end(e);

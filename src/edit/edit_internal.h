@@ -6,9 +6,11 @@
 #include "strata/edit.h"
 #include "strata/history.h"
 
-typedef struct EditCellPos { int32_t x, y, z; } EditCellPos;
+/* `origin`: the history serial of the action whose entry holds the change (history_done_serial), 0 when the
+ * change is in no entry; the updates a change schedules carry it, and undoing that action cancels them. */
+typedef struct EditCellPos { int32_t x, y, z; uint32_t origin; } EditCellPos;
 typedef struct PendingWrite { int32_t x, y, z, value; } PendingWrite;
-typedef struct ScheduledCell { int32_t x, y, z; long due; } ScheduledCell;
+typedef struct ScheduledCell { int32_t x, y, z; uint32_t origin; long due; } ScheduledCell;
 
 struct Editor {
     Terrain *terrain;
@@ -46,6 +48,8 @@ void editor_defer_end(Editor *editor);
 
 /* behaviour.c: delivers the pending notifications (schedules the cells with a behaviour). */
 void behaviour_deliver(Editor *editor);
+/* behaviour.c: drops the scheduled updates (and undelivered notifications) of the action `origin` (not 0). */
+void behaviour_cancel(Editor *editor, uint32_t origin);
 void behaviour_free(Editor *editor);
 /* edit.c */
 bool edit_grow(void **array, int *cap, int need, size_t item);

@@ -18,6 +18,7 @@
 typedef struct HistoryEntry {
     HistoryCell *items;
     int count, capacity;
+    uint32_t serial;        /* the action's number (never 0), for history_done_serial */
     bool lost;
 } HistoryEntry;
 
@@ -28,6 +29,7 @@ struct EditHistory {
     bool open;              /* the newest entry belongs to the open batch */
     size_t bytes, max_bytes;
     long dropped;
+    uint32_t last_serial;   /* the serial given to the newest entry made */
 };
 
 static HistoryEntry *entry_at(EditHistory *h, int i) { return &h->ring[(h->first + i) % HISTORY_MAX_ENTRIES]; }
@@ -81,6 +83,8 @@ static HistoryEntry *push_entry(EditHistory *h)
     if (h->count == HISTORY_MAX_ENTRIES) drop_oldest(h);
     HistoryEntry *e = entry_at(h, h->count);
     memset(e, 0, sizeof *e);
+    if (++h->last_serial == 0) h->last_serial = 1;
+    e->serial = h->last_serial;
     h->bytes += entry_bytes(e);
     h->count++;
     h->cursor = h->count;
@@ -172,6 +176,12 @@ bool history_record_follow_up(EditHistory *h, int x, int y, int z, int32_t old_v
     bool kept = !e->lost;
     settle_newest(h);
     return kept;
+}
+
+uint32_t history_done_serial(const EditHistory *h)
+{
+    if (h->cursor == 0) return 0;
+    return h->ring[(h->first + h->cursor - 1) % HISTORY_MAX_ENTRIES].serial;
 }
 
 const HistoryCell *history_undo(EditHistory *h, int *count)

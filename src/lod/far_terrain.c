@@ -16,6 +16,7 @@
 
 #include "strata/far_terrain.h"
 #include "strata/log.h"
+#include "strata/thread_priority.h"
 
 #define FAR_MAX_LEAVES 4096
 #define FAR_SINK 6.0f   /* blocks: the far surface stays under the voxel one where they meet */
@@ -66,6 +67,7 @@ static bool far_grow(void **data, int *capacity, int need, size_t item)
 static void *far_worker(void *arg)
 {
     FarTerrain *ft = arg;
+    thread_make_background();
     pthread_mutex_lock(&ft->lock);
     for (;;) {
         while (!ft->quit && ft->job_count == 0) pthread_cond_wait(&ft->wake, &ft->lock);

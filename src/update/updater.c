@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "strata/log.h"
+#include "strata/thread_priority.h"
 #include "update_internal.h"
 
 void *update_array_push(UpdateArray *array, size_t element_size)
@@ -74,6 +75,7 @@ void update_main_unlock(TerrainUpdater *u)
 static void *update_worker_main(void *arg)
 {
     TerrainUpdater *u = arg;
+    thread_make_background();
     pthread_mutex_lock(&u->mutex);
     for (;;) {
         while (atomic_load(&u->main_waiting) > 0 && !u->quit) pthread_cond_wait(&u->main_cond, &u->mutex);

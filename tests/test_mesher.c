@@ -272,6 +272,38 @@ static void test_leaves_and_glass(void)
     chunk_mesh_destroy(m0);
     chunk_mesh_destroy(m1);
     world_destroy(t);
+
+    /* each slice's alpha-tested part holds its leaves' faces first (alpha_leaf_vertices), then its plants and
+     * torches: the renderer draws far leaves one-sided. Slice 4 (y 64..79): two leaves among grass and a torch;
+     * slice 5: a lone leaf; slice 6: grass only. */
+    t = world_make(2, fill_air);
+    set_block(t, 3, 70, 3, BLOCK_OAK_LEAVES);
+    set_block(t, 4, 70, 3, BLOCK_OAK_LEAVES);
+    set_block(t, 6, 70, 6, BLOCK_TALL_GRASS);
+    set_block(t, 2, 70, 9, BLOCK_TALL_GRASS);
+    set_block(t, 9, 70, 2, BLOCK_TORCH);
+    set_block(t, 5, 85, 5, BLOCK_SPRUCE_LEAVES);
+    set_block(t, 5, 100, 5, BLOCK_TALL_GRASS);
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(m->alpha_leaf_vertices[4], 10 * 4);
+    CHECK_EQ_INT(m->alpha_leaf_vertices[5], 6 * 4);
+    CHECK_EQ_INT(m->alpha_leaf_vertices[6], 0);
+    int leaf_tiles[2] = { block_registry_find_tile(blocks, "oak_leaves"), block_registry_find_tile(blocks, "spruce_leaves") };
+    int at = 0, misplaced = 0;
+    for (int s = 0; s < CHUNK_SLICES; s++) {
+        for (int i = 0; i < m->slice_vertices[MESH_SUBSET_ALPHA_TESTED][s]; i++) {
+            const TerrainVertex *v = &m->subsets[MESH_SUBSET_ALPHA_TESTED].data[at + i];
+            int tile = (v->tx / MESHER_UV_TILE_STRIDE) + 16 * (v->ty / MESHER_UV_TILE_STRIDE);
+            bool leaf = tile == leaf_tiles[0] || tile == leaf_tiles[1];
+            misplaced += leaf != (i < m->alpha_leaf_vertices[s]);
+        }
+        at += m->slice_vertices[MESH_SUBSET_ALPHA_TESTED][s];
+    }
+    CHECK_EQ_INT(at, subset_count(m, MESH_SUBSET_ALPHA_TESTED));
+    CHECK_EQ_INT(misplaced, 0);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
 }
 
 /* ---- light, ambient occlusion, tints ---- */

@@ -62,6 +62,8 @@ typedef struct ChunkGeometry {
     bool slice_built[CHUNK_SLICES];
     float slice_min_y[CHUNK_SLICES];     /* vertical extent of each slice's vertices (min > max: none), */
     float slice_max_y[CHUNK_SLICES];     /* measured when the slice is built, so packing reads no vertex */
+    int slice_leaf_vertices[CHUNK_SLICES]; /* leading vertices of each slice's alpha-tested list that are
+                                          * leaves' cube faces (see ChunkMesh.alpha_leaf_vertices) */
     int slices_rebuilt_last_pass;        /* for tests and the benchmark */
     VisibilityChunk visibility;          /* occlusion culling: slice graphs and occluders (visibility.h) */
 } ChunkGeometry;
@@ -74,6 +76,10 @@ typedef struct ChunkMesh {
      * slice_vertices[k][s] counts slice s's. visibility: the slices' graphs and the chunk's occluder
      * boxes (visibility.h). */
     int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES];
+    /* Within each slice's part of the alpha-tested subset, the first alpha_leaf_vertices[s] vertices are
+     * leaves' cube faces (wound outward like opaque faces), the rest plants, torches and other cut-outs:
+     * the renderer may draw far leaves opaque with back faces culled and keep the rest alpha-tested. */
+    int alpha_leaf_vertices[CHUNK_SLICES];
     VisibilityChunk visibility;
 } ChunkMesh;
 

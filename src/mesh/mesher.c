@@ -35,6 +35,7 @@ void mesher_context_destroy(MesherContext *ctx)
 {
     if (!ctx) return;
     mesher_merge_free(ctx);
+    free(ctx->leaf_list.data);
     free(ctx);
 }
 
@@ -238,9 +239,13 @@ static void mesher_measure_slice(ChunkGeometry *g, int s)
     g->slice_max_y[s] = max_y;
 }
 
-static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists)
+/* Builds one slice's lists; returns how many vertices at the start of its alpha-tested list are leaves'
+ * faces (the rest are plants, torches and other cut-outs): the renderer draws far leaves without the
+ * alpha test (render.h). */
+static int mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists)
 {
     for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = 0;
+    ctx->leaf_list.count = 0;
     ctx->slab = slab->cells;
     ctx->slice_y0 = slice * CHUNK_SLICE_HEIGHT;
     const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water, *lm = slab->leaves;
@@ -271,7 +276,21 @@ static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int s
                 mesher_faces_emit_cell(ctx, lists, x, j - 1, z);
             }
         }
-    if (ctx->merge) mesher_merge_slice(ctx, lists);
+    if (ctx->merge) {
+        mesher_merge_slice(ctx, lists);
+        mesher_merge_list(ctx, &ctx->leaf_list);
+    }
+    /* the alpha-tested list: leaves first, then the rest */
+    VertexList *leaves = &ctx->leaf_list, *alpha = &lists[MESH_SUBSET_ALPHA_TESTED];
+    int leaf_count = leaves->count;
+    if (leaf_count == 0) return 0;
+    if (leaves->count + alpha->count > leaves->capacity && !mesher_list_grow(ctx, leaves, alpha->count)) return 0;
+    memcpy(leaves->data + leaves->count, alpha->data, (size_t)alpha->count * sizeof *alpha->data);
+    leaves->count += alpha->count;
+    VertexList swap = *alpha;
+    *alpha = *leaves;
+    *leaves = swap;   /* the old alpha list's storage is the next slice's scratch */
+    return leaf_count;
 }
 
 void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockRegistry *blocks,
@@ -311,10 +330,11 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
         ctx->failed = false;
         if (mesher_slice_empty(own, s)) {   /* all air: nothing to show, nothing to copy */
             for (int k = 0; k < MESH_SUBSET_COUNT; k++) g->slices[s][k].count = 0;
+            g->slice_leaf_vertices[s] = 0;
             g->visibility.slice_graph[s] = VISIBILITY_ALL_OPEN;
         } else {
             mesher_copy_slab(ctx, s);
-            mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s]);
+            g->slice_leaf_vertices[s] = mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s]);
             g->visibility.slice_graph[s] = mesher_visibility_slice(&ctx->slab_data);
         }
         mesher_measure_slice(g, s);

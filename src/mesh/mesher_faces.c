@@ -86,7 +86,8 @@ static void mesher_emit_cube(MesherContext *ctx, VertexList *lists, int x, int y
         if (f == BLOCK_FACE_POS_Y && blocks->shape[n] == BLOCK_SHAPE_LAYER) continue;  /* under the layer's box */
         int subset = layer == BLOCK_LAYER_OPAQUE ? (f < BLOCK_FACE_POS_Y ? f : MESH_SUBSET_OPAQUE_OTHER)
                                                  : mesher_layer_subset(layer);
-        mesher_emit_block_face(ctx, &lists[subset], x, y, z, f, def, 16);
+        VertexList *list = leaves && subset == MESH_SUBSET_ALPHA_TESTED ? &ctx->leaf_list : &lists[subset];
+        mesher_emit_block_face(ctx, list, x, y, z, f, def, 16);
     }
 }
 

@@ -95,6 +95,8 @@ struct MesherContext {
     uint32_t *merge_order;                 /* scratch: 2 x capacity record indices for the sort */
     int merge_rec_capacity;
     VertexList merge_out;                  /* scratch: the merged list, swapped with the input */
+    VertexList leaf_list;                  /* scratch: the slice's leaves' faces, put before the rest of the
+                                            * alpha-tested subset once merged (mesher_build_slice) */
 };
 
 /* mesher_light.c */
@@ -136,6 +138,8 @@ void mesher_shapes_emit_layer(MesherContext *ctx, VertexList *list, int x, int y
 /* mesher_merge.c: replaces the quads of the mergeable subsets of a slice (opaque 0..4, transparent 6) by
  * fewer, larger quads that cover the same faces with the same colours and texels. */
 void mesher_merge_slice(MesherContext *ctx, VertexList *lists);
+/* The same for one list. */
+void mesher_merge_list(MesherContext *ctx, VertexList *list);
 void mesher_merge_free(MesherContext *ctx);
 
 /* mesher_visibility.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks. */

@@ -249,7 +249,7 @@ static void merge_group(MesherContext *ctx, const TerrainVertex *in, MesherMerge
     }
 }
 
-static void merge_list(MesherContext *ctx, VertexList *list)
+void mesher_merge_list(MesherContext *ctx, VertexList *list)
 {
     int quads = list->count / 4;
     if (quads < 2) return;
@@ -299,7 +299,7 @@ static void merge_list(MesherContext *ctx, VertexList *list)
 
 void mesher_merge_slice(MesherContext *ctx, VertexList *lists)
 {
-    for (int s = 0; s < MESH_SUBSET_COUNT; s++) merge_list(ctx, &lists[s]);
+    for (int s = 0; s < MESH_SUBSET_COUNT; s++) mesher_merge_list(ctx, &lists[s]);
 }
 
 void mesher_merge_free(MesherContext *ctx)

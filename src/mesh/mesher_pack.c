@@ -57,6 +57,7 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
             memcpy(out->data + out->count, in->data, (size_t)in->count * sizeof *in->data);
             out->count += in->count;
             mesh->slice_vertices[subset][s] = in->count;
+            if (subset == MESH_SUBSET_ALPHA_TESTED) mesh->alpha_leaf_vertices[s] = g->slice_leaf_vertices[s];
         }
     }
     for (int s = 0; s < CHUNK_SLICES; s++) {

@@ -288,6 +288,7 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     c->min_y = mesh->min_y;
     c->max_y = mesh->max_y;
     memcpy(c->slice_vertices, mesh->slice_vertices, sizeof c->slice_vertices);
+    memcpy(c->alpha_leaf_vertices, mesh->alpha_leaf_vertices, sizeof c->alpha_leaf_vertices);
     c->visibility = mesh->visibility;
     c->graph_known = mesh->visibility.known;
     size_t bytes = (size_t)total * sizeof(TerrainVertex);

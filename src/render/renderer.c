@@ -9,7 +9,10 @@
  * (visibility.h), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
  *      so early depth rejects hidden fragments; then the far terrain;
- *   2. alpha-tested: two-sided, cut-out at alpha 0.5;
+ *   then the leaves of chunks from RENDER_FAR_LEAVES_FROM blocks on, with back faces culled (a leaf cube's
+ *      faces wind outward, so a far canopy's far side is not drawn: half the leaf fragments) and cut out at
+ *      a lower alpha to keep the canopy as full (terrain_leaves.frag);
+ *   2. alpha-tested: two-sided, cut-out at alpha 0.5 (near chunks' leaves, and every chunk's plants);
  *   then the sky dome, depth-tested at the far plane, so it shades only the pixels no terrain covers;
  *   3. transparent: blended, depth writes off, far to near;
  * and the overlay. Chunk geometry lives in a few big arenas (chunk_arena.c): a pass gathers the merged
@@ -74,10 +77,15 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
     r->width = config->width;
     r->height = config->height;
     r->view_distance_chunks = config->view_distance_chunks;
+    r->far_leaves_from = RENDER_FAR_LEAVES_FROM;
+    const char *far_leaves = getenv("STRATA_FAR_LEAVES_FROM");   /* benchmarks and comparisons; 0 = never */
+    if (far_leaves && *far_leaves)
+        r->far_leaves_from = (float)atof(far_leaves);
 
     StResult rc;
     if ((rc = renderer_load_terrain_program(config->shader_dir, "terrain.frag", &r->terrain)) != ST_OK ||
         (rc = renderer_load_terrain_program(config->shader_dir, "terrain_cutout.frag", &r->cutout)) != ST_OK ||
+        (rc = renderer_load_terrain_program(config->shader_dir, "terrain_leaves.frag", &r->leaves)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
         (rc = render_sky_create(&r->sky, config->shader_dir)) != ST_OK ||
@@ -129,6 +137,8 @@ void renderer_destroy(Renderer *renderer)
         glDeleteProgram(renderer->terrain.program);
     if (renderer->cutout.program)
         glDeleteProgram(renderer->cutout.program);
+    if (renderer->leaves.program)
+        glDeleteProgram(renderer->leaves.program);
     if (renderer->slot_texture)
         glDeleteTextures(1, &renderer->slot_texture);
     if (renderer->slot_buffer)
@@ -417,6 +427,51 @@ static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned m
     return triangles;
 }
 
+/* One part of a chunk's alpha-tested subset, of the slices the occlusion walk reached: its leaves
+ * (`leaves`) or the rest (plants, torches). Each slice's part holds its leaves first
+ * (ChunkMesh.alpha_leaf_vertices); runs that touch are joined. A chunk whose slice counts do not add up
+ * (no per-slice layout) has no leaves part: all of it is the rest. Returns triangles. */
+static long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_t slices, bool leaves)
+{
+    const int k = MESH_SUBSET_ALPHA_TESTED;
+    RenderBatch *b = &r->batch;
+    if (c->arena < 0 || c->count[k] == 0)
+        return 0;
+    int sum = 0;
+    for (int s = 0; s < CHUNK_SLICES; s++)
+        sum += c->slice_vertices[k][s];
+    if (sum != c->count[k])
+        return leaves ? 0 : renderer_batch_subsets(r, c, 1u << k, slices);
+    if (!renderer_batch_reserve(b, CHUNK_SLICES))
+        return 0;
+    if (b->arena != c->arena) {
+        renderer_batch_flush(r);
+        b->arena = c->arena;
+    }
+    long triangles = 0;
+    int at = c->first[k], open = -1, open_end = 0;
+    for (int s = 0; s < CHUNK_SLICES; s++) {
+        int n = c->slice_vertices[k][s];
+        int leaf = c->alpha_leaf_vertices[s] < 0 ? 0 : c->alpha_leaf_vertices[s] > n ? n : c->alpha_leaf_vertices[s];
+        int start = leaves ? at : at + leaf, length = leaves ? leaf : n - leaf;
+        at += n;
+        if (!(slices >> s & 1u) || length <= 0)
+            continue;
+        int base = c->arena_offset + start;
+        if (open >= 0 && open_end == base) {
+            b->counts[open] += length / 4 * 6;
+        } else {
+            open = b->count++;
+            b->counts[open] = length / 4 * 6;
+            b->bases[open] = base;
+        }
+        open_end = base + length;
+        triangles += length / 2;
+    }
+    r->stats.chunk_draws += triangles > 0;
+    return triangles;
+}
+
 static void renderer_begin_pass(const TerrainProgram *p, mat4 view_proj, const float sky[3])
 {
     glUseProgram(p->program);
@@ -585,6 +640,28 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
                                  0.35f + 0.65f * frame->sky_brightness, &far_calls);
     r->stats.draw_calls += far_calls;
 
+    /* far leaves: the leaves of chunks from far_leaves_from on, one-sided (back faces still culled) */
+    bool far_leaves = r->far_leaves_from > 0.0f;
+    if (far_leaves) {
+        bool begun = false;
+        for (int a = 0; a < t->arenas.count; a++) {
+            for (int i = 0; i < visible; i++) {
+                VisibleChunk *v = &r->visible[i];
+                const RenderChunk *c = &t->chunks[v->index];
+                if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || v->distance < r->far_leaves_from)
+                    continue;
+                if (!begun) {
+                    renderer_begin_pass(&r->leaves, view_proj, sky);
+                    begun = true;
+                }
+                long n = renderer_batch_alpha_part(r, c, v->slices, true);
+                triangles += n;
+                v->drawn = v->drawn || n > 0;
+            }
+            renderer_batch_flush(r);
+        }
+    }
+
     /* 2. alpha-tested, two-sided */
     glDisable(GL_CULL_FACE);
     bool cutout_begun = false;
@@ -598,7 +675,10 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
                 renderer_begin_pass(&r->cutout, view_proj, sky);
                 cutout_begun = true;
             }
-            triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_ALPHA_TESTED, v->slices);
+            if (far_leaves && v->distance >= r->far_leaves_from)
+                triangles += renderer_batch_alpha_part(r, c, v->slices, false);
+            else
+                triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_ALPHA_TESTED, v->slices);
             v->drawn = true;
         }
         renderer_batch_flush(r);

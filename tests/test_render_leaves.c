@@ -1,0 +1,146 @@
+/* test_render_leaves.c — far leaves: from RENDER_FAR_LEAVES_FROM blocks (horizontal, camera to chunk centre)
+ * a chunk's leaves are drawn one-sided (back faces culled, terrain_leaves.frag) in a pass of their own, and its
+ * plants stay in the two-sided cut-out pass; nearer chunks draw both two-sided.
+ *
+ * One hand-built chunk whose slice 0 holds, in the mesher's layout (ChunkMesh.alpha_leaf_vertices: leaves
+ * first), a wall of leaf faces toward the camera, a wall of leaf faces away from it, then a wall of plant
+ * quads. Each frame is compared with an empty frame from the same camera: from 48 blocks the wall facing
+ * away is gone and the other two are there, with one draw call more (the leaves pass); from 20 blocks all
+ * three show, in one call. A mesh without a per-slice layout draws as before. Exit 77 when no GL context. */
+#define _GNU_SOURCE
+#include "render_fixture.h"
+
+#define WALL_Z 8
+#define WALL_Y0 3
+#define WALL_Y1 9   /* exclusive */
+
+/* Leaf faces toward +Z (the camera) at x 1..4, toward -Z at x 6..9, plant quads at x 11..14 (chunk-local). */
+static ChunkMesh *walls_mesh(bool layout)
+{
+    static const uint8_t white[4] = { 255, 255, 255, 255 };
+    int leaf = test_tile("oak_leaves"), plant = test_tile("tall_grass");
+    ChunkMesh *mesh = calloc(1, sizeof *mesh);
+    mesh->coord_x = TEST_CHUNK_X;
+    mesh->coord_z = TEST_CHUNK_Z;
+    for (int y = WALL_Y0; y < WALL_Y1; y++)
+        for (int x = 1; x <= 4; x++)
+            test_add_face(mesh, MESH_SUBSET_ALPHA_TESTED, x, y, WALL_Z, 0, leaf, white);
+    for (int y = WALL_Y0; y < WALL_Y1; y++)
+        for (int x = 6; x <= 9; x++)
+            test_add_face(mesh, MESH_SUBSET_ALPHA_TESTED, x, y, WALL_Z + 1, 2, leaf, white);
+    int leaves = mesh->subsets[MESH_SUBSET_ALPHA_TESTED].count;
+    for (int y = WALL_Y0; y < WALL_Y1; y++)
+        for (int x = 11; x <= 14; x++)   /* a plant's quad faces -Z: only two-sided drawing shows it */
+            test_add_face(mesh, MESH_SUBSET_ALPHA_TESTED, x, y, WALL_Z + 1, 2, plant, white);
+    if (layout) {
+        mesh->slice_vertices[MESH_SUBSET_ALPHA_TESTED][0] = mesh->subsets[MESH_SUBSET_ALPHA_TESTED].count;
+        mesh->alpha_leaf_vertices[0] = leaves;
+    }
+    mesh->min_y = WALL_Y0;
+    mesh->max_y = WALL_Y1;
+    return mesh;
+}
+
+/* The screen column of chunk-local x (block centre) seen from `cam` looking north (-Z) level. */
+static int column_of(const RenderCamera *cam, double local_x, double depth)
+{
+    double dx = TEST_CHUNK_X * 16.0 + local_x - cam->position[0];
+    double aspect = (double)TEST_WIDTH / TEST_HEIGHT;
+    double ndc = dx / (depth * tan(cam->fov_y_deg * 0.5 * 3.14159265358979 / 180.0) * aspect);
+    return (int)((ndc + 1.0) * 0.5 * TEST_WIDTH);
+}
+
+/* Pixels of `a` and `b` that differ, in the columns of chunk-local x0..x1 (whole blocks) and the wall's rows. */
+static int changed_in(const TestImage *a, const TestImage *b, const RenderCamera *cam, int x0, int x1)
+{
+    double depth = cam->position[2] - (TEST_CHUNK_Z * 16.0 + WALL_Z + 0.5);
+    int c0 = column_of(cam, x0 + 0.2, depth), c1 = column_of(cam, x1 + 0.8, depth);
+    int n = 0;
+    for (int y = 0; y < a->height; y++)
+        for (int x = c0 < 0 ? 0 : c0; x <= c1 && x < a->width; x++)
+            n += !test_near(test_pixel(a, x, y), test_pixel(b, x, y), 6);
+    return n;
+}
+
+static bool draw_and_capture(Renderer *r, const RenderCamera *cam, const char *name, TestImage *image,
+                             RenderStats *stats)
+{
+    RenderFrame frame = test_frame(10.0f);
+    renderer_draw(r, cam, &frame);
+    renderer_draw(r, cam, &frame);
+    renderer_get_stats(r, stats);
+    return test_capture(r, name, image);
+}
+
+static void check_walls(bool layout, double distance, bool away_shows, int calls)
+{
+    unsetenv("STRATA_FAR_LEAVES_FROM");
+    Renderer *r = test_create();
+    if (!r)
+        return;
+    RenderCamera cam = { { TEST_CHUNK_X * 16.0 + 8.0, 6.0, TEST_CHUNK_Z * 16.0 + 8.0 + distance }, 0.0f, 0.0f, 70.0f };
+    TestImage empty, walls;
+    RenderStats stats;
+    char name[64];
+    snprintf(name, sizeof name, "empty_%d.png", (int)distance);
+    if (!draw_and_capture(r, &cam, name, &empty, &stats)) {
+        renderer_destroy(r);
+        return;
+    }
+    renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z), walls_mesh(layout));
+    snprintf(name, sizeof name, "walls_%s_%d.png", layout ? "layout" : "flat", (int)distance);
+    if (draw_and_capture(r, &cam, name, &walls, &stats)) {
+        int toward = changed_in(&empty, &walls, &cam, 1, 4), away = changed_in(&empty, &walls, &cam, 6, 9);
+        int plants = changed_in(&empty, &walls, &cam, 11, 14);
+        fprintf(stderr, "%s layout, %.0f blocks: toward %d, away %d, plants %d pixels; %d calls\n",
+                layout ? "slice" : "no", distance, toward, away, plants, stats.draw_calls);
+        CHECK(toward > 20);
+        CHECK(plants > 20);
+        if (away_shows)
+            CHECK(away > 20);
+        else
+            CHECK_EQ_INT(away, 0);
+        CHECK_EQ_INT(stats.draw_calls, calls);
+        CHECK_EQ_INT(stats.triangles_drawn, 3 * 4 * (WALL_Y1 - WALL_Y0) * 2);
+        stbi_image_free(walls.pixels);
+    }
+    stbi_image_free(empty.pixels);
+    renderer_destroy(r);
+}
+
+static void test_far_chunk_leaves_one_sided(void) { check_walls(true, 48.0, false, 2); }
+static void test_near_chunk_two_sided(void) { check_walls(true, 20.0, true, 1); }
+static void test_no_layout_two_sided(void) { check_walls(false, 48.0, true, 1); }
+
+/* STRATA_FAR_LEAVES_FROM=0 turns the pass off (comparisons and benchmarks). */
+static void test_switched_off(void)
+{
+    setenv("STRATA_FAR_LEAVES_FROM", "0", 1);
+    Renderer *r = test_create();
+    if (!r)
+        return;
+    renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z), walls_mesh(true));
+    RenderCamera cam = { { TEST_CHUNK_X * 16.0 + 8.0, 6.0, TEST_CHUNK_Z * 16.0 + 56.0 }, 0.0f, 0.0f, 70.0f };
+    RenderFrame frame = test_frame(10.0f);
+    renderer_draw(r, &cam, &frame);
+    renderer_draw(r, &cam, &frame);
+    RenderStats stats;
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.draw_calls, 1);
+    renderer_destroy(r);
+    unsetenv("STRATA_FAR_LEAVES_FROM");
+}
+
+int main(void)
+{
+    log_set_level(LOG_WARN);
+    int rc = render_fixture_start("test_render_leaves");
+    if (rc != 0)
+        return rc;
+    RUN(test_far_chunk_leaves_one_sided);
+    RUN(test_near_chunk_two_sided);
+    RUN(test_no_layout_two_sided);
+    RUN(test_switched_off);
+    render_fixture_end();
+    return check_report();
+}

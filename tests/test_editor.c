@@ -264,6 +264,14 @@ static void test_falling_sand(void)
 /* An update an action scheduled dies with the action's undo: generated terrain can hold a block that needs
  * support with air below (a snow layer whose leaves a settlement cleared); an edit next to it schedules its
  * support check, and if that ran after the undo it would break the block with nothing recorded. */
+/* One action that sets one cell. */
+static void act_place(int x, int y, int z, int block)
+{
+    editor_begin_action(ed);
+    editor_change_cell(ed, x, y, z, cell_make(block, 0));
+    editor_end_action(ed);
+}
+
 static void test_undo_cancels_scheduled_updates(void)
 {
     world_open(0);
@@ -277,9 +285,7 @@ static void test_undo_cancels_scheduled_updates(void)
     for (int y = 70; y < 80; y++) CHECK_EQ_INT(cell_contents(editor_get_cell(ed, 12, y, 12)), BLOCK_AIR);
     chunk_set_cell(c, 12, 75, 12, cell_make(BLOCK_TALL_GRASS, 0));
     /* placed beside it and undone before a tick: the plant stays, the stone goes */
-    editor_begin_action(ed);
-    editor_change_cell(ed, 13, 75, 12, cell_make(BLOCK_STONE, 0));
-    editor_end_action(ed);
+    act_place(13, 75, 12, BLOCK_STONE);
     CHECK(editor_undo(ed));
     editor_tick(ed, 5);
     CHECK_EQ_INT(cell_contents(editor_get_cell(ed, 12, 75, 12)), BLOCK_TALL_GRASS);
@@ -288,9 +294,7 @@ static void test_undo_cancels_scheduled_updates(void)
     editor_get_stats(ed, &st);
     CHECK_EQ_INT(st.scheduled, 0);
     /* ticked before the undo: the check breaks the plant as a follow-up, and the undo brings it back */
-    editor_begin_action(ed);
-    editor_change_cell(ed, 13, 75, 12, cell_make(BLOCK_STONE, 0));
-    editor_end_action(ed);
+    act_place(13, 75, 12, BLOCK_STONE);
     editor_tick(ed, 2);
     CHECK_EQ_INT(cell_contents(editor_get_cell(ed, 12, 75, 12)), BLOCK_AIR);
     CHECK(editor_undo(ed));
@@ -299,12 +303,8 @@ static void test_undo_cancels_scheduled_updates(void)
     CHECK_EQ_INT(cell_contents(editor_get_cell(ed, 13, 75, 12)), BLOCK_AIR);
     /* an older action's updates outlive a newer action's undo: sand placed in the air falls even when the
      * next action (a stone far away) is undone before the sand's first tick */
-    editor_begin_action(ed);
-    editor_change_cell(ed, 20, 75, 20, cell_make(BLOCK_SAND, 0));
-    editor_end_action(ed);
-    editor_begin_action(ed);
-    editor_change_cell(ed, 30, 75, 30, cell_make(BLOCK_STONE, 0));
-    editor_end_action(ed);
+    act_place(20, 75, 20, BLOCK_SAND);
+    act_place(30, 75, 30, BLOCK_STONE);
     CHECK(editor_undo(ed));
     editor_tick(ed, 40);
     CHECK_EQ_INT(cell_contents(editor_get_cell(ed, 20, 75, 20)), BLOCK_AIR);

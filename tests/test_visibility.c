@@ -418,6 +418,54 @@ static void test_occluders(void)
     visibility_walk_destroy(w);
 }
 
+/* The horizon depends on where the camera is and on the chunks' occluders, not on where it looks: with an
+ * occluders_epoch the walk keeps it while the epoch and the camera position stay (a player standing and looking
+ * around), and builds it again when either changes. */
+static void test_horizon_reuse(void)
+{
+    VisibilityWalk *w = visibility_walk_create();
+    CHECK(w != NULL);
+    if (!w) return;
+    MeshSet walled, open;
+    VisibilityView view;
+    wall_view(&view);
+    view.occluders_epoch = 7;
+    wall_top = 66;
+    pillar_top = 70;
+    Terrain *t1 = world_make(3, fill_wall);
+    mesh_world(t1, &walled);
+    wall_top = 60;
+    Terrain *t2 = world_make(3, fill_wall);
+    mesh_world(t2, &open);
+    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));          /* the pillar's slice behind the wall */
+    /* same epoch, same place: the walled horizon stands even over the open world (the caller's promise) */
+    visibility_walk_run(w, &view, mesh_set_graph, &open);
+    CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
+    /* a new epoch: built again, nothing in front of the pillar */
+    view.occluders_epoch = 8;
+    visibility_walk_run(w, &view, mesh_set_graph, &open);
+    CHECK(visibility_walk_slices(w, 1, 0) >> 4 & 1u);
+    /* back to the walled world under the same epoch, but the camera moved a little: built again */
+    view.camera[2] += 0.25;
+    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
+    uint16_t kept = visibility_walk_slices(w, 1, 0);
+    /* epoch 0 never reuses; and a reused horizon answers as a fresh one does */
+    view.occluders_epoch = 0;
+    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    CHECK_EQ_INT(visibility_walk_slices(w, 1, 0), kept);
+    view.occluders_epoch = 9;
+    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    CHECK_EQ_INT(visibility_walk_slices(w, 1, 0), kept);
+    mesh_set_free(&walled);
+    mesh_set_free(&open);
+    terrain_destroy(t1);
+    terrain_destroy(t2);
+    visibility_walk_destroy(w);
+}
+
 /* ---- cameras no chunk coordinate can hold ---- */
 
 /* Every chunk: open slices over a solid occluder run 0..64 in every column (so the horizon has work). */
@@ -507,6 +555,7 @@ int main(void)
     RUN(test_mesher_graphs);
     RUN(test_walk_caves);
     RUN(test_occluders);
+    RUN(test_horizon_reuse);
     RUN(test_camera_out_of_range);
     RUN(test_draw_runs);
     block_registry_destroy(blocks);

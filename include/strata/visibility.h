@@ -73,6 +73,10 @@ typedef struct VisibilityView {
     int radius_chunks;         /* chunks farther than this (horizontally, in chunks from the camera's) are
                                 * neither walked nor drawn */
     bool occlusion;            /* also drop reached slices wholly hidden behind the chunks' occluder columns */
+    uint64_t occluders_epoch;  /* 0: build the horizon every run. Otherwise the caller's count of changes to
+                                * any chunk's VisibilityChunk (an upload, a release): while it, the camera
+                                * position and the square stay the same the last horizon is reused (it does
+                                * not depend on where the camera looks, only on where it is). */
 } VisibilityView;
 
 typedef struct VisibilityWalk VisibilityWalk;

@@ -14,7 +14,8 @@
  * is hidden when, in every bin its footprint touches, its slopes (bounded the same way from its rows and
  * distances) lie inside the interval of the band before its nearest point: every ray to it then ends on a
  * nearer column. Everything rounds towards drawing: no pitch or frustum enters, so looking around does
- * not change the answer, and the horizon costs one pass over the columns a frame. */
+ * not change the answer, and the horizon costs one pass over the columns when it is built: the walk builds it
+ * again only when the camera moved or a chunk's occluders changed (VisibilityView.occluders_epoch). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

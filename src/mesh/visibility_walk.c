@@ -35,6 +35,10 @@ struct VisibilityWalk {
     uint8_t *graph_known;             /* per chunk: graphs[] looked up this run */
     uint32_t *queue;                  /* cell * 8 + entry face */
     VisibilityOcclusion *occlusion;   /* the occluders' depth buffer (created on first use) */
+    bool horizon_valid;               /* occlusion holds the horizon of horizon_camera, _epoch, _square */
+    double horizon_camera[3];
+    uint64_t horizon_epoch;
+    int horizon_square[3];            /* side, first chunk x, first chunk z */
     int occluded;                     /* reached slices the last run dropped as hidden */
     size_t queue_capacity;
     int cells;                        /* side * side * 16 */
@@ -198,7 +202,17 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
                 w->graph_known[c] = 1;
             }
         if (!w->occlusion && !(w->occlusion = visibility_occlusion_create())) return 0;   /* judge by the walk alone */
-        visibility_occlusion_build(w->occlusion, view, w->graphs, side, w->centre_x - radius, w->centre_z - radius);
+        int square[3] = {side, w->centre_x - radius, w->centre_z - radius};
+        bool same = w->horizon_valid && view->occluders_epoch != 0 && view->occluders_epoch == w->horizon_epoch &&
+                    memcmp(view->camera, w->horizon_camera, sizeof w->horizon_camera) == 0 &&
+                    memcmp(square, w->horizon_square, sizeof square) == 0;
+        if (!same) {
+            visibility_occlusion_build(w->occlusion, view, w->graphs, side, square[1], square[2]);
+            w->horizon_valid = true;
+            w->horizon_epoch = view->occluders_epoch;
+            memcpy(w->horizon_camera, view->camera, sizeof w->horizon_camera);
+            memcpy(w->horizon_square, square, sizeof square);
+        }
         for (int c = 0; c < chunks; c++) {
             if (c == radius * side + radius) continue;   /* the camera's chunk */
             for (uint16_t m = w->mask[c]; m; m &= (uint16_t)(m - 1)) {

@@ -124,6 +124,7 @@ static bool chunk_buffers_rehash(ChunkBufferTable *table, int slot_capacity)
 StResult chunk_buffers_init(ChunkBufferTable *table)
 {
     memset(table, 0, sizeof *table);
+    table->occluders_epoch = 1;
     table->capacity = 256;
     table->chunks = calloc((size_t)table->capacity, sizeof *table->chunks);
     table->slot_capacity = 512;
@@ -248,6 +249,7 @@ void chunk_buffers_release(ChunkBufferTable *table, int coord_x, int coord_z)
         table->pending_count--;
     }
     chunk_buffers_slot_delete(table, slot);
+    table->occluders_epoch++;
     int last = table->count - 1;
     if (index != last) {
         /* Move the last entry into the hole and repoint its slot. */
@@ -291,6 +293,7 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     memcpy(c->alpha_leaf_vertices, mesh->alpha_leaf_vertices, sizeof c->alpha_leaf_vertices);
     c->visibility = mesh->visibility;
     c->graph_known = mesh->visibility.known;
+    table->occluders_epoch++;
     size_t bytes = (size_t)total * sizeof(TerrainVertex);
 
     /* the old range stays drawable by the frames in flight; the new geometry goes to a fresh range */

@@ -169,6 +169,8 @@ typedef struct ChunkBufferTable {
     int32_t *slots;                /* open addressing (linear probing): dense index + 1, 0 = empty */
     int slot_capacity;             /* power of two */
     int pending_count;
+    uint64_t occluders_epoch;      /* +1 whenever a chunk's occlusion data comes or goes (the walk's horizon
+                                    * is rebuilt only then or when the camera moves; never 0) */
     RenderQuadIndices quad_indices;
     struct PendingPick *pick_scratch; /* pending chunks and their distances, reused each frame */
     int pick_capacity;

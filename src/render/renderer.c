@@ -280,6 +280,7 @@ static void renderer_walk_slices(Renderer *r, const double camera[3], mat4 view_
     if (view.radius_chunks > r->view_distance_chunks + 2)
         view.radius_chunks = r->view_distance_chunks + 2; /* the chunk table holds no farther chunks */
     memcpy(view.camera, camera, sizeof view.camera);
+    view.occluders_epoch = r->chunks.occluders_epoch;
     visibility_planes_from_matrix((const float *)view_proj, view.planes);
     visibility_walk_run(r->walk, &view, renderer_slice_graphs, &r->chunks);
 }

@@ -78,7 +78,7 @@ typedef struct ChunkMesh {
     int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES];
     /* Within each slice's part of the alpha-tested subset, the first alpha_leaf_vertices[s] vertices are
      * leaves' cube faces (wound outward like opaque faces), the rest plants, torches and other cut-outs:
-     * the renderer may draw far leaves opaque with back faces culled and keep the rest alpha-tested. */
+     * the renderer draws far chunks' leaves one-sided (back faces culled) and the rest two-sided. */
     int alpha_leaf_vertices[CHUNK_SLICES];
     VisibilityChunk visibility;
 } ChunkMesh;

@@ -240,8 +240,8 @@ static void mesher_measure_slice(ChunkGeometry *g, int s)
 }
 
 /* Builds one slice's lists; returns how many vertices at the start of its alpha-tested list are leaves'
- * faces (the rest are plants, torches and other cut-outs): the renderer draws far leaves without the
- * alpha test (render.h). */
+ * faces (the rest are plants, torches and other cut-outs): the renderer draws far chunks' leaves
+ * one-sided (ChunkMesh.alpha_leaf_vertices). */
 static int mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists)
 {
     for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = 0;

@@ -157,8 +157,8 @@ typedef struct RenderChunk {
 
 /* From this horizontal distance (camera to chunk centre, blocks) a chunk's leaves are drawn one-sided (back
  * faces culled, terrain_leaves.frag) instead of two-sided: from about 21 blocks to the chunk's near edge,
- * where a leaf is ~17 pixels at 720p and the mip chain starts to blur its holes. Seed 42's spawn: 19.0 ->
- * 22.2 fps (llvmpipe, 1280x720). STRATA_FAR_LEAVES_FROM overrides (0: never). */
+ * where a leaf is ~17 pixels at 720p and the mip chain starts to blur its holes. Seed 42's spawn: 21.2 ->
+ * 24.6 fps (llvmpipe, 1280x720, medians of 4). STRATA_FAR_LEAVES_FROM overrides (0: never). */
 #define RENDER_FAR_LEAVES_FROM 32.0f
 
 #define RENDER_FADE_SPEED 32.0f            /* blocks per second the haze of a new chunk recedes */

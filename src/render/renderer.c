@@ -653,6 +653,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
                     continue;
                 if (!begun) {
                     renderer_begin_pass(&r->leaves, view_proj, sky);
+                    glEnable(GL_CULL_FACE);
                     begun = true;
                 }
                 long n = renderer_batch_alpha_part(r, c, v->slices, true);

@@ -30,6 +30,8 @@
 
 #define APP_TAG "game"
 #define APP_TRIM_SECONDS 20.0   /* malloc_trim period while the world is ready */
+#define APP_TRIM_SETTLE 2.0     /* ... and has been for this long, with no mesh waiting for upload */
+#define APP_TRIM_LATEST 60.0    /* ... or, if uploads never drain (a long flight), at the latest after this */
 
 _Static_assert(HUD_MAX_LINES <= RENDER_HUD_LINES, "the HUD composes more lines than the renderer draws");
 
@@ -629,7 +631,7 @@ int app_run(App *app)
     Uint64 prev = SDL_GetPerformanceCounter();
     /* STRATA_FRAME_STATS=1 (scripts/soak.sh): every 5 s a log line with the frame count and longest frame. */
     bool frame_stats = getenv("STRATA_FRAME_STATS") != NULL;
-    double stats_timer = 0.0, stats_max = 0.0, trim_timer = 0.0, trim_ms = 0.0;
+    double stats_timer = 0.0, stats_max = 0.0, trim_timer = 0.0, trim_ms = 0.0, ready_seconds = 0.0;
     long stats_frames = 0;
     while (!app->quit) {
         Uint64 now = SDL_GetPerformanceCounter();
@@ -691,10 +693,19 @@ int app_run(App *app)
 
         /* Chunks, meshes and GL buffers come and go by the hundred when the player travels; glibc keeps the
          * freed pages, so RSS would ratchet up to the largest working set ever seen (defect 9). Every 20 s,
-         * while the world is ready, the free pages go back to the system. */
+         * while the world is ready, the free pages go back to the system. A trim after a teleport returns a
+         * whole area's pages (37 ms seen), so it waits for a light frame: ready for 2 s, no upload waiting
+         * (the first frames after a teleport are the heaviest; together they made a 252 ms frame). */
         if (app->storage_notice_seconds > 0.0) app->storage_notice_seconds -= real_dt;
         trim_timer += real_dt;
-        if (trim_timer >= APP_TRIM_SECONDS && app_world_ready(app)) {
+        ready_seconds = app_world_ready(app) ? ready_seconds + real_dt : 0.0;
+        bool uploads_waiting = false;
+        if (trim_timer >= APP_TRIM_SECONDS && ready_seconds >= APP_TRIM_SETTLE && trim_timer < APP_TRIM_LATEST) {
+            RenderStats rs;
+            renderer_get_stats(app->renderer, &rs);
+            uploads_waiting = rs.uploads_pending > 0;
+        }
+        if (trim_timer >= APP_TRIM_SECONDS && ready_seconds >= APP_TRIM_SETTLE && !uploads_waiting) {
             Uint64 t = SDL_GetPerformanceCounter();
             malloc_trim(0);
             trim_ms = 1000.0 * (double)(SDL_GetPerformanceCounter() - t) / (double)freq;

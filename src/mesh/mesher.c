@@ -285,7 +285,8 @@ static int mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int sl
     int leaf_count = leaves->count;
     if (leaf_count == 0) return 0;
     if (leaves->count + alpha->count > leaves->capacity && !mesher_list_grow(ctx, leaves, alpha->count)) return 0;
-    memcpy(leaves->data + leaves->count, alpha->data, (size_t)alpha->count * sizeof *alpha->data);
+    if (alpha->count > 0)   /* an empty list may have no storage yet */
+        memcpy(leaves->data + leaves->count, alpha->data, (size_t)alpha->count * sizeof *alpha->data);
     leaves->count += alpha->count;
     VertexList swap = *alpha;
     *alpha = *leaves;

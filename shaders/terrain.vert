@@ -5,7 +5,9 @@
 // The view-projection has no translation, so positions stay small floats anywhere in the world, and no
 // per-chunk uniform is needed: a whole pass is one multi-draw.
 // a_uv (integers, mesher.h): tile * 512 + local, local in sixteenths of a tile; a merged quad's local runs
-// past 16 and the fragment shader repeats the tile.
+// past 16 and the tile array's GL_REPEAT repeats the tile (atlas.c: layer = column + 16 * row).
+// Fog is linear in the horizontal distance, computed here and interpolated: per pixel it cost a square root
+// and a division for what is a smooth ramp over tens of blocks (a quad is at most a slice wide).
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec2 a_uv;
 layout(location = 2) in vec4 a_color;
@@ -16,21 +18,20 @@ uniform samplerBuffer u_slots;  // per slot: (offset.xyz, 0), (fog start, fog en
 
 const float UV_TILE_STRIDE = 512.0;
 
-flat out vec2 v_tile;  // atlas tile column, row
-out vec2 v_local;      // tile-local coordinate in tiles (repeats past 1)
+flat out float v_layer; // the tile's layer in the tile array
+out vec2 v_local;       // tile-local coordinate in tiles (repeats past 1)
 out vec4 v_color;
-out vec2 v_horizontal; // camera-relative x, z: fog uses the horizontal distance
-flat out vec2 v_fog_range; // the chunk's fog band (a chunk still fading in has a nearer end)
+out float v_fog;        // 0 clear .. 1 fully fogged (clamped per pixel); a chunk still fading in has a nearer band
 
 void main()
 {
     int slot = int(a_slot) * 2;
     vec3 relative = a_position + texelFetch(u_slots, slot).xyz;
-    v_fog_range = texelFetch(u_slots, slot + 1).xy;
+    vec2 fog_range = texelFetch(u_slots, slot + 1).xy;
     vec2 tile = floor(a_uv / UV_TILE_STRIDE);
-    v_tile = tile;
+    v_layer = tile.x + 16.0 * tile.y;
     v_local = (a_uv - tile * UV_TILE_STRIDE) / 16.0;
     v_color = a_color;
-    v_horizontal = relative.xz;
+    v_fog = (length(relative.xz) - fog_range.x) / max(fog_range.y - fog_range.x, 1e-3);
     gl_Position = u_view_proj * vec4(relative, 1.0);
 }

@@ -4,24 +4,20 @@
 // threshold is lower to make up for it: in the coverage-preserving mip chain (atlas.c) alpha is the
 // fraction of covered texels, and keeping texels from 0.25 up fills about as much of a far canopy as two
 // layers cut at 0.5 do.
-flat in vec2 v_tile;
+flat in float v_layer;
 in vec2 v_local;
 in vec4 v_color;
-in vec2 v_horizontal;
-flat in vec2 v_fog_range;
+in float v_fog;
 
-uniform sampler2D u_atlas;
+uniform sampler2DArray u_tiles;
 uniform vec3 u_fog_color;
 
 out vec4 o_color;
 
 void main()
 {
-    vec2 uv = (v_tile + fract(v_local)) / 16.0;
-    vec4 texel = textureGrad(u_atlas, uv, dFdx(v_local) / 16.0, dFdy(v_local) / 16.0);
+    vec4 texel = texture(u_tiles, vec3(v_local, v_layer));
     if (texel.a < 0.25)
         discard;
-    vec3 color = texel.rgb * v_color.rgb;
-    float fog = clamp((length(v_horizontal) - v_fog_range.x) / max(v_fog_range.y - v_fog_range.x, 1e-3), 0.0, 1.0);
-    o_color = vec4(mix(color, u_fog_color, fog), 1.0);
+    o_color = vec4(mix(texel.rgb * v_color.rgb, u_fog_color, clamp(v_fog, 0.0, 1.0)), 1.0);
 }

@@ -10,7 +10,7 @@
  * tx, ty: texture coordinates as integers, tile * MESHER_UV_TILE_STRIDE + local: the atlas is 16 x 16 tiles,
  * tile i at column i % 16, row i / 16 (row 0 at the top of the image, ty growing downwards); local is in
  * sixteenths of a tile (texels of a 16-pixel tile) and may run past 16 on a merged quad, where the tile
- * repeats (the fragment shader takes it modulo 16). A quad's 4 vertices name the same tile.
+ * repeats (the renderer samples a tile array with GL_REPEAT). A quad's 4 vertices name the same tile.
  * color: tint x face shade x light brightness (smooth light and ambient occlusion), alpha 255.
  * Greedy merging (on by default): within a slice and subset (not the alpha-tested one), coplanar full
  * faces with the same tile, texture orientation and facing whose colours are uniform, or constant along

@@ -5,7 +5,11 @@
  * the CPU tile by tile: 2x2 box filter, colour weighted by alpha (transparent texels carry no colour), and
  * alpha rescaled per tile so the fraction of texels passing the 0.5 alpha test matches level 0
  * (alpha-to-coverage preservation, as in Castano's "computing alpha mipmaps"). The chain stops at one
- * texel per tile. Sampling is nearest within a level (crisp blocks), linear between levels. */
+ * texel per tile. Sampling is nearest within a level (crisp blocks), linear between levels.
+ * The same levels are also cut into a texture array, one layer per tile (layer = column + 16 * row), for the
+ * terrain: with GL_REPEAT a merged quad repeats its tile in the sampler itself, so the terrain shaders take
+ * a plain texture() (implicit derivatives, no fract seam, no textureGrad: a third cheaper per pixel on
+ * llvmpipe than the atlas lookup). The 2D atlas stays for the UI's block icons. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +112,20 @@ static void atlas_downsample(const uint8_t *base, int base_size, const uint8_t *
             atlas_keep_coverage(base, base_size, dst, half, tx, ty);
 }
 
+/* Copies the 256 tiles of one level (size x size RGBA) into `layers`, tile after tile, and uploads them as
+ * that level of the bound GL_TEXTURE_2D_ARRAY. */
+static void atlas_upload_layers(const uint8_t *level, int size, uint8_t *layers, int mip)
+{
+    int ts = size / RENDER_ATLAS_TILES_PER_ROW;
+    for (int t = 0; t < RENDER_ATLAS_TILES; t++) {
+        int tx = t % RENDER_ATLAS_TILES_PER_ROW, ty = t / RENDER_ATLAS_TILES_PER_ROW;
+        for (int y = 0; y < ts; y++)
+            memcpy(layers + ((size_t)t * ts + y) * ts * 4, level + ((size_t)(ty * ts + y) * size + (size_t)tx * ts) * 4,
+                   (size_t)ts * 4);
+    }
+    glTexImage3D(GL_TEXTURE_2D_ARRAY, mip, GL_RGBA8, ts, ts, RENDER_ATLAS_TILES, 0, GL_RGBA, GL_UNSIGNED_BYTE, layers);
+}
+
 static bool atlas_is_power_of_two(int v)
 {
     return v > 0 && (v & (v - 1)) == 0;
@@ -135,41 +153,56 @@ StResult render_atlas_load(const char *asset_dir, RenderAtlas *atlas)
     while ((tile >> (levels - 1)) > 1)
         levels++;
 
-    GLuint texture = 0;
-    glGenTextures(1, &texture);
-    glBindTexture(GL_TEXTURE_2D, texture);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, w, 0, GL_RGBA, GL_UNSIGNED_BYTE, image);
-
     uint8_t *level_src = image;
     uint8_t *scratch[2] = { malloc((size_t)w * w), malloc((size_t)w * w) }; /* (w/2)^2 * 4 bytes each */
-    if (!scratch[0] || !scratch[1]) {
+    uint8_t *layers = malloc((size_t)w * w * 4);
+    if (!scratch[0] || !scratch[1] || !layers) {
         free(scratch[0]);
         free(scratch[1]);
+        free(layers);
         stbi_image_free(image);
-        glDeleteTextures(1, &texture);
         return st_fail(ST_ERR_NOMEM, "texture atlas %s: out of memory building mipmaps", path);
     }
+    GLuint textures[2] = { 0, 0 };
+    glGenTextures(2, textures);
+    GLuint texture = textures[0], tiles = textures[1];
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, tiles);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, w, 0, GL_RGBA, GL_UNSIGNED_BYTE, image);
+    atlas_upload_layers(image, w, layers, 0);
     int size = w;
     for (int level = 1; level < levels; level++) {
         uint8_t *dst = scratch[level & 1];
         atlas_downsample(image, w, level_src, size, dst);
         size /= 2;
         glTexImage2D(GL_TEXTURE_2D, level, GL_RGBA8, size, size, 0, GL_RGBA, GL_UNSIGNED_BYTE, dst);
+        atlas_upload_layers(dst, size, layers, level);
         level_src = dst;
     }
     free(scratch[0]);
     free(scratch[1]);
+    free(layers);
     stbi_image_free(image);
+
+    GLenum min_filter = levels > 1 ? GL_NEAREST_MIPMAP_LINEAR : GL_NEAREST;
+    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_BASE_LEVEL, 0);
+    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAX_LEVEL, levels - 1);
+    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MIN_FILTER, (GLint)min_filter);
+    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
 
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, levels - 1);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, levels > 1 ? GL_NEAREST_MIPMAP_LINEAR : GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLint)min_filter);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
 
     atlas->texture = texture;
+    atlas->tiles = tiles;
     atlas->size = w;
     atlas->tile_size = tile;
     atlas->mip_levels = levels;
@@ -181,5 +214,7 @@ void render_atlas_free(RenderAtlas *atlas)
 {
     if (atlas->texture)
         glDeleteTextures(1, &atlas->texture);
+    if (atlas->tiles)
+        glDeleteTextures(1, &atlas->tiles);
     memset(atlas, 0, sizeof *atlas);
 }

@@ -31,16 +31,18 @@ GLint render_shader_uniform(GLuint program, const char *name);
 /* ---- atlas.c ---- */
 
 #define RENDER_ATLAS_TILES_PER_ROW 16
+#define RENDER_ATLAS_TILES (RENDER_ATLAS_TILES_PER_ROW * RENDER_ATLAS_TILES_PER_ROW)
 
 typedef struct RenderAtlas {
-    GLuint texture;
+    GLuint texture;  /* GL_TEXTURE_2D: the atlas as drawn (UI icons) */
+    GLuint tiles;    /* GL_TEXTURE_2D_ARRAY: one layer per tile, column + 16 * row, GL_REPEAT (terrain) */
     int size;        /* width = height in pixels */
     int tile_size;   /* size / 16 */
     int mip_levels;  /* levels uploaded (level 0 included) */
 } RenderAtlas;
 
 /* Loads asset_dir/textures/atlas.png (square, 16 tiles per row, power-of-two tile size) with per-tile
- * mipmaps. ST_ERR_IO if missing, ST_ERR_FORMAT if not a usable image; messages name the path. */
+ * mipmaps, as the 2D atlas and as the tile array. ST_ERR_IO if missing, ST_ERR_FORMAT if not a usable image; messages name the path. */
 StResult render_atlas_load(const char *asset_dir, RenderAtlas *atlas);
 void render_atlas_free(RenderAtlas *atlas);
 
@@ -284,7 +286,7 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
 
 typedef struct TerrainProgram {
     GLuint program;
-    GLint u_view_proj, u_fog_color, u_atlas, u_slots;
+    GLint u_view_proj, u_fog_color, u_tiles, u_slots;
 } TerrainProgram;
 
 /* The per-frame slot table (a texture buffer, RGBA32F, RENDER_SLOT_TEXELS texels per slot): texel 0 =

@@ -48,10 +48,10 @@ static StResult renderer_load_terrain_program(const char *shader_dir, const char
         return rc;
     out->u_view_proj = render_shader_uniform(out->program, "u_view_proj");
     out->u_fog_color = render_shader_uniform(out->program, "u_fog_color");
-    out->u_atlas = render_shader_uniform(out->program, "u_atlas");
+    out->u_tiles = render_shader_uniform(out->program, "u_tiles");
     out->u_slots = render_shader_uniform(out->program, "u_slots");
     glUseProgram(out->program);
-    glUniform1i(out->u_atlas, 0);
+    glUniform1i(out->u_tiles, 0);
     glUniform1i(out->u_slots, RENDER_SLOT_UNIT);
     glUseProgram(0);
     return ST_OK;
@@ -109,7 +109,7 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
     glFrontFace(GL_CCW);
     glCullFace(GL_BACK);
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, r->atlas.texture);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, r->atlas.tiles);
     GLenum error = glGetError();
     if (error != GL_NO_ERROR)
         log_warn(RENDER_TAG, "GL error 0x%04x during set-up", error);
@@ -616,7 +616,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     r->batch.arena = -1;
     renderer_upload_slots(r, visible);
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, r->atlas.texture);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, r->atlas.tiles);
 
     /* 1. opaque, near to far within each arena */
     renderer_begin_pass(&r->terrain, view_proj, sky);

@@ -2,5 +2,7 @@
 strata_add_test(test_mesher test_mesher.c mesh)
 # mesh: greedy merging covers exactly the unmerged faces with equal light and texels
 strata_add_test(test_mesher_merge test_mesher_merge.c mesh)
+# mesh: far leaves at half resolution: a canopy's outside, sparse leaves, rock and chunk borders, alpha parts
+strata_add_test(test_mesher_lod test_mesher_lod.c mesh)
 # mesh: occlusion culling: slice graphs (against a brute-force reference), sealed and open caves, draw runs
 strata_add_test(test_visibility test_visibility.c mesh)

@@ -59,6 +59,8 @@ static void world_destroy(Terrain *t)
 }
 
 static int subset_count(const ChunkMesh *m, int subset) { return m->subsets[subset].count; }
+/* The alpha-tested subset as near chunks draw it: without the far leaves (half resolution). */
+static int near_alpha_count(const ChunkMesh *m) { return chunk_mesh_alpha_part_vertices(m, MESH_ALPHA_NEAR); }
 
 /* Normal of quad q of a list from its first triangle. */
 static void quad_normal(const VertexList *l, int q, float n[3])
@@ -249,7 +251,7 @@ static void test_leaves_and_glass(void)
     ChunkMesh *m = mesh_chunk(t, 0, 0);
     /* "fast leaves": two touching leaves show 10 faces, not 12 (a canopy shows only its outside); a leaf
      * next to stone shows 5 */
-    CHECK_EQ_INT(subset_count(m, MESH_SUBSET_ALPHA_TESTED), 10 * 4 + 5 * 4);
+    CHECK_EQ_INT(near_alpha_count(m), 10 * 4 + 5 * 4);
     CHECK_EQ_INT(subset_count(m, MESH_SUBSET_TRANSPARENT), 10 * 4);
     CHECK_EQ_INT(subset_count(m, MESH_SUBSET_OPAQUE_NEG_X), 4);
     CHECK_EQ_INT(chunk_mesh_vertex_count(m) - subset_count(m, 5) - subset_count(m, 6), 24);
@@ -266,15 +268,15 @@ static void test_leaves_and_glass(void)
     world_light(t);
     ChunkMesh *m0 = mesh_chunk(t, 0, 0), *m1 = mesh_chunk(t, 1, 0);
     /* chunk 0 holds the x = 15 layer: its 9 faces to -X and 3 on each of the 4 sides around; chunk 1 the rest */
-    CHECK_EQ_INT(subset_count(m0, MESH_SUBSET_ALPHA_TESTED), (9 + 3 * 4) * 4);
-    CHECK_EQ_INT(subset_count(m1, MESH_SUBSET_ALPHA_TESTED), (9 + 6 * 4) * 4);
-    CHECK_EQ_INT(subset_count(m0, MESH_SUBSET_ALPHA_TESTED) + subset_count(m1, MESH_SUBSET_ALPHA_TESTED), 54 * 4);
+    CHECK_EQ_INT(near_alpha_count(m0), (9 + 3 * 4) * 4);
+    CHECK_EQ_INT(near_alpha_count(m1), (9 + 6 * 4) * 4);
+    CHECK_EQ_INT(near_alpha_count(m0) + near_alpha_count(m1), 54 * 4);
     chunk_mesh_destroy(m0);
     chunk_mesh_destroy(m1);
     world_destroy(t);
 
-    /* each slice's alpha-tested part holds its leaves' faces first (alpha_leaf_vertices), then its plants and
-     * torches: the renderer draws far leaves one-sided. Slice 4 (y 64..79): two leaves among grass and a torch;
+    /* each slice's alpha-tested part holds its far leaves first (alpha_lod_vertices), then its leaves' faces
+     * (alpha_leaf_vertices), then its plants and torches: the renderer draws far leaves one-sided. Slice 4 (y 64..79): two leaves among grass and a torch;
      * slice 5: a lone leaf; slice 6: grass only. */
     t = world_make(2, fill_air);
     set_block(t, 3, 70, 3, BLOCK_OAK_LEAVES);
@@ -296,7 +298,8 @@ static void test_leaves_and_glass(void)
             const TerrainVertex *v = &m->subsets[MESH_SUBSET_ALPHA_TESTED].data[at + i];
             int tile = (v->tx / MESHER_UV_TILE_STRIDE) + 16 * (v->ty / MESHER_UV_TILE_STRIDE);
             bool leaf = tile == leaf_tiles[0] || tile == leaf_tiles[1];
-            misplaced += leaf != (i < m->alpha_leaf_vertices[s]);
+            int lod = m->alpha_lod_vertices[s];
+            misplaced += leaf != (i < lod + m->alpha_leaf_vertices[s]);
         }
         at += m->slice_vertices[MESH_SUBSET_ALPHA_TESTED][s];
     }

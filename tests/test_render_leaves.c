@@ -1,12 +1,16 @@
 /* test_render_leaves.c — far leaves: from RENDER_FAR_LEAVES_FROM blocks (horizontal, camera to chunk centre)
  * a chunk's leaves are drawn one-sided (back faces culled, terrain_leaves.frag) in a pass of their own, and its
- * plants stay in the two-sided cut-out pass; nearer chunks draw both two-sided.
+ * plants stay in the two-sided cut-out pass; nearer chunks draw both two-sided; from RENDER_LEAVES_LOD_FROM
+ * the leaves pass draws the chunk's half-resolution leaves instead of its leaves.
  *
- * One hand-built chunk whose slice 0 holds, in the mesher's layout (ChunkMesh.alpha_leaf_vertices: leaves
- * first), a wall of leaf faces toward the camera, a wall of leaf faces away from it, then a wall of plant
- * quads. Each frame is compared with an empty frame from the same camera: from 48 blocks the wall facing
- * away is gone and the other two are there, with one draw call more (the leaves pass); from 20 blocks all
- * three show, in one call. A mesh without a per-slice layout draws as before. Exit 77 when no GL context. */
+ * One hand-built chunk whose slice 0 holds, in the mesher's layout (ChunkMesh.alpha_lod_vertices: far leaves,
+ * then leaves, then the rest), a wall of far-leaf faces toward the camera at x 6..9, a wall of leaf faces toward
+ * the camera at x 1..4, a wall of leaf faces away from it at x 6..9, then a wall of plant quads at x 11..14.
+ * Each frame is compared with an empty frame from the same camera: from 40 blocks the wall facing away is gone
+ * and the leaves toward the camera and the plants are there, with one draw call more (the leaves pass); from
+ * 20 blocks the leaves and plants show, in one call, and no far leaves; from 56 blocks the far leaves and the
+ * plants show and the leaves do not. A mesh without a per-slice layout draws as before. Exit 77 when no GL
+ * context. */
 #define _GNU_SOURCE
 #include "render_fixture.h"
 
@@ -22,18 +26,24 @@ static ChunkMesh *walls_mesh(bool layout)
     ChunkMesh *mesh = calloc(1, sizeof *mesh);
     mesh->coord_x = TEST_CHUNK_X;
     mesh->coord_z = TEST_CHUNK_Z;
+    if (layout)
+        for (int y = WALL_Y0; y < WALL_Y1; y++)
+            for (int x = 6; x <= 9; x++)
+                test_add_face(mesh, MESH_SUBSET_ALPHA_TESTED, x, y, WALL_Z, 0, leaf, white);
+    int lod = mesh->subsets[MESH_SUBSET_ALPHA_TESTED].count;
     for (int y = WALL_Y0; y < WALL_Y1; y++)
         for (int x = 1; x <= 4; x++)
             test_add_face(mesh, MESH_SUBSET_ALPHA_TESTED, x, y, WALL_Z, 0, leaf, white);
     for (int y = WALL_Y0; y < WALL_Y1; y++)
         for (int x = 6; x <= 9; x++)
             test_add_face(mesh, MESH_SUBSET_ALPHA_TESTED, x, y, WALL_Z + 1, 2, leaf, white);
-    int leaves = mesh->subsets[MESH_SUBSET_ALPHA_TESTED].count;
+    int leaves = mesh->subsets[MESH_SUBSET_ALPHA_TESTED].count - lod;
     for (int y = WALL_Y0; y < WALL_Y1; y++)
         for (int x = 11; x <= 14; x++)   /* a plant's quad faces -Z: only two-sided drawing shows it */
             test_add_face(mesh, MESH_SUBSET_ALPHA_TESTED, x, y, WALL_Z + 1, 2, plant, white);
     if (layout) {
         mesh->slice_vertices[MESH_SUBSET_ALPHA_TESTED][0] = mesh->subsets[MESH_SUBSET_ALPHA_TESTED].count;
+        mesh->alpha_lod_vertices[0] = lod;
         mesh->alpha_leaf_vertices[0] = leaves;
     }
     mesh->min_y = WALL_Y0;
@@ -72,9 +82,12 @@ static bool draw_and_capture(Renderer *r, const RenderCamera *cam, const char *n
     return test_capture(r, name, image);
 }
 
-static void check_walls(bool layout, double distance, bool away_shows, int calls)
+/* Which walls show (pixels changed in their columns), how many calls and triangles. `away` is x 6..9: the
+ * leaves facing away, or the far leaves facing the camera. */
+static void check_walls(bool layout, double distance, bool toward_shows, bool away_shows, int calls, int triangles)
 {
     unsetenv("STRATA_FAR_LEAVES_FROM");
+    unsetenv("STRATA_LEAVES_LOD_FROM");
     Renderer *r = test_create();
     if (!r)
         return;
@@ -94,23 +107,29 @@ static void check_walls(bool layout, double distance, bool away_shows, int calls
         int plants = changed_in(&empty, &walls, &cam, 11, 14);
         fprintf(stderr, "%s layout, %.0f blocks: toward %d, away %d, plants %d pixels; %d calls\n",
                 layout ? "slice" : "no", distance, toward, away, plants, stats.draw_calls);
-        CHECK(toward > 20);
+        if (toward_shows)
+            CHECK(toward > 20);
+        else
+            CHECK_EQ_INT(toward, 0);
         CHECK(plants > 20);
         if (away_shows)
             CHECK(away > 20);
         else
             CHECK_EQ_INT(away, 0);
         CHECK_EQ_INT(stats.draw_calls, calls);
-        CHECK_EQ_INT(stats.triangles_drawn, 3 * 4 * (WALL_Y1 - WALL_Y0) * 2);
+        CHECK_EQ_INT(stats.triangles_drawn, triangles);
         stbi_image_free(walls.pixels);
     }
     stbi_image_free(empty.pixels);
     renderer_destroy(r);
 }
 
-static void test_far_chunk_leaves_one_sided(void) { check_walls(true, 48.0, false, 2); }
-static void test_near_chunk_two_sided(void) { check_walls(true, 20.0, true, 1); }
-static void test_no_layout_two_sided(void) { check_walls(false, 48.0, true, 1); }
+#define WALL_TRIANGLES (4 * (WALL_Y1 - WALL_Y0) * 2)   /* one wall's */
+
+static void test_far_chunk_leaves_one_sided(void) { check_walls(true, 40.0, true, false, 2, 3 * WALL_TRIANGLES); }
+static void test_near_chunk_two_sided(void) { check_walls(true, 20.0, true, true, 1, 3 * WALL_TRIANGLES); }
+static void test_farther_chunk_lod_leaves(void) { check_walls(true, 56.0, false, true, 2, 2 * WALL_TRIANGLES); }
+static void test_no_layout_two_sided(void) { check_walls(false, 48.0, true, true, 1, 3 * WALL_TRIANGLES); }
 
 /* STRATA_FAR_LEAVES_FROM=0 turns the pass off (comparisons and benchmarks). */
 static void test_switched_off(void)
@@ -139,6 +158,7 @@ int main(void)
         return rc;
     RUN(test_far_chunk_leaves_one_sided);
     RUN(test_near_chunk_two_sided);
+    RUN(test_farther_chunk_lod_leaves);
     RUN(test_no_layout_two_sided);
     RUN(test_switched_off);
     render_fixture_end();

@@ -8,12 +8,15 @@
  *   triangles_vd8            the triangles DRAWN in the game's first view (the F3 figure, far terrain off):
  *                            camera at the spawn's eye (feet + 1.62) facing spawn_choose's yaw at pitch -8,
  *                            75 degrees vertical field of view, 1280 x 720; chunks in the fog range (128
- *                            blocks) and the frustum, the camera-side opaque subsets, and only the slices
- *                            the occlusion walk reaches (visibility.h); merged meshes. This is how the
+ *                            blocks) and the frustum, the camera-side opaque subsets, the alpha-tested parts
+ *                            for the chunk's distance (render_alpha_parts: far chunks' leaves at half
+ *                            resolution), and only the slices the occlusion walk reaches (visibility.h);
+ *                            merged meshes. This is how the
  *                            issue's "342k today" was counted (the README screenshot's F3 line).
  *   triangles_vd8_no_occlusion  the same view without occlusion culling (the renderer before it).
  *   triangles_vd8_all        merged, every triangle of every Valid chunk whose centre lies within the view
- *                            distance, before any culling (what triangles_vd8 meant before).
+ *                            distance, before any culling (what triangles_vd8 meant before), at full
+ *                            resolution (the far leaves' half-resolution copies not counted).
  *   triangles_vd8_unmerged   the same with greedy merging off (one quad per face).
  *   occlusion_walk_us        median time of the renderer's per-frame occlusion work in that view (the walk and
  *                            the occluders' horizon, visibility_walk_run).
@@ -34,6 +37,7 @@
 #include "strata/generator.h"
 #include "strata/light.h"
 #include "strata/mesher.h"
+#include "strata/render.h"
 #include "strata/terrain.h"
 #include "strata/update.h"
 #include "strata/visibility.h"
@@ -120,7 +124,7 @@ static long bench_render_drawn(const ChunkMesh *m, const double camera[3], const
     float lo[3] = {(float)(min_x - camera[0]), (float)((double)m->min_y - camera[1]), (float)(min_z - camera[2])};
     float hi[3] = {lo[0] + 16, (float)((double)m->max_y + 1.0 - camera[1]), lo[2] + 16};
     if (!bench_render_box_in_view(planes, lo, hi)) return 0;
-    unsigned mask = 1u << MESH_SUBSET_OPAQUE_OTHER | 1u << MESH_SUBSET_ALPHA_TESTED | 1u << MESH_SUBSET_TRANSPARENT;
+    unsigned mask = 1u << MESH_SUBSET_OPAQUE_OTHER | 1u << MESH_SUBSET_TRANSPARENT;
     if (camera[2] > min_z) mask |= 1u << MESH_SUBSET_OPAQUE_POS_Z;
     if (camera[0] > min_x) mask |= 1u << MESH_SUBSET_OPAQUE_POS_X;
     if (camera[2] < min_z + 16) mask |= 1u << MESH_SUBSET_OPAQUE_NEG_Z;
@@ -136,7 +140,25 @@ static long bench_render_drawn(const ChunkMesh *m, const double camera[3], const
                                     mask, slices, run_first, run_count);
     long tri = 0;
     for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
+    /* the alpha-tested subset: the parts the renderer draws at the chunk's distance (render_alpha_parts) */
+    double cx = min_x + 8.0 - camera[0], cz = min_z + 8.0 - camera[2];
+    int parts[2];
+    render_alpha_parts((float)sqrt(cx * cx + cz * cz), RENDER_FAR_LEAVES_FROM, RENDER_LEAVES_LOD_FROM, &parts[0],
+                       &parts[1]);
+    const int k = MESH_SUBSET_ALPHA_TESTED;
+    for (int p = 0; p < 2; p++) {
+        if (parts[p] < 0) continue;
+        runs = chunk_mesh_alpha_runs(first[k], count[k], m->slice_vertices[k], m->alpha_lod_vertices,
+                                     m->alpha_leaf_vertices, (MeshAlphaPart)parts[p], slices, run_first, run_count);
+        for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
+    }
     return tri;
+}
+
+/* A chunk's triangles at full resolution: all but its half-resolution far leaves. */
+static long bench_render_full_triangles(const ChunkMesh *m)
+{
+    return (chunk_mesh_vertex_count(m) - chunk_mesh_alpha_part_vertices(m, MESH_ALPHA_LOD_LEAVES)) / 2;
 }
 
 static StResult bench_render_triangles(const BlockRegistry *blocks, const char *asset_dir, BenchRender *out)
@@ -179,9 +201,9 @@ static StResult bench_render_triangles(const BlockRegistry *blocks, const char *
             b.meshes[b.count++] = m;
             double dx = c->origin_x + 8.0 - camera[0], dz = c->origin_z + 8.0 - camera[2];
             if (dx * dx + dz * dz > r * r) continue;
-            tri_all += chunk_mesh_vertex_count(m) / 2;
+            tri_all += bench_render_full_triangles(m);
             ChunkMesh *p = bench_render_mesh(terrain, c, blocks, plain);
-            tri_plain += p ? chunk_mesh_vertex_count(p) / 2 : 0;
+            tri_plain += p ? bench_render_full_triangles(p) : 0;
             chunk_mesh_destroy(p);
         }
         /* the first view: the renderer's fog range with far terrain off, its frustum, its walk */

@@ -62,8 +62,8 @@ typedef struct ChunkGeometry {
     bool slice_built[CHUNK_SLICES];
     float slice_min_y[CHUNK_SLICES];     /* vertical extent of each slice's vertices (min > max: none), */
     float slice_max_y[CHUNK_SLICES];     /* measured when the slice is built, so packing reads no vertex */
-    int slice_leaf_vertices[CHUNK_SLICES]; /* leading vertices of each slice's alpha-tested list that are
-                                          * leaves' cube faces (see ChunkMesh.alpha_leaf_vertices) */
+    int slice_lod_vertices[CHUNK_SLICES];  /* each slice's alpha-tested list: its first part, the far leaves, */
+    int slice_leaf_vertices[CHUNK_SLICES]; /* then its leaves' faces (see ChunkMesh.alpha_lod_vertices) */
     int slices_rebuilt_last_pass;        /* for tests and the benchmark */
     VisibilityChunk visibility;          /* occlusion culling: slice graphs and occluders (visibility.h) */
 } ChunkGeometry;
@@ -76,12 +76,34 @@ typedef struct ChunkMesh {
      * slice_vertices[k][s] counts slice s's. visibility: the slices' graphs and the chunk's occluder
      * boxes (visibility.h). */
     int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES];
-    /* Within each slice's part of the alpha-tested subset, the first alpha_leaf_vertices[s] vertices are
-     * leaves' cube faces (wound outward like opaque faces), the rest plants, torches and other cut-outs:
-     * the renderer draws far chunks' leaves one-sided (back faces culled) and the rest two-sided. */
+    /* Each slice's part of the alpha-tested subset holds, in this order: alpha_lod_vertices[s] vertices of
+     * far leaves (the slice's canopies at half resolution, 2 x 2 x 2 cells a block: mesher_lod.c), then
+     * alpha_leaf_vertices[s] of leaves' cube faces, then plants, torches and other cut-outs. Leaves are
+     * wound outward like opaque faces: the renderer draws near chunks' leaves and the rest two-sided,
+     * and a far chunk's leaves (one of the first two parts, by distance) one-sided (MeshAlphaPart). */
+    int alpha_lod_vertices[CHUNK_SLICES];
     int alpha_leaf_vertices[CHUNK_SLICES];
     VisibilityChunk visibility;
 } ChunkMesh;
+
+/* The parts of a chunk's alpha-tested subset (ChunkMesh.alpha_lod_vertices) one pass draws. */
+typedef enum MeshAlphaPart {
+    MESH_ALPHA_NEAR,        /* leaves' faces and the rest: a near chunk's, drawn two-sided */
+    MESH_ALPHA_LEAVES,      /* leaves' faces alone */
+    MESH_ALPHA_LOD_LEAVES,  /* the far leaves (half resolution) */
+    MESH_ALPHA_REST         /* plants, torches and other cut-outs */
+} MeshAlphaPart;
+
+/* Draw runs of one part of an alpha-tested subset laid out as ChunkMesh's: `first` and `count` its first
+ * vertex and vertices, slice_vertices its per-slice counts, lod and leaf the per-slice parts (any may be
+ * clamped). Only slices in `slices`; runs that touch are joined; at most 16. A subset whose slice counts
+ * do not add up to `count` has no leaves parts: all of it is the rest. Pure. */
+int chunk_mesh_alpha_runs(int first, int count, const int slice_vertices[CHUNK_SLICES],
+                          const int lod[CHUNK_SLICES], const int leaf[CHUNK_SLICES], MeshAlphaPart part,
+                          uint16_t slices, int *run_first, int *run_count);
+
+/* Vertices of one part of a mesh's alpha-tested subset, all slices. Pure. */
+int chunk_mesh_alpha_part_vertices(const ChunkMesh *mesh, MeshAlphaPart part);
 
 typedef struct MesherContext MesherContext;
 

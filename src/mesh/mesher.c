@@ -36,6 +36,7 @@ void mesher_context_destroy(MesherContext *ctx)
     if (!ctx) return;
     mesher_merge_free(ctx);
     free(ctx->leaf_list.data);
+    free(ctx->lod_list.data);
     free(ctx);
 }
 
@@ -239,13 +240,27 @@ static void mesher_measure_slice(ChunkGeometry *g, int s)
     g->slice_max_y[s] = max_y;
 }
 
-/* Builds one slice's lists; returns how many vertices at the start of its alpha-tested list are leaves'
- * faces (the rest are plants, torches and other cut-outs): the renderer draws far chunks' leaves
- * one-sided (ChunkMesh.alpha_leaf_vertices). */
-static int mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists)
+/* Appends `from` to `to` (growing it); false if it cannot grow. */
+static bool mesher_list_append(MesherContext *ctx, VertexList *to, const VertexList *from)
 {
+    if (from->count == 0) return true;   /* an empty list may have no storage yet */
+    if (to->count + from->count > to->capacity && !mesher_list_grow(ctx, to, from->count)) return false;
+    memcpy(to->data + to->count, from->data, (size_t)from->count * sizeof *from->data);
+    to->count += from->count;
+    return true;
+}
+
+/* Builds one slice's lists. Its alpha-tested list holds, in this order, the far leaves (the canopies at half
+ * resolution, mesher_lod.c), the leaves' faces, then plants, torches and other cut-outs: the renderer draws
+ * far chunks' leaves one-sided from one of the first two parts (ChunkMesh.alpha_lod_vertices,
+ * alpha_leaf_vertices). Sets *lod_count and *leaf_count to the first two parts' vertices. */
+static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists,
+                               int *lod_count, int *leaf_count)
+{
+    *lod_count = *leaf_count = 0;
     for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = 0;
     ctx->leaf_list.count = 0;
+    ctx->lod_list.count = 0;
     ctx->slab = slab->cells;
     ctx->slice_y0 = slice * CHUNK_SLICE_HEIGHT;
     const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water, *lm = slab->leaves;
@@ -276,22 +291,21 @@ static int mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int sl
                 mesher_faces_emit_cell(ctx, lists, x, j - 1, z);
             }
         }
+    if (ctx->leaf_list.count > 0) mesher_lod_leaves(ctx, slab, &ctx->lod_list);
     if (ctx->merge) {
         mesher_merge_slice(ctx, lists);
         mesher_merge_list(ctx, &ctx->leaf_list);
+        mesher_merge_list(ctx, &ctx->lod_list);
     }
-    /* the alpha-tested list: leaves first, then the rest */
-    VertexList *leaves = &ctx->leaf_list, *alpha = &lists[MESH_SUBSET_ALPHA_TESTED];
-    int leaf_count = leaves->count;
-    if (leaf_count == 0) return 0;
-    if (leaves->count + alpha->count > leaves->capacity && !mesher_list_grow(ctx, leaves, alpha->count)) return 0;
-    if (alpha->count > 0)   /* an empty list may have no storage yet */
-        memcpy(leaves->data + leaves->count, alpha->data, (size_t)alpha->count * sizeof *alpha->data);
-    leaves->count += alpha->count;
+    VertexList *lod = &ctx->lod_list, *alpha = &lists[MESH_SUBSET_ALPHA_TESTED];
+    if (ctx->leaf_list.count == 0) return;
+    int lods = lod->count, leaves = ctx->leaf_list.count;
+    if (!mesher_list_append(ctx, lod, &ctx->leaf_list) || !mesher_list_append(ctx, lod, alpha)) return;
     VertexList swap = *alpha;
-    *alpha = *leaves;
-    *leaves = swap;   /* the old alpha list's storage is the next slice's scratch */
-    return leaf_count;
+    *alpha = *lod;
+    *lod = swap;   /* the old alpha list's storage is the next slice's scratch */
+    *lod_count = lods;
+    *leaf_count = leaves;
 }
 
 void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockRegistry *blocks,
@@ -332,10 +346,12 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
         if (mesher_slice_empty(own, s)) {   /* all air: nothing to show, nothing to copy */
             for (int k = 0; k < MESH_SUBSET_COUNT; k++) g->slices[s][k].count = 0;
             g->slice_leaf_vertices[s] = 0;
+            g->slice_lod_vertices[s] = 0;
             g->visibility.slice_graph[s] = VISIBILITY_ALL_OPEN;
         } else {
             mesher_copy_slab(ctx, s);
-            g->slice_leaf_vertices[s] = mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s]);
+            mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s], &g->slice_lod_vertices[s],
+                               &g->slice_leaf_vertices[s]);
             g->visibility.slice_graph[s] = mesher_visibility_slice(&ctx->slab_data);
         }
         mesher_measure_slice(g, s);

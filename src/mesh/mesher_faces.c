@@ -30,7 +30,7 @@ const int MESHER_FACE_CORNER[6][4][3] = {
     {{0, 0, 0}, {1, 0, 0}, {1, 0, 1}, {0, 0, 1}}};  /* -Y */
 /* Texture corner of each face corner in tile pixels: left-bottom, right-bottom, right-top, left-top as
  * seen from outside (side faces upright). */
-static const int MESHER_CORNER_UV[4][2] = {{0, 16}, {16, 16}, {16, 0}, {0, 0}};
+const int MESHER_CORNER_UV[4][2] = {{0, 16}, {16, 16}, {16, 0}, {0, 0}};
 static const int MESHER_FACE_STRIDE[6] = {SLAB_STRIDE_Z, SLAB_STRIDE_X, -SLAB_STRIDE_Z, -SLAB_STRIDE_X,
                                           SLAB_STRIDE_Y, -SLAB_STRIDE_Y};
 

@@ -42,6 +42,8 @@
  * the 4 corners of the unit cube face, counter-clockwise seen from outside. */
 extern const int MESHER_FACE_NORMAL[6][3];
 extern const int MESHER_FACE_CORNER[6][4][3];
+/* Texture corner of each face corner in tile pixels (left-bottom, right-bottom, right-top, left-top). */
+extern const int MESHER_CORNER_UV[4][2];
 
 /* Per face: slab offset of the cell in front of it, and per corner the offsets (from that cell) of the 3
  * other cells around the corner. */
@@ -97,6 +99,7 @@ struct MesherContext {
     VertexList merge_out;                  /* scratch: the merged list, swapped with the input */
     VertexList leaf_list;                  /* scratch: the slice's leaves' faces, put before the rest of the
                                             * alpha-tested subset once merged (mesher_build_slice) */
+    VertexList lod_list;                   /* scratch: the slice's far leaves (mesher_lod.c), put first */
 };
 
 /* mesher_light.c */
@@ -129,6 +132,10 @@ static inline void mesher_light_face_corners(const MesherContext *ctx, int cell,
 
 /* mesher_faces.c: cubes, fluids */
 void mesher_faces_emit_cell(MesherContext *ctx, VertexList *lists, int x, int y, int z);
+
+/* mesher_lod.c: the slab's leaves at half resolution (2 x 2 x 2 cells a block) into `out` (emptied
+ * first), unmerged. */
+void mesher_lod_leaves(MesherContext *ctx, const MesherSlab *slab, VertexList *out);
 
 /* mesher_shapes.c: crossed plants, torches, thin layers */
 void mesher_shapes_emit_cross(MesherContext *ctx, VertexList *list, int x, int y, int z, const BlockDef *def);

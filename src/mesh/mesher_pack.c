@@ -5,7 +5,8 @@
  * vertical extent (min_y, max_y) for frustum culling combines the extents measured when each slice was
  * built (a single-block edit repacks 9 chunks: rescanning every vertex would cost more than copying).
  * The per-slice vertex counts, occlusion graphs and occluders go along, so the renderer can skip hidden slices; a
- * slice not built yet counts as open. */
+ * slice not built yet counts as open. chunk_mesh_alpha_runs reads the alpha-tested subset's per-slice parts
+ * (far leaves, leaves, the rest) for the renderer and strata-bench alike. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,10 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
             memcpy(out->data + out->count, in->data, (size_t)in->count * sizeof *in->data);
             out->count += in->count;
             mesh->slice_vertices[subset][s] = in->count;
-            if (subset == MESH_SUBSET_ALPHA_TESTED) mesh->alpha_leaf_vertices[s] = g->slice_leaf_vertices[s];
+            if (subset == MESH_SUBSET_ALPHA_TESTED) {
+                mesh->alpha_lod_vertices[s] = g->slice_lod_vertices[s];
+                mesh->alpha_leaf_vertices[s] = g->slice_leaf_vertices[s];
+            }
         }
     }
     for (int s = 0; s < CHUNK_SLICES; s++) {
@@ -95,4 +99,48 @@ void chunk_mesh_destroy(ChunkMesh *mesh)
     if (!mesh) return;
     for (int i = 0; i < MESH_SUBSET_COUNT; i++) free(mesh->subsets[i].data);
     free(mesh);
+}
+
+int chunk_mesh_alpha_runs(int first, int count, const int slice_vertices[CHUNK_SLICES],
+                          const int lod[CHUNK_SLICES], const int leaf[CHUNK_SLICES], MeshAlphaPart part,
+                          uint16_t slices, int *run_first, int *run_count)
+{
+    if (count <= 0) return 0;
+    int sum = 0;
+    for (int s = 0; s < CHUNK_SLICES; s++) sum += slice_vertices[s];
+    if (sum != count) {   /* no per-slice layout: all of it is the rest */
+        if (part == MESH_ALPHA_LEAVES || part == MESH_ALPHA_LOD_LEAVES || !slices) return 0;
+        run_first[0] = first;
+        run_count[0] = count;
+        return 1;
+    }
+    int runs = 0, at = first;
+    for (int s = 0; s < CHUNK_SLICES; s++) {
+        int n = slice_vertices[s];
+        int a = lod[s] < 0 ? 0 : lod[s] > n ? n : lod[s];
+        int b = leaf[s] < 0 ? 0 : leaf[s] > n - a ? n - a : leaf[s];
+        int start = part == MESH_ALPHA_LEAVES ? a : part == MESH_ALPHA_REST ? a + b : part == MESH_ALPHA_NEAR ? a : 0;
+        int end = part == MESH_ALPHA_LEAVES ? a + b : part == MESH_ALPHA_LOD_LEAVES ? a : n;
+        int base = at + start, length = end - start;
+        at += n;
+        if (!(slices >> s & 1u) || length <= 0) continue;
+        if (runs > 0 && run_first[runs - 1] + run_count[runs - 1] == base) {
+            run_count[runs - 1] += length;
+        } else {
+            run_first[runs] = base;
+            run_count[runs] = length;
+            runs++;
+        }
+    }
+    return runs;
+}
+
+int chunk_mesh_alpha_part_vertices(const ChunkMesh *mesh, MeshAlphaPart part)
+{
+    const int k = MESH_SUBSET_ALPHA_TESTED;
+    int first[CHUNK_SLICES], count[CHUNK_SLICES], total = 0;
+    int runs = chunk_mesh_alpha_runs(0, mesh->subsets[k].count, mesh->slice_vertices[k], mesh->alpha_lod_vertices,
+                                     mesh->alpha_leaf_vertices, part, 0xFFFF, first, count);
+    for (int i = 0; i < runs; i++) total += count[i];
+    return total;
 }

@@ -145,7 +145,8 @@ typedef struct RenderChunk {
     int total_vertices;
     int min_y, max_y;
     int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES]; /* occlusion culling: per-slice vertices, */
-    int alpha_leaf_vertices[CHUNK_SLICES]; /* leading leaves' vertices of each slice's alpha-tested part */
+    int alpha_lod_vertices[CHUNK_SLICES];  /* each slice's alpha-tested part: far leaves, */
+    int alpha_leaf_vertices[CHUNK_SLICES]; /* then leaves, then the rest (ChunkMesh) */
     VisibilityChunk visibility;    /* slice graphs and occluders (visibility.h), valid once graph_known */
     bool graph_known;
     bool has_geometry;             /* uploaded and non-empty: drawn */
@@ -157,11 +158,6 @@ typedef struct RenderChunk {
 
 #define RENDER_URGENT_DRAWS 120            /* how long an edit keeps a chunk's next meshes urgent */
 
-/* From this horizontal distance (camera to chunk centre, blocks) a chunk's leaves are drawn one-sided (back
- * faces culled, terrain_leaves.frag) instead of two-sided: from about 21 blocks to the chunk's near edge,
- * where a leaf is ~17 pixels at 720p and the mip chain starts to blur its holes. Seed 42's spawn: 21.2 ->
- * 24.6 fps (llvmpipe, 1280x720, medians of 4). STRATA_FAR_LEAVES_FROM overrides (0: never). */
-#define RENDER_FAR_LEAVES_FROM 32.0f
 
 #define RENDER_FADE_SPEED 32.0f            /* blocks per second the haze of a new chunk recedes */
 
@@ -322,6 +318,7 @@ struct Renderer {
     TerrainProgram cutout;      /* alpha-tested pass: discards alpha < 0.5 */
     TerrainProgram leaves;      /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
     float far_leaves_from;      /* chunks this far (horizontal, to the centre) draw leaves so; 0: never */
+    float leaves_lod_from;      /* chunks this far draw their half-resolution leaves so; 0: never */
     RenderAtlas atlas;
     ChunkBufferTable chunks;
     RenderOverlay overlay;

@@ -11,7 +11,8 @@
  *      so early depth rejects hidden fragments; then the far terrain;
  *   then the leaves of chunks from RENDER_FAR_LEAVES_FROM blocks on, with back faces culled (a leaf cube's
  *      faces wind outward, so a far canopy's far side is not drawn: half the leaf fragments) and cut out at
- *      a lower alpha to keep the canopy as full (terrain_leaves.frag);
+ *      a lower alpha to keep the canopy as full (terrain_leaves.frag); from RENDER_LEAVES_LOD_FROM on, their
+ *      leaves at half resolution (render_alpha_parts chooses each chunk's parts);
  *   2. alpha-tested: two-sided, cut-out at alpha 0.5 (near chunks' leaves, and every chunk's plants);
  *   then the sky dome, depth-tested at the far plane, so it shades only the pixels no terrain covers;
  *   3. transparent: blended, depth writes off, far to near;
@@ -81,6 +82,10 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
     const char *far_leaves = getenv("STRATA_FAR_LEAVES_FROM");   /* benchmarks and comparisons; 0 = never */
     if (far_leaves && *far_leaves)
         r->far_leaves_from = (float)atof(far_leaves);
+    r->leaves_lod_from = RENDER_LEAVES_LOD_FROM;
+    const char *lod = getenv("STRATA_LEAVES_LOD_FROM");
+    if (lod && *lod)
+        r->leaves_lod_from = (float)atof(lod);
 
     StResult rc;
     if ((rc = renderer_load_terrain_program(config->shader_dir, "terrain.frag", &r->terrain)) != ST_OK ||
@@ -428,46 +433,27 @@ static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned m
     return triangles;
 }
 
-/* One part of a chunk's alpha-tested subset, of the slices the occlusion walk reached: its leaves
- * (`leaves`) or the rest (plants, torches). Each slice's part holds its leaves first
- * (ChunkMesh.alpha_leaf_vertices); runs that touch are joined. A chunk whose slice counts do not add up
- * (no per-slice layout) has no leaves part: all of it is the rest. Returns triangles. */
-static long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_t slices, bool leaves)
+/* One part of a chunk's alpha-tested subset (MeshAlphaPart), of the slices the occlusion walk reached.
+ * Returns triangles. */
+static long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_t slices, MeshAlphaPart part)
 {
     const int k = MESH_SUBSET_ALPHA_TESTED;
     RenderBatch *b = &r->batch;
-    if (c->arena < 0 || c->count[k] == 0)
+    if (c->arena < 0 || c->count[k] == 0 || !renderer_batch_reserve(b, CHUNK_SLICES))
         return 0;
-    int sum = 0;
-    for (int s = 0; s < CHUNK_SLICES; s++)
-        sum += c->slice_vertices[k][s];
-    if (sum != c->count[k])
-        return leaves ? 0 : renderer_batch_subsets(r, c, 1u << k, slices);
-    if (!renderer_batch_reserve(b, CHUNK_SLICES))
-        return 0;
-    if (b->arena != c->arena) {
+    int firsts[CHUNK_SLICES], vertices[CHUNK_SLICES];
+    int runs = chunk_mesh_alpha_runs(c->first[k], c->count[k], c->slice_vertices[k], c->alpha_lod_vertices,
+                                     c->alpha_leaf_vertices, part, slices, firsts, vertices);
+    if (runs > 0 && b->arena != c->arena) {
         renderer_batch_flush(r);
         b->arena = c->arena;
     }
     long triangles = 0;
-    int at = c->first[k], open = -1, open_end = 0;
-    for (int s = 0; s < CHUNK_SLICES; s++) {
-        int n = c->slice_vertices[k][s];
-        int leaf = c->alpha_leaf_vertices[s] < 0 ? 0 : c->alpha_leaf_vertices[s] > n ? n : c->alpha_leaf_vertices[s];
-        int start = leaves ? at : at + leaf, length = leaves ? leaf : n - leaf;
-        at += n;
-        if (!(slices >> s & 1u) || length <= 0)
-            continue;
-        int base = c->arena_offset + start;
-        if (open >= 0 && open_end == base) {
-            b->counts[open] += length / 4 * 6;
-        } else {
-            open = b->count++;
-            b->counts[open] = length / 4 * 6;
-            b->bases[open] = base;
-        }
-        open_end = base + length;
-        triangles += length / 2;
+    for (int i = 0; i < runs; i++) {
+        b->counts[b->count] = vertices[i] / 4 * 6;
+        b->bases[b->count] = c->arena_offset + firsts[i];
+        b->count++;
+        triangles += vertices[i] / 2;
     }
     r->stats.chunk_draws += triangles > 0;
     return triangles;
@@ -641,7 +627,8 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
                                  0.35f + 0.65f * frame->sky_brightness, &far_calls);
     r->stats.draw_calls += far_calls;
 
-    /* far leaves: the leaves of chunks from far_leaves_from on, one-sided (back faces still culled) */
+    /* far leaves: the leaves of chunks from far_leaves_from on, one-sided (back faces still culled); from
+     * leaves_lod_from on their half-resolution canopies */
     bool far_leaves = r->far_leaves_from > 0.0f;
     if (far_leaves) {
         bool begun = false;
@@ -649,14 +636,16 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             for (int i = 0; i < visible; i++) {
                 VisibleChunk *v = &r->visible[i];
                 const RenderChunk *c = &t->chunks[v->index];
-                if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || v->distance < r->far_leaves_from)
+                int one_sided, two_sided;
+                render_alpha_parts(v->distance, r->far_leaves_from, r->leaves_lod_from, &one_sided, &two_sided);
+                if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || one_sided < 0)
                     continue;
                 if (!begun) {
                     renderer_begin_pass(&r->leaves, view_proj, sky);
                     glEnable(GL_CULL_FACE);
                     begun = true;
                 }
-                long n = renderer_batch_alpha_part(r, c, v->slices, true);
+                long n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)one_sided);
                 triangles += n;
                 v->drawn = v->drawn || n > 0;
             }
@@ -677,10 +666,9 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
                 renderer_begin_pass(&r->cutout, view_proj, sky);
                 cutout_begun = true;
             }
-            if (far_leaves && v->distance >= r->far_leaves_from)
-                triangles += renderer_batch_alpha_part(r, c, v->slices, false);
-            else
-                triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_ALPHA_TESTED, v->slices);
+            int one_sided, two_sided;
+            render_alpha_parts(v->distance, r->far_leaves_from, r->leaves_lod_from, &one_sided, &two_sided);
+            triangles += renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)two_sided);
             v->drawn = true;
         }
         renderer_batch_flush(r);

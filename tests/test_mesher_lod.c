@@ -1,0 +1,242 @@
+/* test_mesher_lod.c — far leaves (mesher_lod.c): a slice's leaves at half resolution, 2 x 2 x 2 cells a
+ * block. A block-aligned canopy keeps exactly its outside (same area, outward winding, inside its box); a
+ * lone leaf goes, a thin sheet grows to a block; merging joins the unit faces; and the per-slice parts of
+ * the alpha-tested subset (far leaves, leaves, the rest) come out as chunk_mesh_alpha_runs reads them. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "world_fixture.h"
+#include "strata/block.h"
+#include "strata/cell.h"
+#include "strata/light.h"
+#include "strata/mesher.h"
+#include "strata/terrain.h"
+
+static BlockRegistry *blocks;
+static LightContext *lctx;
+static MesherContext *plain, *merged;
+
+static int fill_air(int x, int y, int z) { (void)x; (void)y; (void)z; return BLOCK_AIR; }
+
+static void world_light(Terrain *t)
+{
+    int n = terrain_chunk_count(t);
+    for (int i = 0; i < n; i++) light_compute_sunlight(terrain_chunk_at(t, i), blocks, LIGHT_MAX);
+    for (int i = 0; i < n; i++) {
+        TerrainChunk *c = terrain_chunk_at(t, i);
+        bool all = true;
+        for (int dz = -1; dz <= 1; dz++)
+            for (int dx = -1; dx <= 1; dx++) all = all && terrain_get_chunk(t, c->coord_x + dx, c->coord_z + dz);
+        if (all) light_propagate(t, c, blocks, lctx);
+    }
+}
+
+static void set_box(Terrain *t, int x0, int y0, int z0, int x1, int y1, int z1, int id)
+{
+    for (int z = z0; z <= z1; z++)
+        for (int y = y0; y <= y1; y++)
+            for (int x = x0; x <= x1; x++) terrain_set_cell_value(t, x, y, z, cell_make(id, 0));
+}
+
+static ChunkMesh *mesh_chunk(Terrain *t, MesherContext *ctx)
+{
+    TerrainChunk *c = terrain_get_chunk(t, 0, 0);
+    chunk_geometry_destroy(c->worker_geometry);   /* build from scratch with this context */
+    c->worker_geometry = NULL;
+    mesher_build_pass(t, c, blocks, ctx, 1);
+    mesher_build_pass(t, c, blocks, ctx, 2);
+    return mesher_pack(c);
+}
+
+static void world_destroy(Terrain *t)
+{
+    for (int i = 0; i < terrain_chunk_count(t); i++) {
+        TerrainChunk *c = terrain_chunk_at(t, i);
+        chunk_geometry_destroy(c->worker_geometry);
+        c->worker_geometry = NULL;
+    }
+    terrain_destroy(t);
+}
+
+/* The far-leaves part of a mesh, as quads: count, summed area, and how many break a rule: a vertex outside
+ * [lo, hi], a quad not on the box's surface, or one wound inward (its normal pointing to the box's centre). */
+typedef struct LodStats {
+    int quads, outside, inward;
+    double area;
+} LodStats;
+
+static LodStats lod_stats(const ChunkMesh *m, const float lo[3], const float hi[3])
+{
+    LodStats st = {0, 0, 0, 0.0};
+    const int k = MESH_SUBSET_ALPHA_TESTED;
+    int first[CHUNK_SLICES], count[CHUNK_SLICES];
+    int runs = chunk_mesh_alpha_runs(0, m->subsets[k].count, m->slice_vertices[k], m->alpha_lod_vertices,
+                                     m->alpha_leaf_vertices, MESH_ALPHA_LOD_LEAVES, 0xFFFF, first, count);
+    float centre[3] = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
+    for (int r = 0; r < runs; r++)
+        for (int q = first[r]; q < first[r] + count[r]; q += 4) {
+            const TerrainVertex *v = &m->subsets[k].data[q];
+            float p[4][3];
+            for (int i = 0; i < 4; i++) {
+                p[i][0] = v[i].x;
+                p[i][1] = v[i].y;
+                p[i][2] = v[i].z;
+            }
+            bool on_surface = false;
+            for (int a = 0; a < 3; a++) {
+                bool flat = p[0][a] == p[1][a] && p[0][a] == p[2][a] && p[0][a] == p[3][a];
+                if (flat && (p[0][a] == lo[a] || p[0][a] == hi[a])) on_surface = true;
+            }
+            float c[3] = {0, 0, 0};
+            for (int i = 0; i < 4; i++)
+                for (int a = 0; a < 3; a++) {
+                    if (p[i][a] < lo[a] || p[i][a] > hi[a]) st.outside++;
+                    c[a] += p[i][a] / 4;
+                }
+            if (!on_surface) st.outside++;
+            float e1[3] = {p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+            float e2[3] = {p[3][0] - p[0][0], p[3][1] - p[0][1], p[3][2] - p[0][2]};
+            float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+            st.area += sqrt((double)(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]));
+            float out = n[0] * (c[0] - centre[0]) + n[1] * (c[1] - centre[1]) + n[2] * (c[2] - centre[2]);
+            if (out <= 0.0f) st.inward++;
+            st.quads++;
+        }
+    return st;
+}
+
+static void test_aligned_canopy(void)
+{
+    /* a 4 x 4 x 4 canopy on the 2-cell grid (x, z 4..7, y 64..67, in slice 4): 2 x 2 x 2 leaf blocks, whose
+     * outside is the canopy's own: 6 sides of 16 unit faces */
+    Terrain *t = world_make(1, fill_air);
+    set_box(t, 4, 64, 4, 7, 67, 7, BLOCK_OAK_LEAVES);
+    world_light(t);
+    float lo[3] = {4, 64, 4}, hi[3] = {8, 68, 8};
+    ChunkMesh *a = mesh_chunk(t, plain), *b = mesh_chunk(t, merged);
+    LodStats sa = lod_stats(a, lo, hi), sb = lod_stats(b, lo, hi);
+    CHECK_EQ_INT(sa.quads, 6 * 16);          /* unmerged: each block face is its 4 unit faces */
+    CHECK(fabs(sa.area - 96.0) < 1e-3);
+    CHECK_EQ_INT(sa.outside, 0);
+    CHECK_EQ_INT(sa.inward, 0);
+    CHECK(sb.quads >= 6 && sb.quads < 6 * 16 / 2);   /* merged: at least one quad a side, far fewer */
+    CHECK(fabs(sb.area - 96.0) < 1e-3);
+    CHECK_EQ_INT(sb.outside, 0);
+    CHECK_EQ_INT(sb.inward, 0);
+    /* the exact leaves are still there, after the far leaves and before the rest */
+    CHECK_EQ_INT(chunk_mesh_alpha_part_vertices(a, MESH_ALPHA_LEAVES), 6 * 16 * 4);
+    CHECK_EQ_INT(chunk_mesh_alpha_part_vertices(a, MESH_ALPHA_LOD_LEAVES), 6 * 16 * 4);
+    CHECK_EQ_INT(chunk_mesh_alpha_part_vertices(a, MESH_ALPHA_REST), 0);
+    CHECK_EQ_INT(a->alpha_lod_vertices[4], 6 * 16 * 4);
+    CHECK_EQ_INT(a->alpha_lod_vertices[3] + a->alpha_lod_vertices[5], 0);
+    chunk_mesh_destroy(a);
+    chunk_mesh_destroy(b);
+    world_destroy(t);
+}
+
+static void test_sparse_leaves(void)
+{
+    /* a lone leaf and a pair (2 of a block's 8 cells) make no far leaves; a 2 x 2 sheet (4 of 8) makes one
+     * whole block: its sides grow to 2 cells tall */
+    Terrain *t = world_make(1, fill_air);
+    terrain_set_cell_value(t, 1, 70, 1, cell_make(BLOCK_OAK_LEAVES, 0));
+    set_box(t, 9, 70, 1, 9, 71, 1, BLOCK_OAK_LEAVES);
+    world_light(t);
+    ChunkMesh *m = mesh_chunk(t, plain);
+    CHECK_EQ_INT(chunk_mesh_alpha_part_vertices(m, MESH_ALPHA_LOD_LEAVES), 0);
+    CHECK_EQ_INT(chunk_mesh_alpha_part_vertices(m, MESH_ALPHA_LEAVES), (6 + 10) * 4);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+
+    t = world_make(1, fill_air);
+    set_box(t, 10, 80, 10, 11, 80, 11, BLOCK_SPRUCE_LEAVES);
+    world_light(t);
+    float lo[3] = {10, 80, 10}, hi[3] = {12, 82, 12};
+    m = mesh_chunk(t, plain);
+    LodStats st = lod_stats(m, lo, hi);
+    CHECK_EQ_INT(st.quads, 6 * 4);
+    CHECK(fabs(st.area - 24.0) < 1e-3);
+    CHECK_EQ_INT(st.outside, 0);
+    CHECK_EQ_INT(st.inward, 0);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+}
+
+static void test_against_rock_and_border(void)
+{
+    /* a canopy resting on stone shows no bottom; one at the chunk's +X border (x 14..17) shows its face
+     * towards the neighbour's leaves there (only the 4 cells across are known: a face, never a hole) but
+     * none inside the chunk between its blocks */
+    Terrain *t = world_make(1, fill_air);
+    set_box(t, 0, 60, 0, 15, 63, 15, BLOCK_STONE);
+    set_box(t, 4, 64, 4, 7, 65, 7, BLOCK_OAK_LEAVES);
+    set_box(t, 14, 64, 10, 17, 65, 11, BLOCK_OAK_LEAVES);
+    world_light(t);
+    ChunkMesh *m = mesh_chunk(t, plain);
+    const int k = MESH_SUBSET_ALPHA_TESTED;
+    int first[CHUNK_SLICES], count[CHUNK_SLICES], down = 0, border = 0, quads = 0;
+    int runs = chunk_mesh_alpha_runs(0, m->subsets[k].count, m->slice_vertices[k], m->alpha_lod_vertices,
+                                     m->alpha_leaf_vertices, MESH_ALPHA_LOD_LEAVES, 0xFFFF, first, count);
+    for (int r = 0; r < runs; r++)
+        for (int q = first[r]; q < first[r] + count[r]; q += 4) {
+            const TerrainVertex *v = &m->subsets[k].data[q];
+            bool flat_y = v[0].y == v[1].y && v[0].y == v[2].y && v[0].y == v[3].y;
+            bool flat_x = v[0].x == v[1].x && v[0].x == v[2].x && v[0].x == v[3].x;
+            down += flat_y && v[0].y == 64.0f;
+            border += flat_x && v[0].x == 16.0f;
+            quads++;
+        }
+    CHECK_EQ_INT(down, 0);
+    CHECK_EQ_INT(border, 4);   /* the 2 x 2 unit faces of the border block's +X side */
+    /* in unit faces: the first canopy's top (4 x 4) and 4 sides (4 x 2); the border one's block in this chunk
+     * (x 14..15): top, -X, +Z, -Z and +X, 2 x 2 each */
+    CHECK_EQ_INT(quads, (16 + 4 * 8) + 5 * 4);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+}
+
+static void test_alpha_runs(void)
+{
+    /* slices 0..2 laid out as [lod][leaves][rest]: 8 + 4 + 4, 0 + 8 + 0, 4 + 0 + 4 */
+    int slice_vertices[CHUNK_SLICES] = {16, 8, 8}, lod[CHUNK_SLICES] = {8, 0, 4}, leaf[CHUNK_SLICES] = {4, 8, 0};
+    int first[CHUNK_SLICES], count[CHUNK_SLICES];
+    int runs = chunk_mesh_alpha_runs(100, 32, slice_vertices, lod, leaf, MESH_ALPHA_LOD_LEAVES, 0xFFFF, first, count);
+    CHECK_EQ_INT(runs, 2);
+    CHECK(first[0] == 100 && count[0] == 8 && first[1] == 124 && count[1] == 4);
+    runs = chunk_mesh_alpha_runs(100, 32, slice_vertices, lod, leaf, MESH_ALPHA_LEAVES, 0xFFFF, first, count);
+    CHECK_EQ_INT(runs, 2);
+    CHECK(first[0] == 108 && count[0] == 4 && first[1] == 116 && count[1] == 8);
+    runs = chunk_mesh_alpha_runs(100, 32, slice_vertices, lod, leaf, MESH_ALPHA_NEAR, 0xFFFF, first, count);
+    CHECK_EQ_INT(runs, 2);   /* slice 0's leaves and rest join slice 1's leaves */
+    CHECK(first[0] == 108 && count[0] == 16 && first[1] == 128 && count[1] == 4);
+    runs = chunk_mesh_alpha_runs(100, 32, slice_vertices, lod, leaf, MESH_ALPHA_REST, 0x4, first, count);
+    CHECK_EQ_INT(runs, 1);   /* only slice 2 */
+    CHECK(first[0] == 128 && count[0] == 4);
+    /* counts that do not add up: no per-slice layout, all of it is the rest */
+    runs = chunk_mesh_alpha_runs(100, 40, slice_vertices, lod, leaf, MESH_ALPHA_LEAVES, 0xFFFF, first, count);
+    CHECK_EQ_INT(runs, 0);
+    runs = chunk_mesh_alpha_runs(100, 40, slice_vertices, lod, leaf, MESH_ALPHA_NEAR, 0x1, first, count);
+    CHECK(runs == 1 && first[0] == 100 && count[0] == 40);
+}
+
+int main(void)
+{
+    if (block_registry_load("assets/blocks.json", &blocks) != ST_OK) {
+        fprintf(stderr, "cannot load assets/blocks.json: %s\n", st_error_message());
+        return 1;
+    }
+    lctx = light_context_create();
+    plain = mesher_context_create();
+    merged = mesher_context_create();
+    mesher_context_set_merge(plain, false);
+    RUN(test_aligned_canopy);
+    RUN(test_sparse_leaves);
+    RUN(test_against_rock_and_border);
+    RUN(test_alpha_runs);
+    mesher_context_destroy(plain);
+    mesher_context_destroy(merged);
+    light_context_destroy(lctx);
+    block_registry_destroy(blocks);
+    return check_report();
+}

@@ -275,7 +275,7 @@ static void test_leaves_and_glass(void)
     chunk_mesh_destroy(m1);
     world_destroy(t);
 
-    /* each slice's alpha-tested part holds its far leaves first (alpha_lod_vertices), then its leaves' faces
+    /* each slice's alpha-tested part holds its far leaves first (lod_vertices), then its leaves' faces
      * (alpha_leaf_vertices), then its plants and torches: the renderer draws far leaves one-sided. Slice 4 (y 64..79): two leaves among grass and a torch;
      * slice 5: a lone leaf; slice 6: grass only. */
     t = world_make(2, fill_air);
@@ -298,7 +298,7 @@ static void test_leaves_and_glass(void)
             const TerrainVertex *v = &m->subsets[MESH_SUBSET_ALPHA_TESTED].data[at + i];
             int tile = (v->tx / MESHER_UV_TILE_STRIDE) + 16 * (v->ty / MESHER_UV_TILE_STRIDE);
             bool leaf = tile == leaf_tiles[0] || tile == leaf_tiles[1];
-            int lod = m->alpha_lod_vertices[s];
+            int lod = m->lod_vertices[MESH_SUBSET_ALPHA_TESTED][s];
             misplaced += leaf != (i < lod + m->alpha_leaf_vertices[s]);
         }
         at += m->slice_vertices[MESH_SUBSET_ALPHA_TESTED][s];
@@ -727,6 +727,7 @@ int main(void)
     lctx = light_context_create();
     mctx = mesher_context_create();
     mesher_context_set_merge(mctx, false);   /* these tests count faces (merging: test_mesher_merge.c) */
+    mesher_context_set_lod(mctx, false);     /* ... at full resolution (half: test_mesher_lod.c) */
     RUN(test_single_block);
     RUN(test_chunk_border);
     RUN(test_water_plants_torches);

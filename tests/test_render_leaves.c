@@ -1,9 +1,9 @@
 /* test_render_leaves.c — far leaves: from RENDER_FAR_LEAVES_FROM blocks (horizontal, camera to chunk centre)
  * a chunk's leaves are drawn one-sided (back faces culled, terrain_leaves.frag) in a pass of their own, and its
- * plants stay in the two-sided cut-out pass; nearer chunks draw both two-sided; from RENDER_LEAVES_LOD_FROM
+ * plants stay in the two-sided cut-out pass; nearer chunks draw both two-sided; from RENDER_LOD_FROM
  * the leaves pass draws the chunk's half-resolution leaves instead of its leaves.
  *
- * One hand-built chunk whose slice 0 holds, in the mesher's layout (ChunkMesh.alpha_lod_vertices: far leaves,
+ * One hand-built chunk whose slice 0 holds, in the mesher's layout (ChunkMesh.lod_vertices: far leaves,
  * then leaves, then the rest), a wall of far-leaf faces toward the camera at x 6..9, a wall of leaf faces toward
  * the camera at x 1..4, a wall of leaf faces away from it at x 6..9, then a wall of plant quads at x 11..14.
  * Each frame is compared with an empty frame from the same camera: from 40 blocks the wall facing away is gone
@@ -43,7 +43,8 @@ static ChunkMesh *walls_mesh(bool layout)
             test_add_face(mesh, MESH_SUBSET_ALPHA_TESTED, x, y, WALL_Z + 1, 2, plant, white);
     if (layout) {
         mesh->slice_vertices[MESH_SUBSET_ALPHA_TESTED][0] = mesh->subsets[MESH_SUBSET_ALPHA_TESTED].count;
-        mesh->alpha_lod_vertices[0] = lod;
+        mesh->lod_vertices[MESH_SUBSET_ALPHA_TESTED][0] = lod;
+        mesh->lod = true;
         mesh->alpha_leaf_vertices[0] = leaves;
     }
     mesh->min_y = WALL_Y0;
@@ -87,7 +88,7 @@ static bool draw_and_capture(Renderer *r, const RenderCamera *cam, const char *n
 static void check_walls(bool layout, double distance, bool toward_shows, bool away_shows, int calls, int triangles)
 {
     unsetenv("STRATA_FAR_LEAVES_FROM");
-    unsetenv("STRATA_LEAVES_LOD_FROM");
+    unsetenv("STRATA_LOD_FROM");
     Renderer *r = test_create();
     if (!r)
         return;

@@ -9,8 +9,8 @@
  *                            camera at the spawn's eye (feet + 1.62) facing spawn_choose's yaw at pitch -8,
  *                            75 degrees vertical field of view, 1280 x 720; chunks in the fog range (128
  *                            blocks) and the frustum, the camera-side opaque subsets, the alpha-tested parts
- *                            for the chunk's distance (render_alpha_parts: far chunks' leaves at half
- *                            resolution), and only the slices the occlusion walk reaches (visibility.h);
+ *                            for the chunk's distance (render_alpha_parts), chunks from RENDER_LOD_FROM at
+ *                            half resolution, and only the slices the occlusion walk reaches (visibility.h);
  *                            merged meshes. This is how the
  *                            issue's "342k today" was counted (the README screenshot's F3 line).
  *   triangles_vd8_no_occlusion  the same view without occlusion culling (the renderer before it).
@@ -124,7 +124,7 @@ static long bench_render_drawn(const ChunkMesh *m, const double camera[3], const
     float lo[3] = {(float)(min_x - camera[0]), (float)((double)m->min_y - camera[1]), (float)(min_z - camera[2])};
     float hi[3] = {lo[0] + 16, (float)((double)m->max_y + 1.0 - camera[1]), lo[2] + 16};
     if (!bench_render_box_in_view(planes, lo, hi)) return 0;
-    unsigned mask = 1u << MESH_SUBSET_OPAQUE_OTHER | 1u << MESH_SUBSET_TRANSPARENT;
+    unsigned mask = 1u << MESH_SUBSET_OPAQUE_OTHER;
     if (camera[2] > min_z) mask |= 1u << MESH_SUBSET_OPAQUE_POS_Z;
     if (camera[0] > min_x) mask |= 1u << MESH_SUBSET_OPAQUE_POS_X;
     if (camera[2] < min_z + 16) mask |= 1u << MESH_SUBSET_OPAQUE_NEG_Z;
@@ -135,30 +135,39 @@ static long bench_render_drawn(const ChunkMesh *m, const double camera[3], const
         count[k] = m->subsets[k].count;
         at += count[k];
     }
+    /* opaque at the chunk's resolution (render_uses_lod), transparent at full, the alpha-tested parts the
+     * renderer draws at that distance (render_alpha_parts) */
+    double cx = min_x + 8.0 - camera[0], cz = min_z + 8.0 - camera[2];
+    float distance = (float)sqrt(cx * cx + cz * cz);
     int run_first[MESH_SUBSET_COUNT * CHUNK_SLICES], run_count[MESH_SUBSET_COUNT * CHUNK_SLICES];
-    int runs = visibility_draw_runs(MESH_SUBSET_COUNT, first, count, (const int (*)[CHUNK_SLICES])m->slice_vertices,
-                                    mask, slices, run_first, run_count);
+    const int (*vertices)[CHUNK_SLICES] = (const int (*)[CHUNK_SLICES])m->slice_vertices;
+    const int (*lod)[CHUNK_SLICES] = (const int (*)[CHUNK_SLICES])m->lod_vertices;
+    float lod_from = m->lod ? RENDER_LOD_FROM : 0.0f;
+    int runs = chunk_mesh_subset_runs(first, count, vertices, lod, mask, render_uses_lod(distance, lod_from), slices,
+                                      run_first, run_count);
     long tri = 0;
     for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
-    /* the alpha-tested subset: the parts the renderer draws at the chunk's distance (render_alpha_parts) */
-    double cx = min_x + 8.0 - camera[0], cz = min_z + 8.0 - camera[2];
+    runs = chunk_mesh_subset_runs(first, count, vertices, lod, 1u << MESH_SUBSET_TRANSPARENT, false, slices,
+                                  run_first, run_count);
+    for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
     int parts[2];
-    render_alpha_parts((float)sqrt(cx * cx + cz * cz), RENDER_FAR_LEAVES_FROM, RENDER_LEAVES_LOD_FROM, &parts[0],
-                       &parts[1]);
+    render_alpha_parts(distance, RENDER_FAR_LEAVES_FROM, lod_from, &parts[0], &parts[1]);
     const int k = MESH_SUBSET_ALPHA_TESTED;
     for (int p = 0; p < 2; p++) {
         if (parts[p] < 0) continue;
-        runs = chunk_mesh_alpha_runs(first[k], count[k], m->slice_vertices[k], m->alpha_lod_vertices,
+        runs = chunk_mesh_alpha_runs(first[k], count[k], m->slice_vertices[k], m->lod_vertices[k],
                                      m->alpha_leaf_vertices, (MeshAlphaPart)parts[p], slices, run_first, run_count);
         for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
     }
     return tri;
 }
 
-/* A chunk's triangles at full resolution: all but its half-resolution far leaves. */
+/* A chunk's triangles at full resolution: all but its half-resolution copy. */
 static long bench_render_full_triangles(const ChunkMesh *m)
 {
-    return (chunk_mesh_vertex_count(m) - chunk_mesh_alpha_part_vertices(m, MESH_ALPHA_LOD_LEAVES)) / 2;
+    long vertices = 0;
+    for (int k = 0; k < MESH_SUBSET_COUNT; k++) vertices += chunk_mesh_subset_vertices(m, k, false);
+    return vertices / 2;
 }
 
 static StResult bench_render_triangles(const BlockRegistry *blocks, const char *asset_dir, BenchRender *out)

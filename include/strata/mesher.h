@@ -62,9 +62,10 @@ typedef struct ChunkGeometry {
     bool slice_built[CHUNK_SLICES];
     float slice_min_y[CHUNK_SLICES];     /* vertical extent of each slice's vertices (min > max: none), */
     float slice_max_y[CHUNK_SLICES];     /* measured when the slice is built, so packing reads no vertex */
-    int slice_lod_vertices[CHUNK_SLICES];  /* each slice's alpha-tested list: its first part, the far leaves, */
-    int slice_leaf_vertices[CHUNK_SLICES]; /* then its leaves' faces (see ChunkMesh.alpha_lod_vertices) */
+    int slice_lod_vertices[CHUNK_SLICES][MESH_SUBSET_COUNT]; /* each list's first part: half resolution */
+    int slice_leaf_vertices[CHUNK_SLICES]; /* then, in the alpha-tested list, its leaves' faces (ChunkMesh) */
     int slices_rebuilt_last_pass;        /* for tests and the benchmark */
+    bool lod;                            /* built with the half-resolution copies (mesher_context_set_lod) */
     VisibilityChunk visibility;          /* occlusion culling: slice graphs and occluders (visibility.h) */
 } ChunkGeometry;
 
@@ -76,17 +77,21 @@ typedef struct ChunkMesh {
      * slice_vertices[k][s] counts slice s's. visibility: the slices' graphs and the chunk's occluder
      * boxes (visibility.h). */
     int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES];
-    /* Each slice's part of the alpha-tested subset holds, in this order: alpha_lod_vertices[s] vertices of
-     * far leaves (the slice's canopies at half resolution, 2 x 2 x 2 cells a block: mesher_lod.c), then
-     * alpha_leaf_vertices[s] of leaves' cube faces, then plants, torches and other cut-outs. Leaves are
-     * wound outward like opaque faces: the renderer draws near chunks' leaves and the rest two-sided,
-     * and a far chunk's leaves (one of the first two parts, by distance) one-sided (MeshAlphaPart). */
-    int alpha_lod_vertices[CHUNK_SLICES];
+    /* Each slice's part of each subset starts with lod_vertices[k][s] vertices of the slice at half
+     * resolution (2 x 2 x 2 cells a block, mesher_lod.c: opaque cubes in subsets 0..4, leaves in the
+     * alpha-tested one; none in the transparent one), drawn instead of the rest by far chunks
+     * (chunk_mesh_lod_runs). The alpha-tested part then holds alpha_leaf_vertices[s] of leaves' cube faces,
+     * then plants, torches and other cut-outs. Leaves are wound outward like opaque faces: the renderer draws
+     * near chunks' leaves and the rest two-sided, and a far chunk's leaves (at full or half resolution, by
+     * distance) one-sided (MeshAlphaPart). */
+    int lod_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES];
     int alpha_leaf_vertices[CHUNK_SLICES];
+    bool lod;                            /* the half-resolution copies are there (a mesh built without them,
+                                          * or by hand, is drawn at full resolution at any distance) */
     VisibilityChunk visibility;
 } ChunkMesh;
 
-/* The parts of a chunk's alpha-tested subset (ChunkMesh.alpha_lod_vertices) one pass draws. */
+/* The parts of a chunk's alpha-tested subset (ChunkMesh.lod_vertices, alpha_leaf_vertices) one pass draws. */
 typedef enum MeshAlphaPart {
     MESH_ALPHA_NEAR,        /* leaves' faces and the rest: a near chunk's, drawn two-sided */
     MESH_ALPHA_LEAVES,      /* leaves' faces alone */
@@ -104,6 +109,20 @@ int chunk_mesh_alpha_runs(int first, int count, const int slice_vertices[CHUNK_S
 
 /* Vertices of one part of a mesh's alpha-tested subset, all slices. Pure. */
 int chunk_mesh_alpha_part_vertices(const ChunkMesh *mesh, MeshAlphaPart part);
+
+/* Draw runs of one part of a subset laid out as ChunkMesh's: each slice's first lod[s] vertices (`lod`
+ * true) or the rest (false); arguments as chunk_mesh_alpha_runs. A subset whose slice counts do not add up
+ * has no half-resolution part. Pure. */
+int chunk_mesh_lod_runs(int first, int count, const int slice_vertices[CHUNK_SLICES], const int lod[CHUNK_SLICES],
+                        bool lod_part, uint16_t slices, int *run_first, int *run_count);
+/* Draw runs of the subsets in `mask` (k < MESH_SUBSET_COUNT) of a mesh laid out as ChunkMesh's, each at full
+ * resolution or half (`lod_part`, chunk_mesh_lod_runs), first[k] and count[k] each subset's first vertex and
+ * vertices; runs that touch are joined (across subsets too). At most MESH_SUBSET_COUNT * 16. Pure. */
+int chunk_mesh_subset_runs(const int first[MESH_SUBSET_COUNT], const int count[MESH_SUBSET_COUNT],
+                           const int (*slice_vertices)[CHUNK_SLICES], const int (*lod)[CHUNK_SLICES], unsigned mask,
+                           bool lod_part, uint16_t slices, int *run_first, int *run_count);
+/* Vertices of subset k at full resolution (`lod` false) or half (true), all slices. Pure. */
+int chunk_mesh_subset_vertices(const ChunkMesh *mesh, int subset, bool lod);
 
 typedef struct MesherContext MesherContext;
 
@@ -123,6 +142,9 @@ void mesher_context_set_brightness(MesherContext *ctx, float brightness);
 void mesher_context_set_season(MesherContext *ctx, int season);
 /* Greedy merging of coplanar faces on (default) or off (one quad per face, for tests that count faces). */
 void mesher_context_set_merge(MesherContext *ctx, bool merge);
+/* The half-resolution copy of each slice (ChunkMesh.lod_vertices) on (default) or off (for tests that look
+ * at the faces themselves). */
+void mesher_context_set_lod(MesherContext *ctx, bool lod);
 
 /* The tint colour of grass, foliage or water for a column's temperature and humidity (0..15) in a season;
  * white for BLOCK_TINT_NONE. Pure; any thread. */

@@ -76,15 +76,21 @@ enum { RENDER_MEDIUM_AIR = 0, RENDER_MEDIUM_WATER, RENDER_MEDIUM_LAVA, RENDER_ME
 #define RENDER_WATER_FOG_END 20.0f
 #define RENDER_LAVA_FOG_END 3.0f
 
-/* Leaves by distance (horizontal, camera to chunk centre, blocks). From RENDER_FAR_LEAVES_FROM a chunk's
+/* Chunks by distance (horizontal, camera to chunk centre, blocks). From RENDER_FAR_LEAVES_FROM a chunk's
  * leaves are drawn one-sided (back faces culled, terrain_leaves.frag) in a pass of their own instead of
  * two-sided: a leaf is ~17 pixels at 720p there and the mip chain starts to blur its holes (seed 42's spawn:
- * 21.2 -> 24.6 fps, llvmpipe, 1280x720). From RENDER_LEAVES_LOD_FROM that pass draws the chunk's leaves at
- * half resolution (ChunkMesh.alpha_lod_vertices, mesher_lod.c): a leaf block is ~11 pixels there, and a
- * canopy's ragged outside, most of a forest's triangles, shrinks to about a quarter. STRATA_FAR_LEAVES_FROM and
- * STRATA_LEAVES_LOD_FROM override them (0: never). */
+ * 21.2 -> 24.6 fps, llvmpipe, 1280x720). From RENDER_LOD_FROM a chunk draws its faces at half resolution
+ * (2 x 2 x 2 cells a block: ChunkMesh.lod_vertices, mesher_lod.c), opaque and leaves: a cell is ~11 pixels
+ * there, and the ragged outside of canopies and hills, most of a view's triangles, shrinks to about a quarter.
+ * STRATA_FAR_LEAVES_FROM and STRATA_LOD_FROM override them (0: never). */
 #define RENDER_FAR_LEAVES_FROM 32.0f
-#define RENDER_LEAVES_LOD_FROM 48.0f
+#define RENDER_LOD_FROM 48.0f
+
+/* Whether a chunk at `distance` draws its half-resolution faces (lod_from 0: never). Pure. */
+static inline bool render_uses_lod(float distance, float lod_from)
+{
+    return lod_from > 0.0f && distance >= lod_from;
+}
 
 /* The parts of a chunk's alpha-tested subset drawn at `distance`: *one_sided in the far-leaves pass (-1:
  * none), *two_sided in the cut-out pass. far_from, lod_from: the two distances above (0: never). Pure; the
@@ -93,7 +99,7 @@ static inline void render_alpha_parts(float distance, float far_from, float lod_
                                       int *two_sided)
 {
     bool far = far_from > 0.0f && distance >= far_from;
-    bool lod = far && lod_from > 0.0f && distance >= lod_from;
+    bool lod = far && render_uses_lod(distance, lod_from);
     *one_sided = !far ? -1 : lod ? MESH_ALPHA_LOD_LEAVES : MESH_ALPHA_LEAVES;
     *two_sided = far ? MESH_ALPHA_REST : MESH_ALPHA_NEAR;
 }

@@ -26,6 +26,7 @@ MesherContext *mesher_context_create(void)
     ctx->brightness = 0.5f;
     ctx->season = MESHER_SEASON_SUMMER;
     ctx->merge = true;
+    ctx->lod = true;
     mesher_light_init_taps(ctx);
     mesher_light_init_tables(ctx);
     return ctx;
@@ -36,7 +37,7 @@ void mesher_context_destroy(MesherContext *ctx)
     if (!ctx) return;
     mesher_merge_free(ctx);
     free(ctx->leaf_list.data);
-    free(ctx->lod_list.data);
+    for (int k = 0; k < MESH_SUBSET_COUNT; k++) free(ctx->lod_lists[k].data);
     free(ctx);
 }
 
@@ -51,6 +52,11 @@ void mesher_context_set_season(MesherContext *ctx, int season)
     ctx->season = season < MESHER_SEASON_SPRING ? MESHER_SEASON_SPRING
                 : season > MESHER_SEASON_WINTER ? MESHER_SEASON_WINTER : season;
     mesher_light_init_tables(ctx);
+}
+
+void mesher_context_set_lod(MesherContext *ctx, bool lod)
+{
+    ctx->lod = lod;
 }
 
 void mesher_context_set_merge(MesherContext *ctx, bool merge)
@@ -98,7 +104,7 @@ static uint64_t mesher_pass_seed(const MesherContext *ctx, const TerrainChunk *c
     uint64_t h = 0x243F6A8885A308D3ull;
     uint32_t bright;
     memcpy(&bright, &ctx->brightness, sizeof bright);
-    h = mesher_hash_round(h, ((uint64_t)bright << 8) | (uint64_t)ctx->season | (uint64_t)ctx->merge << 40);
+    h = mesher_hash_round(h, ((uint64_t)bright << 8) | (uint64_t)ctx->season | (uint64_t)ctx->merge << 40 | (uint64_t)ctx->lod << 41);
     h = mesher_hash_round(h, (uint64_t)(uintptr_t)ctx->blocks);
     for (int i = 0; i < CHUNK_SHAFTS; i += 2) {
         uint64_t a = (uint32_t)chunk->shafts[i] & 0xFF00u, b = (uint32_t)chunk->shafts[i + 1] & 0xFF00u;
@@ -108,7 +114,7 @@ static uint64_t mesher_pass_seed(const MesherContext *ctx, const TerrainChunk *c
 }
 
 /* Missing neighbour columns read as air, lit like our nearest cell: the column to read and what to keep. */
-static const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int lz, bool *missing)
+const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int lz, bool *missing)
 {
     int n = ((lz >> 4) + 1) * 3 + (lx >> 4) + 1;
     *missing = ctx->neighbour_missing[n];
@@ -119,15 +125,17 @@ static const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int
     return cell_view_const_column(ctx->neighbours[n], lx & 15, lz & 15);
 }
 
-/* Hashes the slices of one parity, each with its one-cell border, straight from the chunks: column by
- * column (each column's memory read front to back), two cells per 64-bit load (chunk.h: view columns are
- * 8-byte aligned). Per slice the words are
+/* Hashes the slices of one parity, each with a two-cell border (the faces need one, the half-resolution copy
+ * a 2-cell block beyond it: mesher_lod.c), straight from the chunks: column by column (each column's memory
+ * read front to back), two cells per 64-bit load (chunk.h: view columns are 8-byte aligned). Per slice the
+ * words are
  * keyed by position and summed as products of their halves (the NH construction): no dependency chain
  * between words, and a change in one or a few cells changes the sum except with odds near 2^-32.
  * Rows outside the world are constant and not hashed. */
 typedef int64_t __attribute__((may_alias)) MesherCellPair;
 
 #define MESHER_KEY_STEP 0x9E3779B97F4A7C15ull
+#define MESHER_HASH_BORDER 2
 
 static void mesher_hash_pass(const MesherContext *ctx, int first_slice, uint64_t seed,
                              uint64_t hashes[MESHER_PASS_SLICES])
@@ -138,31 +146,20 @@ static void mesher_hash_pass(const MesherContext *ctx, int first_slice, uint64_t
         key[i] = mesher_hash_round(seed, (uint64_t)(first_slice + 2 * i));
     }
     const uint64_t pair_light = ((uint64_t)CELL_LIGHT_MASK << 32) | CELL_LIGHT_MASK;
-    for (int sz = 0; sz < SLAB_SIZE; sz++)
-        for (int sx = 0; sx < SLAB_SIZE; sx++) {
+    for (int sz = -MESHER_HASH_BORDER; sz < CHUNK_SIZE_Z + MESHER_HASH_BORDER; sz++)
+        for (int sx = -MESHER_HASH_BORDER; sx < CHUNK_SIZE_X + MESHER_HASH_BORDER; sx++) {
             bool missing;
-            const int32_t *column = mesher_source_column(ctx, sx - 1, sz - 1, &missing);
+            const int32_t *column = mesher_source_column(ctx, sx, sz, &missing);
             uint64_t keep = missing ? pair_light : ~0ull;
             for (int i = 0; i < MESHER_PASS_SLICES; i++) {
-                /* the slab is rows y0-1 .. y0+16: word w (w = 0..9) holds rows y0-2+2w and y0-1+2w, the first
-                 * and last without their outer halves, and clipped to the world */
+                /* rows y0-2 .. y0+17: word w (w = 0..9) holds rows y0-2+2w and y0-1+2w, clipped to the world */
                 int y0 = (first_slice + 2 * i) * CHUNK_SLICE_HEIGHT;
                 const MesherCellPair *rows = (const MesherCellPair *)&column[y0];   /* word w: rows[w - 1] */
                 uint64_t s = sum[i], k = key[i];
-                if (y0 > 0) {
-                    uint64_t x = (((uint64_t)__atomic_load_n(&rows[-1], __ATOMIC_RELAXED) & keep) &
-                                  0xFFFFFFFF00000000ull) + k;
-                    s += (x & 0xFFFFFFFFull) * (x >> 32);
-                }
-#pragma GCC unroll 8
-                for (int w = 1; w < 9; w++) {
+                int w_lo = y0 > 0 ? 0 : 1, w_hi = y0 + 18 <= CHUNK_SIZE_Y ? 10 : 9;
+                for (int w = w_lo; w < w_hi; w++) {
                     uint64_t x = ((uint64_t)__atomic_load_n(&rows[w - 1], __ATOMIC_RELAXED) & keep) + k +
                                  (uint64_t)w * MESHER_KEY_STEP;
-                    s += (x & 0xFFFFFFFFull) * (x >> 32);
-                }
-                if (y0 + 18 <= CHUNK_SIZE_Y) {
-                    uint64_t x = (((uint64_t)__atomic_load_n(&rows[8], __ATOMIC_RELAXED) & keep) &
-                                  0x00000000FFFFFFFFull) + k + 9 * MESHER_KEY_STEP;
                     s += (x & 0xFFFFFFFFull) * (x >> 32);
                 }
                 sum[i] = s;
@@ -250,17 +247,16 @@ static bool mesher_list_append(MesherContext *ctx, VertexList *to, const VertexL
     return true;
 }
 
-/* Builds one slice's lists. Its alpha-tested list holds, in this order, the far leaves (the canopies at half
- * resolution, mesher_lod.c), the leaves' faces, then plants, torches and other cut-outs: the renderer draws
- * far chunks' leaves one-sided from one of the first two parts (ChunkMesh.alpha_lod_vertices,
- * alpha_leaf_vertices). Sets *lod_count and *leaf_count to the first two parts' vertices. */
+/* Builds one slice's lists. Each list starts with the slice's faces at half resolution (mesher_lod.c: far
+ * chunks draw those instead); the alpha-tested list then holds the leaves' faces, then plants, torches and
+ * other cut-outs (ChunkMesh.lod_vertices, alpha_leaf_vertices). Sets lod_counts[k] to list k's first part
+ * and *leaf_count to the alpha-tested list's second. */
 static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists,
-                               int *lod_count, int *leaf_count)
+                               int lod_counts[MESH_SUBSET_COUNT], int *leaf_count)
 {
-    *lod_count = *leaf_count = 0;
-    for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = 0;
+    *leaf_count = 0;
+    for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = lod_counts[i] = 0;
     ctx->leaf_list.count = 0;
-    ctx->lod_list.count = 0;
     ctx->slab = slab->cells;
     ctx->slice_y0 = slice * CHUNK_SLICE_HEIGHT;
     const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water, *lm = slab->leaves;
@@ -291,21 +287,30 @@ static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int s
                 mesher_faces_emit_cell(ctx, lists, x, j - 1, z);
             }
         }
-    if (ctx->leaf_list.count > 0) mesher_lod_leaves(ctx, slab, &ctx->lod_list);
+    VertexList *lod = ctx->lod_lists;
+    if (ctx->lod)
+        mesher_lod_build(ctx, slab, slice, lod);
+    else
+        for (int k = 0; k < MESH_SUBSET_COUNT; k++) lod[k].count = 0;
     if (ctx->merge) {
         mesher_merge_slice(ctx, lists);
         mesher_merge_list(ctx, &ctx->leaf_list);
-        mesher_merge_list(ctx, &ctx->lod_list);
+        for (int k = 0; k < MESH_SUBSET_COUNT; k++) mesher_merge_list(ctx, &lod[k]);
     }
-    VertexList *lod = &ctx->lod_list, *alpha = &lists[MESH_SUBSET_ALPHA_TESTED];
-    if (ctx->leaf_list.count == 0) return;
-    int lods = lod->count, leaves = ctx->leaf_list.count;
-    if (!mesher_list_append(ctx, lod, &ctx->leaf_list) || !mesher_list_append(ctx, lod, alpha)) return;
-    VertexList swap = *alpha;
-    *alpha = *lod;
-    *lod = swap;   /* the old alpha list's storage is the next slice's scratch */
-    *lod_count = lods;
-    *leaf_count = leaves;
+    *leaf_count = ctx->leaf_list.count;
+    for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
+        bool alpha = k == MESH_SUBSET_ALPHA_TESTED;
+        if (lod[k].count == 0 && !(alpha && ctx->leaf_list.count > 0)) continue;
+        int lods = lod[k].count;
+        if ((alpha && !mesher_list_append(ctx, &lod[k], &ctx->leaf_list)) || !mesher_list_append(ctx, &lod[k], &lists[k])) {
+            *leaf_count = 0;
+            return;   /* ctx->failed: the slice is built again next pass */
+        }
+        VertexList swap = lists[k];
+        lists[k] = lod[k];
+        lod[k] = swap;   /* the old list's storage is the next slice's scratch */
+        lod_counts[k] = lods;
+    }
 }
 
 void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockRegistry *blocks,
@@ -320,6 +325,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
         }
         chunk->worker_geometry = g;
     }
+    g->lod = ctx->lod;   /* a change of the setting changes every slice hash: all are rebuilt */
     mesher_light_prepare_blocks(ctx, blocks);
     mesher_light_prepare_columns(ctx, chunk);
     const CellViewConst own = chunk_cell_view_const(chunk);
@@ -346,11 +352,11 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
         if (mesher_slice_empty(own, s)) {   /* all air: nothing to show, nothing to copy */
             for (int k = 0; k < MESH_SUBSET_COUNT; k++) g->slices[s][k].count = 0;
             g->slice_leaf_vertices[s] = 0;
-            g->slice_lod_vertices[s] = 0;
+            memset(g->slice_lod_vertices[s], 0, sizeof g->slice_lod_vertices[s]);
             g->visibility.slice_graph[s] = VISIBILITY_ALL_OPEN;
         } else {
             mesher_copy_slab(ctx, s);
-            mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s], &g->slice_lod_vertices[s],
+            mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s], g->slice_lod_vertices[s],
                                &g->slice_leaf_vertices[s]);
             g->visibility.slice_graph[s] = mesher_visibility_slice(&ctx->slab_data);
         }

@@ -92,6 +92,7 @@ struct MesherContext {
 
     /* greedy merging (mesher_merge.c) */
     bool merge;                            /* merge coplanar faces (default on) */
+    bool lod;                              /* build the half-resolution copy (default on) */
     struct MesherMergeRec *merge_recs;     /* scratch: one record per quad of a list */
     struct MesherMergeRec *merge_sorted;   /* scratch: the records in key order */
     uint32_t *merge_order;                 /* scratch: 2 x capacity record indices for the sort */
@@ -99,7 +100,8 @@ struct MesherContext {
     VertexList merge_out;                  /* scratch: the merged list, swapped with the input */
     VertexList leaf_list;                  /* scratch: the slice's leaves' faces, put before the rest of the
                                             * alpha-tested subset once merged (mesher_build_slice) */
-    VertexList lod_list;                   /* scratch: the slice's far leaves (mesher_lod.c), put first */
+    VertexList lod_lists[MESH_SUBSET_COUNT]; /* scratch: the slice at half resolution (mesher_lod.c), put
+                                            * before each subset's own faces */
 };
 
 /* mesher_light.c */
@@ -133,9 +135,13 @@ static inline void mesher_light_face_corners(const MesherContext *ctx, int cell,
 /* mesher_faces.c: cubes, fluids */
 void mesher_faces_emit_cell(MesherContext *ctx, VertexList *lists, int x, int y, int z);
 
-/* mesher_lod.c: the slab's leaves at half resolution (2 x 2 x 2 cells a block) into `out` (emptied
- * first), unmerged. */
-void mesher_lod_leaves(MesherContext *ctx, const MesherSlab *slab, VertexList *out);
+/* mesher.c: the column of chunk-local (lx, lz), -16..31, from the 3x3 chunks; *missing when that chunk is
+ * missing (then the centre's nearest column: read only its light, as air). */
+const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int lz, bool *missing);
+
+/* mesher_lod.c: the slab's slice at half resolution (2 x 2 x 2 cells a block), opaque faces into lists 0..4
+ * and leaves into the alpha-tested one (all emptied first), unmerged. */
+void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList lists[MESH_SUBSET_COUNT]);
 
 /* mesher_shapes.c: crossed plants, torches, thin layers */
 void mesher_shapes_emit_cross(MesherContext *ctx, VertexList *list, int x, int y, int z, const BlockDef *def);

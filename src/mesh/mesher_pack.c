@@ -19,6 +19,7 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
     if (!mesh) return NULL;
     mesh->coord_x = chunk->coord_x;
     mesh->coord_z = chunk->coord_z;
+    mesh->lod = chunk->worker_geometry && chunk->worker_geometry->lod;
     visibility_chunk_init(&mesh->visibility);
     const ChunkGeometry *g = chunk->worker_geometry;
     if (!g) return mesh;
@@ -58,10 +59,8 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
             memcpy(out->data + out->count, in->data, (size_t)in->count * sizeof *in->data);
             out->count += in->count;
             mesh->slice_vertices[subset][s] = in->count;
-            if (subset == MESH_SUBSET_ALPHA_TESTED) {
-                mesh->alpha_lod_vertices[s] = g->slice_lod_vertices[s];
-                mesh->alpha_leaf_vertices[s] = g->slice_leaf_vertices[s];
-            }
+            mesh->lod_vertices[subset][s] = g->slice_lod_vertices[s][subset];
+            if (subset == MESH_SUBSET_ALPHA_TESTED) mesh->alpha_leaf_vertices[s] = g->slice_leaf_vertices[s];
         }
     }
     for (int s = 0; s < CHUNK_SLICES; s++) {
@@ -139,8 +138,47 @@ int chunk_mesh_alpha_part_vertices(const ChunkMesh *mesh, MeshAlphaPart part)
 {
     const int k = MESH_SUBSET_ALPHA_TESTED;
     int first[CHUNK_SLICES], count[CHUNK_SLICES], total = 0;
-    int runs = chunk_mesh_alpha_runs(0, mesh->subsets[k].count, mesh->slice_vertices[k], mesh->alpha_lod_vertices,
+    int runs = chunk_mesh_alpha_runs(0, mesh->subsets[k].count, mesh->slice_vertices[k], mesh->lod_vertices[k],
                                      mesh->alpha_leaf_vertices, part, 0xFFFF, first, count);
     for (int i = 0; i < runs; i++) total += count[i];
     return total;
+}
+
+int chunk_mesh_lod_runs(int first, int count, const int slice_vertices[CHUNK_SLICES], const int lod[CHUNK_SLICES],
+                        bool lod_part, uint16_t slices, int *run_first, int *run_count)
+{
+    static const int none[CHUNK_SLICES];
+    return chunk_mesh_alpha_runs(first, count, slice_vertices, lod, none,
+                                 lod_part ? MESH_ALPHA_LOD_LEAVES : MESH_ALPHA_NEAR, slices, run_first, run_count);
+}
+
+int chunk_mesh_subset_vertices(const ChunkMesh *mesh, int subset, bool lod)
+{
+    int first[CHUNK_SLICES], count[CHUNK_SLICES], total = 0;
+    int runs = chunk_mesh_lod_runs(0, mesh->subsets[subset].count, mesh->slice_vertices[subset],
+                                   mesh->lod_vertices[subset], lod, 0xFFFF, first, count);
+    for (int i = 0; i < runs; i++) total += count[i];
+    return total;
+}
+
+int chunk_mesh_subset_runs(const int first[MESH_SUBSET_COUNT], const int count[MESH_SUBSET_COUNT],
+                           const int (*slice_vertices)[CHUNK_SLICES], const int (*lod)[CHUNK_SLICES], unsigned mask,
+                           bool lod_part, uint16_t slices, int *run_first, int *run_count)
+{
+    int runs = 0;
+    for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
+        if (!(mask >> k & 1u)) continue;
+        int f[CHUNK_SLICES], n[CHUNK_SLICES];
+        int m = chunk_mesh_lod_runs(first[k], count[k], slice_vertices[k], lod[k], lod_part, slices, f, n);
+        for (int i = 0; i < m; i++) {
+            if (runs > 0 && run_first[runs - 1] + run_count[runs - 1] == f[i]) {
+                run_count[runs - 1] += n[i];
+            } else {
+                run_first[runs] = f[i];
+                run_count[runs] = n[i];
+                runs++;
+            }
+        }
+    }
+    return runs;
 }

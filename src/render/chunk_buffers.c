@@ -290,7 +290,8 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     c->min_y = mesh->min_y;
     c->max_y = mesh->max_y;
     memcpy(c->slice_vertices, mesh->slice_vertices, sizeof c->slice_vertices);
-    memcpy(c->alpha_lod_vertices, mesh->alpha_lod_vertices, sizeof c->alpha_lod_vertices);
+    memcpy(c->lod_vertices, mesh->lod_vertices, sizeof c->lod_vertices);
+    c->has_lod = mesh->lod;
     memcpy(c->alpha_leaf_vertices, mesh->alpha_leaf_vertices, sizeof c->alpha_leaf_vertices);
     c->visibility = mesh->visibility;
     c->graph_known = mesh->visibility.known;

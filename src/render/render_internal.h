@@ -145,8 +145,9 @@ typedef struct RenderChunk {
     int total_vertices;
     int min_y, max_y;
     int slice_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES]; /* occlusion culling: per-slice vertices, */
-    int alpha_lod_vertices[CHUNK_SLICES];  /* each slice's alpha-tested part: far leaves, */
-    int alpha_leaf_vertices[CHUNK_SLICES]; /* then leaves, then the rest (ChunkMesh) */
+    int lod_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES]; /* each slice's part of each subset: half resolution first */
+    int alpha_leaf_vertices[CHUNK_SLICES]; /* then, alpha-tested, leaves, then the rest (ChunkMesh) */
+    bool has_lod;                  /* ChunkMesh.lod: the half-resolution copies are there */
     VisibilityChunk visibility;    /* slice graphs and occluders (visibility.h), valid once graph_known */
     bool graph_known;
     bool has_geometry;             /* uploaded and non-empty: drawn */
@@ -318,7 +319,7 @@ struct Renderer {
     TerrainProgram cutout;      /* alpha-tested pass: discards alpha < 0.5 */
     TerrainProgram leaves;      /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
     float far_leaves_from;      /* chunks this far (horizontal, to the centre) draw leaves so; 0: never */
-    float leaves_lod_from;      /* chunks this far draw their half-resolution leaves so; 0: never */
+    float lod_from;             /* chunks this far draw their half-resolution faces (RENDER_LOD_FROM); 0: never */
     RenderAtlas atlas;
     ChunkBufferTable chunks;
     RenderOverlay overlay;

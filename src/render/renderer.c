@@ -8,10 +8,11 @@
  * the fog range and the frustum (sorted near to far) with the slices of each that occlusion culling keeps
  * (visibility.h), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
- *      so early depth rejects hidden fragments; then the far terrain;
+ *      so early depth rejects hidden fragments, chunks from RENDER_LOD_FROM on at half resolution
+ *      (ChunkMesh.lod_vertices); then the far terrain;
  *   then the leaves of chunks from RENDER_FAR_LEAVES_FROM blocks on, with back faces culled (a leaf cube's
  *      faces wind outward, so a far canopy's far side is not drawn: half the leaf fragments) and cut out at
- *      a lower alpha to keep the canopy as full (terrain_leaves.frag); from RENDER_LEAVES_LOD_FROM on, their
+ *      a lower alpha to keep the canopy as full (terrain_leaves.frag); from RENDER_LOD_FROM on, their
  *      leaves at half resolution (render_alpha_parts chooses each chunk's parts);
  *   2. alpha-tested: two-sided, cut-out at alpha 0.5 (near chunks' leaves, and every chunk's plants);
  *   then the sky dome, depth-tested at the far plane, so it shades only the pixels no terrain covers;
@@ -82,10 +83,10 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
     const char *far_leaves = getenv("STRATA_FAR_LEAVES_FROM");   /* benchmarks and comparisons; 0 = never */
     if (far_leaves && *far_leaves)
         r->far_leaves_from = (float)atof(far_leaves);
-    r->leaves_lod_from = RENDER_LEAVES_LOD_FROM;
-    const char *lod = getenv("STRATA_LEAVES_LOD_FROM");
+    r->lod_from = RENDER_LOD_FROM;
+    const char *lod = getenv("STRATA_LOD_FROM");   /* comparisons: 0 = never */
     if (lod && *lod)
-        r->leaves_lod_from = (float)atof(lod);
+        r->lod_from = (float)atof(lod);
 
     StResult rc;
     if ((rc = renderer_load_terrain_program(config->shader_dir, "terrain.frag", &r->terrain)) != ST_OK ||
@@ -406,16 +407,17 @@ static void renderer_batch_flush(Renderer *r)
     b->arena = -1;
 }
 
-/* Queues the chosen subsets of one chunk, only the slices the occlusion walk reached, as contiguous runs
- * (drawing what is queued first when the chunk lies in another arena). Returns triangles. */
-static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, uint16_t slices)
+/* Queues the chosen subsets of one chunk, at full or half resolution (`lod`), only the slices the occlusion
+ * walk reached, as contiguous runs (drawing what is queued first when the chunk lies in another arena).
+ * Returns triangles. */
+static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, uint16_t slices, bool lod)
 {
     RenderBatch *b = &r->batch;
     if (c->arena < 0 || !renderer_batch_reserve(b, MESH_SUBSET_COUNT * CHUNK_SLICES))
         return 0;
     int firsts[MESH_SUBSET_COUNT * CHUNK_SLICES], vertices[MESH_SUBSET_COUNT * CHUNK_SLICES];
-    int runs = visibility_draw_runs(MESH_SUBSET_COUNT, c->first, c->count,
-                                    (const int (*)[CHUNK_SLICES])c->slice_vertices, mask, slices, firsts, vertices);
+    int runs = chunk_mesh_subset_runs(c->first, c->count, (const int (*)[CHUNK_SLICES])c->slice_vertices,
+                                      (const int (*)[CHUNK_SLICES])c->lod_vertices, mask, lod, slices, firsts, vertices);
     long triangles = 0;
     for (int i = 0; i < runs; i++) {
         if (vertices[i] <= 0)
@@ -442,7 +444,7 @@ static long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_
     if (c->arena < 0 || c->count[k] == 0 || !renderer_batch_reserve(b, CHUNK_SLICES))
         return 0;
     int firsts[CHUNK_SLICES], vertices[CHUNK_SLICES];
-    int runs = chunk_mesh_alpha_runs(c->first[k], c->count[k], c->slice_vertices[k], c->alpha_lod_vertices,
+    int runs = chunk_mesh_alpha_runs(c->first[k], c->count[k], c->slice_vertices[k], c->lod_vertices[k],
                                      c->alpha_leaf_vertices, part, slices, firsts, vertices);
     if (runs > 0 && b->arena != c->arena) {
         renderer_batch_flush(r);
@@ -614,7 +616,8 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             const RenderChunk *c = &t->chunks[v->index];
             if (c->arena != a)
                 continue;
-            long n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera->position), v->slices);
+            long n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera->position), v->slices,
+                                            c->has_lod && render_uses_lod(v->distance, r->lod_from));
             triangles += n;
             v->drawn = n > 0;
         }
@@ -628,7 +631,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     r->stats.draw_calls += far_calls;
 
     /* far leaves: the leaves of chunks from far_leaves_from on, one-sided (back faces still culled); from
-     * leaves_lod_from on their half-resolution canopies */
+     * lod_from on their half-resolution canopies */
     bool far_leaves = r->far_leaves_from > 0.0f;
     if (far_leaves) {
         bool begun = false;
@@ -637,7 +640,8 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
                 VisibleChunk *v = &r->visible[i];
                 const RenderChunk *c = &t->chunks[v->index];
                 int one_sided, two_sided;
-                render_alpha_parts(v->distance, r->far_leaves_from, r->leaves_lod_from, &one_sided, &two_sided);
+                render_alpha_parts(v->distance, r->far_leaves_from, c->has_lod ? r->lod_from : 0.0f, &one_sided,
+                                   &two_sided);
                 if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || one_sided < 0)
                     continue;
                 if (!begun) {
@@ -667,7 +671,8 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
                 cutout_begun = true;
             }
             int one_sided, two_sided;
-            render_alpha_parts(v->distance, r->far_leaves_from, r->leaves_lod_from, &one_sided, &two_sided);
+            render_alpha_parts(v->distance, r->far_leaves_from, c->has_lod ? r->lod_from : 0.0f, &one_sided,
+                                   &two_sided);
             triangles += renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)two_sided);
             v->drawn = true;
         }
@@ -692,7 +697,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             glDepthMask(GL_FALSE);
             transparent_begun = true;
         }
-        triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_TRANSPARENT, v->slices);
+        triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_TRANSPARENT, v->slices, false);
         v->drawn = true;
     }
     renderer_batch_flush(r);

@@ -119,19 +119,19 @@ static void test_aligned_canopy(void)
     float lo[3] = {4, 64, 4}, hi[3] = {8, 68, 8};
     ChunkMesh *a = mesh_chunk(t, plain), *b = mesh_chunk(t, merged);
     LodStats sa = lod_stats(a, lo, hi), sb = lod_stats(b, lo, hi);
-    CHECK_EQ_INT(sa.quads, 6 * 16);          /* unmerged: each block face is its 4 unit faces */
+    CHECK_EQ_INT(sa.quads, 6 * 4);           /* unmerged: one quad per block face */
     CHECK(fabs(sa.area - 96.0) < 1e-3);
     CHECK_EQ_INT(sa.outside, 0);
     CHECK_EQ_INT(sa.inward, 0);
-    CHECK(sb.quads >= 6 && sb.quads < 6 * 16 / 2);   /* merged: at least one quad a side, far fewer */
+    CHECK(sb.quads >= 6 && sb.quads < 6 * 4);   /* merged: at least one quad a side, fewer */
     CHECK(fabs(sb.area - 96.0) < 1e-3);
     CHECK_EQ_INT(sb.outside, 0);
     CHECK_EQ_INT(sb.inward, 0);
     /* the exact leaves are still there, after the far leaves and before the rest */
     CHECK_EQ_INT(chunk_mesh_alpha_part_vertices(a, MESH_ALPHA_LEAVES), 6 * 16 * 4);
-    CHECK_EQ_INT(chunk_mesh_alpha_part_vertices(a, MESH_ALPHA_LOD_LEAVES), 6 * 16 * 4);
+    CHECK_EQ_INT(chunk_mesh_alpha_part_vertices(a, MESH_ALPHA_LOD_LEAVES), 6 * 4 * 4);
     CHECK_EQ_INT(chunk_mesh_alpha_part_vertices(a, MESH_ALPHA_REST), 0);
-    CHECK_EQ_INT(a->lod_vertices[MESH_SUBSET_ALPHA_TESTED][4], 6 * 16 * 4);
+    CHECK_EQ_INT(a->lod_vertices[MESH_SUBSET_ALPHA_TESTED][4], 6 * 4 * 4);
     CHECK_EQ_INT(a->lod_vertices[MESH_SUBSET_ALPHA_TESTED][3] + a->lod_vertices[MESH_SUBSET_ALPHA_TESTED][5], 0);
     chunk_mesh_destroy(a);
     chunk_mesh_destroy(b);
@@ -158,7 +158,7 @@ static void test_sparse_leaves(void)
     float lo[3] = {10, 80, 10}, hi[3] = {12, 82, 12};
     m = mesh_chunk(t, plain);
     LodStats st = lod_stats(m, lo, hi);
-    CHECK_EQ_INT(st.quads, 6 * 4);
+    CHECK_EQ_INT(st.quads, 6);
     CHECK(fabs(st.area - 24.0) < 1e-3);
     CHECK_EQ_INT(st.outside, 0);
     CHECK_EQ_INT(st.inward, 0);
@@ -191,9 +191,9 @@ static void test_against_rock_and_border(void)
         }
     CHECK_EQ_INT(down, 0);
     CHECK_EQ_INT(border, 0);
-    /* in unit faces: the first canopy's top (4 x 4) and 4 sides (4 x 2); the border one's block in this chunk
-     * (x 14..15): top, -X, +Z and -Z, 2 x 2 each */
-    CHECK_EQ_INT(quads, (16 + 4 * 8) + 4 * 4);
+    /* in block faces: the first canopy's top (2 x 2) and 4 sides (2 x 1); the border one's block in this chunk
+     * (x 14..15): top, -X, +Z and -Z */
+    CHECK_EQ_INT(quads, (4 + 4 * 2) + 4);
     chunk_mesh_destroy(m);
     world_destroy(t);
 }
@@ -201,7 +201,7 @@ static void test_against_rock_and_border(void)
 static int fill_floor_64(int x, int y, int z) { (void)x; (void)z; return y <= 64 ? BLOCK_STONE : BLOCK_AIR; }
 static int fill_floor_65(int x, int y, int z) { (void)x; (void)z; return y <= 65 ? BLOCK_GRASS : BLOCK_AIR; }
 
-/* Unit quads of subset 4's far copy facing up, and the heights they lie at (min, max). */
+/* Quads of subset 4's far copy facing up, and the heights they lie at (min, max). */
 static int lod_tops(const ChunkMesh *m, float *lo, float *hi)
 {
     const int k = MESH_SUBSET_OPAQUE_OTHER;
@@ -229,7 +229,7 @@ static void test_ground_rounding(void)
     Terrain *t = world_make(1, fill_floor_65);   /* top cell 65: a block's upper cell */
     world_light(t);
     ChunkMesh *m = mesh_chunk(t, plain);
-    CHECK_EQ_INT(lod_tops(m, &lo, &hi), 256);
+    CHECK_EQ_INT(lod_tops(m, &lo, &hi), 64);   /* one quad per block face */
     CHECK(lo == 66.0f && hi == 66.0f);
     CHECK_EQ_INT(chunk_mesh_subset_vertices(m, MESH_SUBSET_OPAQUE_OTHER, false), 256 * 4);   /* full resolution */
     chunk_mesh_destroy(m);
@@ -238,7 +238,7 @@ static void test_ground_rounding(void)
     t = world_make(1, fill_floor_64);   /* top cell 64: the lower one rounds down */
     world_light(t);
     m = mesh_chunk(t, plain);
-    CHECK_EQ_INT(lod_tops(m, &lo, &hi), 256);
+    CHECK_EQ_INT(lod_tops(m, &lo, &hi), 64);
     CHECK(lo == 64.0f && hi == 64.0f);
     for (int k = 0; k < 4; k++) CHECK_EQ_INT(chunk_mesh_subset_vertices(m, k, true), 0);   /* no sides */
     /* lit like the air above the ground, not the stone it lies under */
@@ -259,7 +259,8 @@ static int fill_rough(int x, int y, int z)
     return y == h ? BLOCK_GRASS : y > h - 3 ? BLOCK_DIRT : BLOCK_STONE;
 }
 
-/* Directed unit edges of the far copy's opaque faces, counted +1 one way and -1 the other. */
+/* Directed edges of the far copy's opaque faces (all 2 cells long, unmerged), counted +1 one way and -1 the
+ * other. */
 #define EDGE_TABLE (1 << 20)
 typedef struct EdgeTable {
     uint64_t *keys;

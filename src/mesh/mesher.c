@@ -295,7 +295,7 @@ static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int s
     if (ctx->merge) {
         mesher_merge_slice(ctx, lists);
         mesher_merge_list(ctx, &ctx->leaf_list);
-        for (int k = 0; k < MESH_SUBSET_COUNT; k++) mesher_merge_list(ctx, &lod[k]);
+        for (int k = 0; k < MESH_SUBSET_COUNT; k++) mesher_lod_merge(ctx, &lod[k]);
     }
     *leaf_count = ctx->leaf_list.count;
     for (int k = 0; k < MESH_SUBSET_COUNT; k++) {

@@ -140,8 +140,10 @@ void mesher_faces_emit_cell(MesherContext *ctx, VertexList *lists, int x, int y,
 const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int lz, bool *missing);
 
 /* mesher_lod.c: the slab's slice at half resolution (2 x 2 x 2 cells a block), opaque faces into lists 0..4
- * and leaves into the alpha-tested one (all emptied first), unmerged. */
+ * and leaves into the alpha-tested one (all emptied first), one quad per block face, unmerged. */
 void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList lists[MESH_SUBSET_COUNT]);
+/* Greedy merging of one such list (mesher_merge_list at half scale). */
+void mesher_lod_merge(MesherContext *ctx, VertexList *list);
 
 /* mesher_shapes.c: crossed plants, torches, thin layers */
 void mesher_shapes_emit_cross(MesherContext *ctx, VertexList *list, int x, int y, int z, const BlockDef *def);

@@ -15,14 +15,15 @@
  * The blocks one beyond the slice are classified too (from the 3x3 chunks; the slice hash covers two cells
  * of border for that, mesher.c), so both sides of a slice or chunk border agree and the far copy is
  * watertight: a solid block shows a face where the block beside it is not solid, a leaf block where it is
- * empty. Each face is emitted as its 4 unit faces with one flat colour: the face's block's tint at the
- * block's first column, the face shade and the brightest light in front of its 4 cells (the first cell out
- * that is not an opaque cube, as a block may lie a cell under the ground; no ambient occlusion), so greedy
- * merging joins them. The face's block: on top, the highest opaque cube or thin layer (snow cover) in the
- * block's columns, looking from two cells above it down; on a side, the highest opaque cube
- * on that side, else in the block; for leaves, the block's first leaf. Opaque faces go to their subsets by
- * direction (0..3 sides, 4 top and bottom), leaves to the alpha-tested one; non-cube shapes, plants, water
- * and glass have no far copy (the renderer draws them cell by cell at any distance). */
+ * empty. Each face is one quad of 2 x 2 cells (the tile repeated on each cell) with one flat colour: the
+ * face's block's tint at the block's first column, the face shade and the brightest light in front of its 4
+ * cells (the first cell out that is not an opaque cube, as a block may lie a cell under the ground; no ambient
+ * occlusion), so greedy merging (at half scale, where a block face is a unit face: mesher_lod_merge) joins
+ * them. The face's block: on top, the highest opaque cube or thin layer (snow cover) in the block's columns,
+ * looking from two cells above it down; on a side, the highest opaque cube on that side, else in the block;
+ * for leaves, the block's first leaf. Opaque faces go to their subsets by direction (0..3 sides, 4 top and
+ * bottom), leaves to the alpha-tested one; non-cube shapes, plants, water and glass have no far copy (the
+ * renderer draws them cell by cell at any distance). */
 #include "mesher_internal.h"
 
 #define LOD_CELLS 8                       /* blocks per slice side */
@@ -39,24 +40,23 @@ static inline int lod_index(int x, int y, int z)
     return (x + 1) + LOD_GRID * ((y + 1) + LOD_GRID * (z + 1));
 }
 
+/* Per face, the offsets of a block's 4 cells on that side, top row first. */
+static const int LOD_FACE_CELLS[6][4][3] = {
+    {{0, 1, 1}, {1, 1, 1}, {0, 0, 1}, {1, 0, 1}},   /* +Z */
+    {{1, 1, 0}, {1, 1, 1}, {1, 0, 0}, {1, 0, 1}},   /* +X */
+    {{0, 1, 0}, {1, 1, 0}, {0, 0, 0}, {1, 0, 0}},   /* -Z */
+    {{0, 1, 0}, {0, 1, 1}, {0, 0, 0}, {0, 0, 1}},   /* -X */
+    {{0, 1, 0}, {1, 1, 0}, {0, 1, 1}, {1, 1, 1}},   /* +Y */
+    {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 0, 1}}};  /* -Y */
+
 /* The 4 cells of block (bx, by, bz) on its `face` side, slice-local, top row first. */
 static void lod_face_cells(int bx, int by, int bz, int face, int out[4][3])
 {
-    int n = 0;
-    for (int dy = 1; dy >= 0; dy--)
-        for (int dz = 0; dz < 2; dz++)
-            for (int dx = 0; dx < 2; dx++) {
-                int d[3] = {dx, dy, dz};
-                const int *step = LOD_FACE_STEP[face];
-                bool on_side = true;
-                for (int a = 0; a < 3; a++)
-                    if (step[a] != 0 && d[a] != (step[a] > 0 ? 1 : 0)) on_side = false;
-                if (!on_side) continue;
-                out[n][0] = 2 * bx + dx;
-                out[n][1] = 2 * by + dy;
-                out[n][2] = 2 * bz + dz;
-                n++;
-            }
+    for (int n = 0; n < 4; n++) {
+        out[n][0] = 2 * bx + LOD_FACE_CELLS[face][n][0];
+        out[n][1] = 2 * by + LOD_FACE_CELLS[face][n][1];
+        out[n][2] = 2 * bz + LOD_FACE_CELLS[face][n][2];
+    }
 }
 
 static inline int lod_cell(const MesherSlab *slab, int x, int y, int z)
@@ -76,15 +76,25 @@ static int32_t lod_source_cell(const MesherContext *ctx, int slice, int x, int y
     return cell_load(&column[wy]);
 }
 
+/* The cell value at slice-local (x, y, z): from the slab where it holds it (-1..16 on each axis), else from
+ * the chunks. */
+static inline int32_t lod_cell_value(const MesherContext *ctx, const MesherSlab *slab, int slice, int x, int y, int z)
+{
+    if ((unsigned)(x + 1) < SLAB_SIZE && (unsigned)(y + 1) < SLAB_SIZE && (unsigned)(z + 1) < SLAB_SIZE)
+        return slab->cells[SLAB_INDEX(x, y, z)];
+    return lod_source_cell(ctx, slice, x, y, z);
+}
+
 /* The light a face of the block shows: per cell of the face the first cell in front of it that is not an
  * opaque cube (the block may lie a cell below the ground it stands for), at most 2 out; the brightest. */
-static int lod_face_light(const MesherContext *ctx, int slice, int face, const int cells[4][3])
+static int lod_face_light(const MesherContext *ctx, const MesherSlab *slab, int slice, int face,
+                          const int cells[4][3])
 {
     int light = 0;
     for (int c = 0; c < 4; c++)
         for (int d = 1; d <= 2; d++) {
-            int32_t v = lod_source_cell(ctx, slice, cells[c][0] + d * LOD_FACE_STEP[face][0],
-                                        cells[c][1] + d * LOD_FACE_STEP[face][1], cells[c][2] + d * LOD_FACE_STEP[face][2]);
+            int32_t v = lod_cell_value(ctx, slab, slice, cells[c][0] + d * LOD_FACE_STEP[face][0],
+                                       cells[c][1] + d * LOD_FACE_STEP[face][1], cells[c][2] + d * LOD_FACE_STEP[face][2]);
             if (ctx->blocks->opaque_cube[cell_contents(v)]) continue;
             int l = cell_light(v);
             light = l > light ? l : light;
@@ -93,8 +103,9 @@ static int lod_face_light(const MesherContext *ctx, int slice, int face, const i
     return light;
 }
 
-/* One unit face of cell (x, y, z) in one flat colour. */
-static void lod_emit_face(MesherContext *ctx, VertexList *list, int x, int y, int z, int face, int tile,
+/* Face `face` of block (bx, by, bz) as one quad in one flat colour: 2 x 2 cells, the tile repeated on each
+ * (local texture coordinates 0..32). */
+static void lod_emit_face(MesherContext *ctx, VertexList *list, int bx, int by, int bz, int face, int tile,
                           const uint8_t color[4])
 {
     int tile_u = (tile & 15) * 16, tile_v = (tile >> 4) * 16;
@@ -103,14 +114,36 @@ static void lod_emit_face(MesherContext *ctx, VertexList *list, int x, int y, in
     uint8_t colors[4][4];
     for (int k = 0; k < 4; k++) {
         const int *c = MESHER_FACE_CORNER[face][k];
-        pos[k][0] = (float)(x + c[0]);
-        pos[k][1] = (float)(ctx->slice_y0 + y + c[1]);
-        pos[k][2] = (float)(z + c[2]);
-        uv[k][0] = tile_u + MESHER_CORNER_UV[k][0];
-        uv[k][1] = tile_v + MESHER_CORNER_UV[k][1];
+        pos[k][0] = (float)(2 * (bx + c[0]));
+        pos[k][1] = (float)(ctx->slice_y0 + 2 * (by + c[1]));
+        pos[k][2] = (float)(2 * (bz + c[2]));
+        uv[k][0] = tile_u + 2 * MESHER_CORNER_UV[k][0];
+        uv[k][1] = tile_v + 2 * MESHER_CORNER_UV[k][1];
         memcpy(colors[k], color, 4);
     }
     mesher_emit_quad(ctx, list, pos, uv, colors);
+}
+
+/* Scales a list's positions and local texture coordinates by `scale` (texture coordinates keep their tile). */
+static void lod_scale(VertexList *list, float scale)
+{
+    for (int i = 0; i < list->count; i++) {
+        TerrainVertex *v = &list->data[i];
+        v->x *= scale;
+        v->y *= scale;
+        v->z *= scale;
+        int tile_u = v->tx / MESHER_UV_TILE_STRIDE, tile_v = v->ty / MESHER_UV_TILE_STRIDE;
+        v->tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + (int)((float)(v->tx - tile_u * MESHER_UV_TILE_STRIDE) * scale));
+        v->ty = (int16_t)(tile_v * MESHER_UV_TILE_STRIDE + (int)((float)(v->ty - tile_v * MESHER_UV_TILE_STRIDE) * scale));
+    }
+}
+
+void mesher_lod_merge(MesherContext *ctx, VertexList *list)
+{
+    if (list->count == 0) return;
+    lod_scale(list, 0.5f);   /* every corner lies on even coordinates: a block face becomes a unit face */
+    mesher_merge_list(ctx, list);
+    lod_scale(list, 2.0f);
 }
 
 /* Whether the neighbour of block (bx, by, bz) through `face` covers that face of a block of `kind`. */
@@ -130,7 +163,7 @@ static int lod_solid_face_block(const MesherContext *ctx, const MesherSlab *slab
         for (int c = 0; c < 4; c++) {
             int x = 2 * bx + (c & 1), z = 2 * bz + (c >> 1);
             for (int y = 2 * by + 3; y >= 2 * by && y > best_y; y--) {
-                int id = lod_source_cell(ctx, slice, x, y, z) & CELL_CONTENTS_MASK;
+                int id = cell_contents(lod_cell_value(ctx, slab, slice, x, y, z));
                 if (blocks->opaque_cube[id] || blocks->shape[id] == BLOCK_SHAPE_LAYER) {
                     best = id;
                     best_y = y;
@@ -160,31 +193,36 @@ static int lod_leaf_block(const MesherContext *ctx, const MesherSlab *slab, int 
     return 0;
 }
 
-/* Classifies the slice's blocks and the ring of blocks around them into kinds[], from the 3x3 chunks (rows
- * below the world are bedrock, above it air); false when none of the slice's own is solid or leaves. */
-static bool lod_classify(const MesherContext *ctx, int slice, uint8_t *kinds)
+/* A column's opaque cubes and leaves over the slice's rows -2..17 (bit r = row r - 2): inside the slab's
+ * columns its masks (rows -1..16) and two more cells, outside them all 20 cells from the 3x3 chunks. */
+static void lod_column_masks(const MesherContext *ctx, const MesherSlab *slab, int slice, int x, int z,
+                             uint32_t *opaque, uint32_t *leaves)
 {
-    const int y_base = slice * CHUNK_SLICE_HEIGHT - 2;   /* world y of row 0: two below the slice */
-    const int rows = 2 * LOD_GRID;
+    uint32_t o = 0, l = 0;
+    bool in_slab = x >= -1 && x <= CHUNK_SIZE_X && z >= -1 && z <= CHUNK_SIZE_Z;
+    if (in_slab) {
+        o = slab->opaque[SLAB_COLUMN(x, z)] << 1;
+        l = slab->leaves[SLAB_COLUMN(x, z)] << 1;
+    }
+    for (int r = 0; r < 20; r += in_slab ? 19 : 1) {
+        unsigned k = ctx->kind[cell_contents(lod_source_cell(ctx, slice, x, r - 2, z))];
+        o |= (uint32_t)(k & MESHER_KIND_OPAQUE) << r;
+        l |= (uint32_t)((k >> 3) & 1u) << r;
+    }
+    *opaque = o;
+    *leaves = l;
+}
+
+/* Classifies the slice's blocks and the ring of blocks around them into kinds[] (rows below the world are
+ * bedrock, above it air); false when none of the slice's own is solid or leaves. */
+static bool lod_classify(const MesherContext *ctx, const MesherSlab *slab, int slice, uint8_t *kinds)
+{
     bool any = false;
     for (int bz = -1; bz <= LOD_CELLS; bz++)
         for (int bx = -1; bx <= LOD_CELLS; bx++) {
-            uint32_t opaque[4], leaves[4];   /* per column of the block: bit r = row r */
-            for (int c = 0; c < 4; c++) {
-                bool missing;
-                const int32_t *column = mesher_source_column(ctx, 2 * bx + (c & 1), 2 * bz + (c >> 1), &missing);
-                uint32_t o = 0, l = 0;
-                for (int r = rows - 1; r >= 0; r--) {
-                    int y = y_base + r;
-                    int id = y < 0 ? BLOCK_BEDROCK : y >= CHUNK_SIZE_Y || missing ? BLOCK_AIR
-                                                                              : cell_contents(cell_load(&column[y]));
-                    unsigned k = ctx->kind[id];
-                    o = (o << 1) | (k & MESHER_KIND_OPAQUE);
-                    l = (l << 1) | ((k >> 3) & 1u);
-                }
-                opaque[c] = o;
-                leaves[c] = l;
-            }
+            uint32_t opaque[4], leaves[4];   /* per column of the block: bit r = row r - 2 */
+            for (int c = 0; c < 4; c++)
+                lod_column_masks(ctx, slab, slice, 2 * bx + (c & 1), 2 * bz + (c >> 1), &opaque[c], &leaves[c]);
             for (int by = -1; by <= LOD_CELLS; by++) {
                 int r = 2 * by + 2;   /* the block's lower row */
                 bool full_column = false, top_layer = true;
@@ -193,7 +231,8 @@ static bool lod_classify(const MesherContext *ctx, int slice, uint8_t *kinds)
                     uint32_t bits = opaque[c] >> r & 3u;
                     full_column = full_column || bits == 3u;
                     top_layer = top_layer && (bits & 2u);
-                    leaf_count += __builtin_popcount(leaves[c] >> r & 3u);
+                    uint32_t two = leaves[c] >> r & 3u;
+                    leaf_count += (int)((two & 1u) + (two >> 1));
                 }
                 unsigned kind = leaf_count >= LOD_LEAF_CELLS ? LOD_LEAF : full_column || top_layer ? LOD_SOLID : 0u;
                 kinds[lod_index(bx, by, bz)] = (uint8_t)kind;
@@ -208,7 +247,7 @@ void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, Ver
 {
     for (int k = 0; k < MESH_SUBSET_COUNT; k++) lists[k].count = 0;
     uint8_t kinds[LOD_GRID * LOD_GRID * LOD_GRID];
-    if (!lod_classify(ctx, slice, kinds)) return;
+    if (!lod_classify(ctx, slab, slice, kinds)) return;
     const int32_t *saved = ctx->slab;
     ctx->slab = slab->cells;
     for (int bz = 0; bz < LOD_CELLS; bz++)
@@ -219,21 +258,19 @@ void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, Ver
                 int leaf = kind == LOD_LEAF ? lod_leaf_block(ctx, slab, bx, by, bz) : 0;
                 if (kind == LOD_LEAF && !leaf) continue;
                 for (int f = 0; f < 6; f++) {
+                    if (lod_covered(kinds, kind, bx, by, bz, f)) continue;
                     int cells[4][3];
                     lod_face_cells(bx, by, bz, f, cells);
-                    if (lod_covered(kinds, kind, bx, by, bz, f)) continue;
                     int id = leaf ? leaf : lod_solid_face_block(ctx, slab, slice, bx, by, bz, f, cells);
                     const BlockDef *def = &ctx->blocks->defs[id];
                     if (!id || !def->defined) continue;
-                    int light = lod_face_light(ctx, slice, f, cells);
+                    int light = lod_face_light(ctx, slab, slice, f, cells);
                     light = light > def->emission ? light : def->emission;
                     uint8_t color[4];
                     mesher_shade(color, mesher_face_tint(ctx, def, (BlockFace)f, 2 * bx, 2 * bz),
                                  ctx->face_factor[f][light * MESHER_SHADOW_DIVISOR]);
                     int subset = leaf ? MESH_SUBSET_ALPHA_TESTED : f < BLOCK_FACE_POS_Y ? f : MESH_SUBSET_OPAQUE_OTHER;
-                    for (int c = 0; c < 4; c++)
-                        lod_emit_face(ctx, &lists[subset], cells[c][0], cells[c][1], cells[c][2], f,
-                                      def->textures[f], color);
+                    lod_emit_face(ctx, &lists[subset], bx, by, bz, f, def->textures[f], color);
                 }
             }
     ctx->slab = saved;

@@ -92,16 +92,18 @@ static inline bool render_uses_lod(float distance, float lod_from)
     return lod_from > 0.0f && distance >= lod_from;
 }
 
-/* The parts of a chunk's alpha-tested subset drawn at `distance`: *one_sided in the far-leaves pass (-1:
- * none), *two_sided in the cut-out pass. far_from, lod_from: the two distances above (0: never). Pure; the
- * renderer's rule, also counted by strata-bench. */
+/* The parts of a chunk's alpha-tested subset drawn at `distance`: *one_sided in the far-leaves pass, *two_sided
+ * in the cut-out pass (-1: none). far_from, lod_from: the two distances above (0: never). A chunk drawn at half
+ * resolution draws no plants, torches or other cut-outs: they stand on the cells' ground, which its copy may
+ * round down by a cell (they would float), and they are a few pixels there. Pure; the renderer's rule, also
+ * counted by strata-bench. */
 static inline void render_alpha_parts(float distance, float far_from, float lod_from, int *one_sided,
                                       int *two_sided)
 {
     bool far = far_from > 0.0f && distance >= far_from;
     bool lod = far && render_uses_lod(distance, lod_from);
     *one_sided = !far ? -1 : lod ? MESH_ALPHA_LOD_LEAVES : MESH_ALPHA_LEAVES;
-    *two_sided = far ? MESH_ALPHA_REST : MESH_ALPHA_NEAR;
+    *two_sided = lod ? -1 : far ? MESH_ALPHA_REST : MESH_ALPHA_NEAR;
 }
 
 typedef struct RenderStats {

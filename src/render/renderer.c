@@ -14,7 +14,8 @@
  *      faces wind outward, so a far canopy's far side is not drawn: half the leaf fragments) and cut out at
  *      a lower alpha to keep the canopy as full (terrain_leaves.frag); from RENDER_LOD_FROM on, their
  *      leaves at half resolution (render_alpha_parts chooses each chunk's parts);
- *   2. alpha-tested: two-sided, cut-out at alpha 0.5 (near chunks' leaves, and every chunk's plants);
+ *   2. alpha-tested: two-sided, cut-out at alpha 0.5 (near chunks' leaves, and the plants of chunks nearer
+ *      than RENDER_LOD_FROM);
  *   then the sky dome, depth-tested at the far plane, so it shades only the pixels no terrain covers;
  *   3. transparent: blended, depth writes off, far to near;
  * and the overlay. Chunk geometry lives in a few big arenas (chunk_arena.c): a pass gathers the merged
@@ -664,17 +665,18 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         for (int i = 0; i < visible; i++) {
             VisibleChunk *v = &r->visible[i];
             const RenderChunk *c = &t->chunks[v->index];
-            if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0)
+            int one_sided, two_sided;
+            render_alpha_parts(v->distance, r->far_leaves_from, c->has_lod ? r->lod_from : 0.0f, &one_sided,
+                               &two_sided);
+            if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || two_sided < 0)
                 continue;
             if (!cutout_begun) {
                 renderer_begin_pass(&r->cutout, view_proj, sky);
                 cutout_begun = true;
             }
-            int one_sided, two_sided;
-            render_alpha_parts(v->distance, r->far_leaves_from, c->has_lod ? r->lod_from : 0.0f, &one_sided,
-                                   &two_sided);
-            triangles += renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)two_sided);
-            v->drawn = true;
+            long n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)two_sided);
+            triangles += n;
+            v->drawn = v->drawn || n > 0;
         }
         renderer_batch_flush(r);
     }

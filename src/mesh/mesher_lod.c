@@ -6,11 +6,11 @@
  * cells are 8^3 blocks of 2 x 2 x 2, classified from their cells alone:
  *   - leaves: at least 3 leaves (a spruce's tip, 3 leaves round its trunk, stays; a lone leaf goes; with 4,
  *     far spruces showed bare trunk tops; a trunk inside a canopy is hidden, as it is near by);
- *   - solid: otherwise, one of its 4 columns has both cells opaque cubes, or its whole top layer is: ground
- *     whose top cell is the block's upper one stays, ground whose top is the lower one rounds down (so
- *     shallow water over it still shows, and the far ground never rises above a near chunk's to show a step
- *     towards the camera at the boundary: a step down there is a back face), a trunk or a one-thick wall
- *     stays;
+ *   - solid: otherwise, one of its 4 columns has both cells opaque cubes, or its whole top layer is, and no
+ *     water lies in its top layer: ground whose top cell is the block's upper one stays, ground whose top is
+ *     the lower one rounds down (so shallow water over it still shows, and the far ground never rises above
+ *     a near chunk's to show a step towards the camera at the boundary: a step down there is a back face), a
+ *     trunk or a one-thick wall stays, and a river one or two cells wide is not filled by its banks;
  *   - empty otherwise.
  * The blocks one beyond the slice are classified too (from the 3x3 chunks; the slice hash covers two cells
  * of border for that, mesher.c), so both sides of a slice or chunk border agree and the far copy is
@@ -193,24 +193,27 @@ static int lod_leaf_block(const MesherContext *ctx, const MesherSlab *slab, int 
     return 0;
 }
 
-/* A column's opaque cubes and leaves over the slice's rows -2..17 (bit r = row r - 2): inside the slab's
- * columns its masks (rows -1..16) and two more cells, outside them all 20 cells from the 3x3 chunks. */
+/* A column's opaque cubes, leaves and water over the slice's rows -2..17 (bit r = row r - 2): inside the
+ * slab's columns its masks (rows -1..16) and two more cells, outside them all 20 cells from the 3x3 chunks. */
 static void lod_column_masks(const MesherContext *ctx, const MesherSlab *slab, int slice, int x, int z,
-                             uint32_t *opaque, uint32_t *leaves)
+                             uint32_t masks[3])
 {
-    uint32_t o = 0, l = 0;
+    uint32_t o = 0, l = 0, w = 0;
     bool in_slab = x >= -1 && x <= CHUNK_SIZE_X && z >= -1 && z <= CHUNK_SIZE_Z;
     if (in_slab) {
         o = slab->opaque[SLAB_COLUMN(x, z)] << 1;
         l = slab->leaves[SLAB_COLUMN(x, z)] << 1;
+        w = slab->water[SLAB_COLUMN(x, z)] << 1;
     }
     for (int r = 0; r < 20; r += in_slab ? 19 : 1) {
         unsigned k = ctx->kind[cell_contents(lod_source_cell(ctx, slice, x, r - 2, z))];
         o |= (uint32_t)(k & MESHER_KIND_OPAQUE) << r;
+        w |= (uint32_t)((k >> 2) & 1u) << r;
         l |= (uint32_t)((k >> 3) & 1u) << r;
     }
-    *opaque = o;
-    *leaves = l;
+    masks[0] = o;
+    masks[1] = l;
+    masks[2] = w;
 }
 
 /* Classifies the slice's blocks and the ring of blocks around them into kinds[] (rows below the world are
@@ -220,21 +223,22 @@ static bool lod_classify(const MesherContext *ctx, const MesherSlab *slab, int s
     bool any = false;
     for (int bz = -1; bz <= LOD_CELLS; bz++)
         for (int bx = -1; bx <= LOD_CELLS; bx++) {
-            uint32_t opaque[4], leaves[4];   /* per column of the block: bit r = row r - 2 */
-            for (int c = 0; c < 4; c++)
-                lod_column_masks(ctx, slab, slice, 2 * bx + (c & 1), 2 * bz + (c >> 1), &opaque[c], &leaves[c]);
+            uint32_t masks[4][3];   /* per column of the block: opaque, leaves, water; bit r = row r - 2 */
+            for (int c = 0; c < 4; c++) lod_column_masks(ctx, slab, slice, 2 * bx + (c & 1), 2 * bz + (c >> 1), masks[c]);
             for (int by = -1; by <= LOD_CELLS; by++) {
                 int r = 2 * by + 2;   /* the block's lower row */
-                bool full_column = false, top_layer = true;
+                bool full_column = false, top_layer = true, water_on_top = false;
                 int leaf_count = 0;
                 for (int c = 0; c < 4; c++) {
-                    uint32_t bits = opaque[c] >> r & 3u;
+                    uint32_t bits = masks[c][0] >> r & 3u;
                     full_column = full_column || bits == 3u;
                     top_layer = top_layer && (bits & 2u);
-                    uint32_t two = leaves[c] >> r & 3u;
+                    uint32_t two = masks[c][1] >> r & 3u;
                     leaf_count += (int)((two & 1u) + (two >> 1));
+                    water_on_top = water_on_top || (masks[c][2] >> r & 2u);
                 }
-                unsigned kind = leaf_count >= LOD_LEAF_CELLS ? LOD_LEAF : full_column || top_layer ? LOD_SOLID : 0u;
+                unsigned kind = leaf_count >= LOD_LEAF_CELLS ? LOD_LEAF
+                              : (full_column || top_layer) && !water_on_top ? LOD_SOLID : 0u;
                 kinds[lod_index(bx, by, bz)] = (uint8_t)kind;
                 bool own = bx >= 0 && bx < LOD_CELLS && by >= 0 && by < LOD_CELLS && bz >= 0 && bz < LOD_CELLS;
                 any = any || (own && kind);

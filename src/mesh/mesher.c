@@ -104,7 +104,8 @@ static uint64_t mesher_pass_seed(const MesherContext *ctx, const TerrainChunk *c
     uint64_t h = 0x243F6A8885A308D3ull;
     uint32_t bright;
     memcpy(&bright, &ctx->brightness, sizeof bright);
-    h = mesher_hash_round(h, ((uint64_t)bright << 8) | (uint64_t)ctx->season | (uint64_t)ctx->merge << 40 | (uint64_t)ctx->lod << 41);
+    h = mesher_hash_round(h, ((uint64_t)bright << 8) | (uint64_t)ctx->season | (uint64_t)ctx->merge << 40 |
+                                 (uint64_t)ctx->lod << 41);
     h = mesher_hash_round(h, (uint64_t)(uintptr_t)ctx->blocks);
     for (int i = 0; i < CHUNK_SHAFTS; i += 2) {
         uint64_t a = (uint32_t)chunk->shafts[i] & 0xFF00u, b = (uint32_t)chunk->shafts[i + 1] & 0xFF00u;
@@ -128,9 +129,8 @@ const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int lz, bo
 /* Hashes the slices of one parity, each with a two-cell border (the faces need one, the half-resolution copy
  * a 2-cell block beyond it: mesher_lod.c), straight from the chunks: column by column (each column's memory
  * read front to back), two cells per 64-bit load (chunk.h: view columns are 8-byte aligned). Per slice the
- * words are
- * keyed by position and summed as products of their halves (the NH construction): no dependency chain
- * between words, and a change in one or a few cells changes the sum except with odds near 2^-32.
+ * words are keyed by position and summed as products of their halves (the NH construction): no dependency
+ * chain between words, and a change in one or a few cells changes the sum except with odds near 2^-32.
  * Rows outside the world are constant and not hashed. */
 typedef int64_t __attribute__((may_alias)) MesherCellPair;
 

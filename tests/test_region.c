@@ -1,7 +1,8 @@
 /* test_region.c — region files: all 256 slots written and read back (across reopen), copy-on-write
  * placement (no overlaps, page aligned, the old record untouched), damaged records reported with file,
  * chunk and offset while the file stays byte-identical, torn directory copies, compaction, limits, and
- * failed directory commits (the failed copy's pages stay reserved, a later commit outranks it). */
+ * failed directory commits (the failed copy's pages stay reserved, a later commit outranks it), and a save
+ * whose entry equals a bad entry's byte for byte (it reads back at once). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <stdint.h>
@@ -647,6 +648,60 @@ static void test_bad_entries(void)
     }
 }
 
+/* A bad entry past the end of the file names the very pages, size and CRC that the chunk's next save gets
+ * (fuzz_region found it): the directory entry does not change, yet the saved chunk must read back at once,
+ * and the intact chunk beside it must stay as it was. */
+static void test_save_matches_bad_entry(void)
+{
+    char dir[300], path[400];
+    make_dir("bad_entry_same", dir, sizeof dir);
+    region_file_path(path, sizeof path, dir, 0, 0);
+    RegionFile *r = NULL;
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_CREATE, &r), ST_OK);
+    if (!r) return;
+    payload_make(buffer, 0, 0, 1, 3000);
+    CHECK_EQ_INT(region_write_chunk(r, 0, 0, buffer, 3000), ST_OK);
+    RegionEntry e0 = region_get_entry(r, region_slot_of(0, 0));
+    region_close(r);
+    CHECK_EQ_INT(e0.offset, REGION_DATA_START);
+    /* Chunk 1,0's entry: the page after chunk 0,0's record (past the end of the file), the next save's size
+     * and CRC; in both copies (their CRCs fixed). */
+    const size_t size = 500;
+    payload_make(buffer, 1, 0, 2, size);
+    uint32_t offset = REGION_DATA_START + REGION_PAGE, record = REGION_RECORD_HEADER + (uint32_t)size;
+    uint32_t crc = (uint32_t)crc32(0L, buffer, (uInt)size);
+    for (int copy = 0; copy < 2; copy++) {
+        uint8_t e[12];
+        for (int i = 0; i < 4; i++)
+            e[i] = (uint8_t)(offset >> (8 * i)), e[4 + i] = (uint8_t)(record >> (8 * i)), e[8 + i] = (uint8_t)(crc >> (8 * i));
+        write_bytes_at(path, (long)copy * REGION_PAGE + 24 + region_slot_of(1, 0) * 12, e, sizeof e);
+        uint64_t g = 0;
+        disk_entry(path, copy, 0, &g);
+        set_copy_generation(path, copy, g);   /* fixes the CRC */
+    }
+    log_set_level(LOG_SILENT);
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_WRITE, &r), ST_OK);
+    log_set_level(LOG_INFO);
+    if (!r) return;
+    const uint8_t *p;
+    size_t n;
+    CHECK_EQ_INT(region_get_slot_status(r, region_slot_of(1, 0), NULL), REGION_SLOT_BAD_ENTRY);
+    CHECK_EQ_INT(region_read_chunk(r, 1, 0, &p, &n), ST_ERR_FORMAT);
+    CHECK_EQ_INT(region_write_chunk(r, 1, 0, buffer, size), ST_OK);
+    RegionEntry e1 = region_get_entry(r, region_slot_of(1, 0));
+    CHECK(e1.offset == offset && e1.size == record && e1.crc == crc);   /* the same entry as before */
+    CHECK_EQ_INT(region_get_slot_status(r, region_slot_of(1, 0), NULL), REGION_SLOT_NORMAL);
+    CHECK(payload_check(r, 1, 0, 2, size));
+    CHECK(payload_check(r, 0, 0, 1, 3000));
+    CHECK(layout_ok(r));
+    region_close(r);
+    CHECK_EQ_INT(region_open(path, 0, 0, REGION_OPEN_READ, &r), ST_OK);
+    if (!r) return;
+    CHECK(payload_check(r, 1, 0, 2, size));
+    CHECK(payload_check(r, 0, 0, 1, 3000));
+    region_close(r);
+}
+
 /* Defect 3: compaction's "<path>.tmp" and the region file itself never follow a planted symlink. */
 static void test_symlinks(void)
 {
@@ -690,6 +745,7 @@ int main(void)
     RUN(test_damaged_newest_copy);
     RUN(test_generation_wrap);
     RUN(test_bad_entries);
+    RUN(test_save_matches_bad_entry);
     RUN(test_symlinks);
     test_remove_tree(root);
     return check_report();

@@ -593,9 +593,13 @@ StResult region_write_chunk(RegionFile *region, int cx, int cz, const uint8_t *p
 
     RegionEntry entries[REGION_SLOTS];
     memcpy(entries, region->entries, sizeof entries);
-    entries[region_slot_of(cx, cz)] = (RegionEntry){(uint32_t)offset, (uint32_t)record_size, crc};
+    int slot = region_slot_of(cx, cz);
+    entries[slot] = (RegionEntry){(uint32_t)offset, (uint32_t)record_size, crc};
     rc = region_commit_directory(region, entries);
     if (rc != ST_OK) return rc;
+    /* The slot names the record just written, even when its entry equals the old one byte for byte (a bad
+     * entry past the end of the file, whose pages were free): whatever the open-time checks said is stale. */
+    region->slot_status[slot] = REGION_SLOT_NORMAL;
     region_maybe_compact(region);
     return ST_OK;
 }

@@ -252,7 +252,7 @@ static void test_ground_rounding(void)
 static int fill_rough(int x, int y, int z)
 {
     int h = 60 + (int)lrintf(7.0f * sinf((float)x * 0.37f) + 5.0f * cosf((float)z * 0.29f + (float)x * 0.11f));
-    uint32_t n = (uint32_t)(x * 73856093) ^ (uint32_t)(y * 19349663) ^ (uint32_t)(z * 83492791);
+    uint32_t n = (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u ^ (uint32_t)z * 83492791u;
     if (y > h) return y <= 58 ? BLOCK_WATER : (y == h + 3 && n % 13 == 0) ? BLOCK_STONE : BLOCK_AIR;  /* floating bits */
     int dx = x - 12, dy = y - 50, dz = z - 20;
     if (dx * dx + dy * dy * 2 + dz * dz < 40 || n % 11 == 0) return BLOCK_AIR;   /* a cave and holes */

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "world_fixture.h"
+#include "mesh_fixture.h"
 #include "strata/block.h"
 #include "strata/cell.h"
 #include "strata/light.h"
@@ -22,18 +23,7 @@ static int fill_floor(int x, int y, int z) { (void)x; (void)z; return y <= 64 ? 
 static int fill_rock(int x, int y, int z) { (void)x; (void)z; return y < 120 ? BLOCK_STONE : BLOCK_AIR; }
 
 /* Sunlight everywhere, propagation on every chunk that has all its neighbours. */
-static void world_light(Terrain *t)
-{
-    int n = terrain_chunk_count(t);
-    for (int i = 0; i < n; i++) light_compute_sunlight(terrain_chunk_at(t, i), blocks, LIGHT_MAX);
-    for (int i = 0; i < n; i++) {
-        TerrainChunk *c = terrain_chunk_at(t, i);
-        bool all = true;
-        for (int dz = -1; dz <= 1; dz++)
-            for (int dx = -1; dx <= 1; dx++) all = all && terrain_get_chunk(t, c->coord_x + dx, c->coord_z + dz);
-        if (all) light_propagate(t, c, blocks, lctx);
-    }
-}
+static void world_light(Terrain *t) { mesh_fixture_light(t, blocks, lctx); }
 
 static void set_block(Terrain *t, int x, int y, int z, int id)
 {
@@ -48,15 +38,7 @@ static ChunkMesh *mesh_chunk(Terrain *t, int cx, int cz)
     return mesher_pack(c);
 }
 
-static void world_destroy(Terrain *t)
-{
-    for (int i = 0; i < terrain_chunk_count(t); i++) {
-        TerrainChunk *c = terrain_chunk_at(t, i);
-        chunk_geometry_destroy(c->worker_geometry);
-        c->worker_geometry = NULL;
-    }
-    terrain_destroy(t);
-}
+static void world_destroy(Terrain *t) { mesh_fixture_destroy(t); }
 
 static int subset_count(const ChunkMesh *m, int subset) { return m->subsets[subset].count; }
 /* The alpha-tested subset as near chunks draw it: without the far leaves (half resolution). */

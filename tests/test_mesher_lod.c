@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "world_fixture.h"
+#include "mesh_fixture.h"
 #include "strata/block.h"
 #include "strata/cell.h"
 #include "strata/light.h"
@@ -22,18 +23,7 @@ static MesherContext *plain, *merged;
 
 static int fill_air(int x, int y, int z) { (void)x; (void)y; (void)z; return BLOCK_AIR; }
 
-static void world_light(Terrain *t)
-{
-    int n = terrain_chunk_count(t);
-    for (int i = 0; i < n; i++) light_compute_sunlight(terrain_chunk_at(t, i), blocks, LIGHT_MAX);
-    for (int i = 0; i < n; i++) {
-        TerrainChunk *c = terrain_chunk_at(t, i);
-        bool all = true;
-        for (int dz = -1; dz <= 1; dz++)
-            for (int dx = -1; dx <= 1; dx++) all = all && terrain_get_chunk(t, c->coord_x + dx, c->coord_z + dz);
-        if (all) light_propagate(t, c, blocks, lctx);
-    }
-}
+static void world_light(Terrain *t) { mesh_fixture_light(t, blocks, lctx); }
 
 static void set_box(Terrain *t, int x0, int y0, int z0, int x1, int y1, int z1, int id)
 {
@@ -42,25 +32,9 @@ static void set_box(Terrain *t, int x0, int y0, int z0, int x1, int y1, int z1, 
             for (int x = x0; x <= x1; x++) terrain_set_cell_value(t, x, y, z, cell_make(id, 0));
 }
 
-static ChunkMesh *mesh_chunk(Terrain *t, MesherContext *ctx)
-{
-    TerrainChunk *c = terrain_get_chunk(t, 0, 0);
-    chunk_geometry_destroy(c->worker_geometry);   /* build from scratch with this context */
-    c->worker_geometry = NULL;
-    mesher_build_pass(t, c, blocks, ctx, 1);
-    mesher_build_pass(t, c, blocks, ctx, 2);
-    return mesher_pack(c);
-}
+static ChunkMesh *mesh_chunk(Terrain *t, MesherContext *ctx) { return mesh_fixture_build(t, 0, 0, blocks, ctx); }
 
-static void world_destroy(Terrain *t)
-{
-    for (int i = 0; i < terrain_chunk_count(t); i++) {
-        TerrainChunk *c = terrain_chunk_at(t, i);
-        chunk_geometry_destroy(c->worker_geometry);
-        c->worker_geometry = NULL;
-    }
-    terrain_destroy(t);
-}
+static void world_destroy(Terrain *t) { mesh_fixture_destroy(t); }
 
 /* The far-leaves part of a mesh, as quads: count, summed area, and how many break a rule: a vertex outside
  * [lo, hi], a quad not on the box's surface, or one wound inward (its normal pointing to the box's centre). */
@@ -292,10 +266,7 @@ static void test_far_terrain_closed(void)
     int faces = 0;
     for (int cz = 0; cz < 2; cz++)
         for (int cx = 0; cx < 2; cx++) {
-            TerrainChunk *c = terrain_get_chunk(t, cx, cz);
-            mesher_build_pass(t, c, blocks, plain, 1);
-            mesher_build_pass(t, c, blocks, plain, 2);
-            ChunkMesh *m = mesher_pack(c);
+            ChunkMesh *m = mesh_fixture_build(t, cx, cz, blocks, plain);
             for (int k = 0; k <= MESH_SUBSET_OPAQUE_OTHER; k++) {
                 int first[CHUNK_SLICES], count[CHUNK_SLICES];
                 int runs = chunk_mesh_lod_runs(0, m->subsets[k].count, m->slice_vertices[k], m->lod_vertices[k],

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "world_fixture.h"
+#include "mesh_fixture.h"
 #include "strata/block.h"
 #include "strata/cell.h"
 #include "strata/light.h"
@@ -123,38 +124,11 @@ static void rasterize_mesh(const ChunkMesh *m, SampleList *out)
     qsort(out->data, (size_t)out->count, sizeof *out->data, sample_compare);
 }
 
-static void world_light(Terrain *t)
-{
-    int n = terrain_chunk_count(t);
-    for (int i = 0; i < n; i++) light_compute_sunlight(terrain_chunk_at(t, i), blocks, LIGHT_MAX);
-    for (int i = 0; i < n; i++) {
-        TerrainChunk *c = terrain_chunk_at(t, i);
-        bool all = true;
-        for (int dz = -1; dz <= 1; dz++)
-            for (int dx = -1; dx <= 1; dx++) all = all && terrain_get_chunk(t, c->coord_x + dx, c->coord_z + dz);
-        if (all) light_propagate(t, c, blocks, lctx);
-    }
-}
+static void world_light(Terrain *t) { mesh_fixture_light(t, blocks, lctx); }
 
-static ChunkMesh *mesh_with(Terrain *t, int cx, int cz, MesherContext *ctx)
-{
-    TerrainChunk *c = terrain_get_chunk(t, cx, cz);
-    chunk_geometry_destroy(c->worker_geometry);
-    c->worker_geometry = NULL;
-    mesher_build_pass(t, c, blocks, ctx, 1);
-    mesher_build_pass(t, c, blocks, ctx, 2);
-    return mesher_pack(c);
-}
+static ChunkMesh *mesh_with(Terrain *t, int cx, int cz, MesherContext *ctx) { return mesh_fixture_build(t, cx, cz, blocks, ctx); }
 
-static void world_destroy(Terrain *t)
-{
-    for (int i = 0; i < terrain_chunk_count(t); i++) {
-        TerrainChunk *c = terrain_chunk_at(t, i);
-        chunk_geometry_destroy(c->worker_geometry);
-        c->worker_geometry = NULL;
-    }
-    terrain_destroy(t);
-}
+static void world_destroy(Terrain *t) { mesh_fixture_destroy(t); }
 
 static bool quad_axis_aligned(const TerrainVertex *v)
 {

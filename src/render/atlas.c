@@ -126,6 +126,17 @@ static void atlas_upload_layers(const uint8_t *level, int size, uint8_t *layers,
     glTexImage3D(GL_TEXTURE_2D_ARRAY, mip, GL_RGBA8, ts, ts, RENDER_ATLAS_TILES, 0, GL_RGBA, GL_UNSIGNED_BYTE, layers);
 }
 
+/* Sampling of the bound texture of `target`: nearest within a level, linear between levels. */
+static void atlas_set_sampling(GLenum target, int levels, GLint wrap)
+{
+    glTexParameteri(target, GL_TEXTURE_BASE_LEVEL, 0);
+    glTexParameteri(target, GL_TEXTURE_MAX_LEVEL, levels - 1);
+    glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(target, GL_TEXTURE_MIN_FILTER, levels > 1 ? GL_NEAREST_MIPMAP_LINEAR : GL_NEAREST);
+    glTexParameteri(target, GL_TEXTURE_WRAP_S, wrap);
+    glTexParameteri(target, GL_TEXTURE_WRAP_T, wrap);
+}
+
 static bool atlas_is_power_of_two(int v)
 {
     return v > 0 && (v & (v - 1)) == 0;
@@ -185,21 +196,9 @@ StResult render_atlas_load(const char *asset_dir, RenderAtlas *atlas)
     free(layers);
     stbi_image_free(image);
 
-    GLenum min_filter = levels > 1 ? GL_NEAREST_MIPMAP_LINEAR : GL_NEAREST;
-    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_BASE_LEVEL, 0);
-    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAX_LEVEL, levels - 1);
-    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MIN_FILTER, (GLint)min_filter);
-    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    atlas_set_sampling(GL_TEXTURE_2D_ARRAY, levels, GL_REPEAT);
     glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
-
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, levels - 1);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLint)min_filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    atlas_set_sampling(GL_TEXTURE_2D, levels, GL_CLAMP_TO_EDGE);
 
     atlas->texture = texture;
     atlas->tiles = tiles;

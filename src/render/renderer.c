@@ -408,17 +408,11 @@ static void renderer_batch_flush(Renderer *r)
     b->arena = -1;
 }
 
-/* Queues the chosen subsets of one chunk, at full or half resolution (`lod`), only the slices the occlusion
- * walk reached, as contiguous runs (drawing what is queued first when the chunk lies in another arena).
- * Returns triangles. */
-static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, uint16_t slices, bool lod)
+/* Queues runs of one chunk's vertices (first vertex and count, relative to the chunk's range), drawing what is
+ * queued first when the chunk lies in another arena; the batch has room for them. Returns triangles. */
+static long renderer_batch_runs(Renderer *r, const RenderChunk *c, int runs, const int *firsts, const int *vertices)
 {
     RenderBatch *b = &r->batch;
-    if (c->arena < 0 || !renderer_batch_reserve(b, MESH_SUBSET_COUNT * CHUNK_SLICES))
-        return 0;
-    int firsts[MESH_SUBSET_COUNT * CHUNK_SLICES], vertices[MESH_SUBSET_COUNT * CHUNK_SLICES];
-    int runs = chunk_mesh_subset_runs(c->first, c->count, (const int (*)[CHUNK_SLICES])c->slice_vertices,
-                                      (const int (*)[CHUNK_SLICES])c->lod_vertices, mask, lod, slices, firsts, vertices);
     long triangles = 0;
     for (int i = 0; i < runs; i++) {
         if (vertices[i] <= 0)
@@ -432,8 +426,20 @@ static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned m
         b->count++;
         triangles += vertices[i] / 2;
     }
-    r->stats.chunk_draws += runs > 0;
+    r->stats.chunk_draws += triangles > 0;
     return triangles;
+}
+
+/* Queues the chosen subsets of one chunk, at full or half resolution (`lod`), only the slices the occlusion
+ * walk reached, as contiguous runs. Returns triangles. */
+static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, uint16_t slices, bool lod)
+{
+    if (c->arena < 0 || !renderer_batch_reserve(&r->batch, MESH_SUBSET_COUNT * CHUNK_SLICES))
+        return 0;
+    int firsts[MESH_SUBSET_COUNT * CHUNK_SLICES], vertices[MESH_SUBSET_COUNT * CHUNK_SLICES];
+    int runs = chunk_mesh_subset_runs(c->first, c->count, (const int (*)[CHUNK_SLICES])c->slice_vertices,
+                                      (const int (*)[CHUNK_SLICES])c->lod_vertices, mask, lod, slices, firsts, vertices);
+    return renderer_batch_runs(r, c, runs, firsts, vertices);
 }
 
 /* One part of a chunk's alpha-tested subset (MeshAlphaPart), of the slices the occlusion walk reached.
@@ -441,25 +447,12 @@ static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned m
 static long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_t slices, MeshAlphaPart part)
 {
     const int k = MESH_SUBSET_ALPHA_TESTED;
-    RenderBatch *b = &r->batch;
-    if (c->arena < 0 || c->count[k] == 0 || !renderer_batch_reserve(b, CHUNK_SLICES))
+    if (c->arena < 0 || c->count[k] == 0 || !renderer_batch_reserve(&r->batch, CHUNK_SLICES))
         return 0;
     int firsts[CHUNK_SLICES], vertices[CHUNK_SLICES];
     int runs = chunk_mesh_alpha_runs(c->first[k], c->count[k], c->slice_vertices[k], c->lod_vertices[k],
                                      c->alpha_leaf_vertices, part, slices, firsts, vertices);
-    if (runs > 0 && b->arena != c->arena) {
-        renderer_batch_flush(r);
-        b->arena = c->arena;
-    }
-    long triangles = 0;
-    for (int i = 0; i < runs; i++) {
-        b->counts[b->count] = vertices[i] / 4 * 6;
-        b->bases[b->count] = c->arena_offset + firsts[i];
-        b->count++;
-        triangles += vertices[i] / 2;
-    }
-    r->stats.chunk_draws += triangles > 0;
-    return triangles;
+    return renderer_batch_runs(r, c, runs, firsts, vertices);
 }
 
 static void renderer_begin_pass(const TerrainProgram *p, mat4 view_proj, const float sky[3])

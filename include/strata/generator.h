@@ -43,7 +43,9 @@ struct Generator {
 
 /* Parses and validates worldgen.json `text` (named `path` in errors) exactly as generator_create does, without
  * building a generator: for tools that check a modded file, and for the parser's fuzz target. ST_ERR_FORMAT
- * naming the field, as generator_create would. Pure; any thread. */
+ * naming the field, as generator_create would. It does not read the other assets: generator_create also fails
+ * where assets/scatter.json names a tree type the file lacks (an error naming scatter.json and the rule).
+ * Pure; any thread. */
 StResult generator_check_worldgen(const char *path, const char *text, const BlockRegistry *blocks);
 
 /* Creates the generator for settings->mode (gen24 for continent/island, flat for flat).

@@ -32,7 +32,7 @@
 #define LOD_LEAF  1u
 #define LOD_SOLID 2u
 
-static const int LOD_FACE_STEP[6][3] = {{0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
+#define LOD_FACE_STEP MESHER_FACE_NORMAL   /* a block's step to its neighbour through each face */
 
 /* Block (x, y, z), each -1..8, in the classified grid. */
 static inline int lod_index(int x, int y, int z)

@@ -307,6 +307,8 @@ typedef struct VisibleChunk {
     float offset[3];    /* chunk origin - camera (computed in double) */
     float fog_start, fog_end;
     uint16_t slices;    /* slices the occlusion walk reached (visibility.h) */
+    bool lod;           /* its opaque subsets at half resolution (render_uses_lod) */
+    int8_t alpha_one_sided, alpha_two_sided; /* its alpha-tested parts per pass (render_alpha_parts; -1 none) */
     bool drawn;         /* any pass drew triangles of it this frame */
 } VisibleChunk;
 

@@ -337,6 +337,12 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
         double cx = ox + CHUNK_SIZE_X * 0.5, cz = oz + CHUNK_SIZE_Z * 0.5;
         v->index = i;
         v->distance = (float)sqrt(cx * cx + cz * cz);
+        float lod_from = c->has_lod ? r->lod_from : 0.0f;   /* a mesh without the copies draws its cells */
+        int one_sided, two_sided;
+        render_alpha_parts(v->distance, r->far_leaves_from, lod_from, &one_sided, &two_sided);
+        v->lod = render_uses_lod(v->distance, lod_from);
+        v->alpha_one_sided = (int8_t)one_sided;
+        v->alpha_two_sided = (int8_t)two_sided;
         /* with far terrain under them, new chunks need no fade-in */
         float haze = r->far.far_distance > 0 ? fog_end : c->haze_end;
         render_chunk_fog_range(fog_start, fog_end, haze, &v->fog_start, &v->fog_end);
@@ -611,7 +617,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             if (c->arena != a)
                 continue;
             long n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera->position), v->slices,
-                                            c->has_lod && render_uses_lod(v->distance, r->lod_from));
+                                            v->lod);
             triangles += n;
             v->drawn = n > 0;
         }
@@ -633,17 +639,14 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             for (int i = 0; i < visible; i++) {
                 VisibleChunk *v = &r->visible[i];
                 const RenderChunk *c = &t->chunks[v->index];
-                int one_sided, two_sided;
-                render_alpha_parts(v->distance, r->far_leaves_from, c->has_lod ? r->lod_from : 0.0f, &one_sided,
-                                   &two_sided);
-                if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || one_sided < 0)
+                if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || v->alpha_one_sided < 0)
                     continue;
                 if (!begun) {
                     renderer_begin_pass(&r->leaves, view_proj, sky);
                     glEnable(GL_CULL_FACE);
                     begun = true;
                 }
-                long n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)one_sided);
+                long n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)v->alpha_one_sided);
                 triangles += n;
                 v->drawn = v->drawn || n > 0;
             }
@@ -658,16 +661,13 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         for (int i = 0; i < visible; i++) {
             VisibleChunk *v = &r->visible[i];
             const RenderChunk *c = &t->chunks[v->index];
-            int one_sided, two_sided;
-            render_alpha_parts(v->distance, r->far_leaves_from, c->has_lod ? r->lod_from : 0.0f, &one_sided,
-                               &two_sided);
-            if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || two_sided < 0)
+            if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || v->alpha_two_sided < 0)
                 continue;
             if (!cutout_begun) {
                 renderer_begin_pass(&r->cutout, view_proj, sky);
                 cutout_begun = true;
             }
-            long n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)two_sided);
+            long n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)v->alpha_two_sided);
             triangles += n;
             v->drawn = v->drawn || n > 0;
         }

@@ -46,6 +46,9 @@ static void test_levels(void)
     CHECK_NEAR(s.lod_distance[3], 1500, 1e-6);
     CHECK_EQ_INT(far_terrain_patch_size(0), FAR_LEVEL0_SIZE);
     CHECK_EQ_INT(far_terrain_patch_size(4), FAR_LEVEL0_SIZE * 16);
+    CHECK_EQ_INT(far_terrain_patch_quads(1), FAR_PATCH_QUADS);
+    CHECK_EQ_INT(far_terrain_patch_quads(FAR_COARSE_LEVEL), FAR_PATCH_QUADS_COARSE);
+    CHECK_EQ_INT(far_terrain_patch_quads(FAR_LEVELS - 1), FAR_PATCH_QUADS_COARSE);
 }
 
 static FarPatch *build_cut(const FarTerrainSettings *s, double cx, double cz, int *n)
@@ -119,7 +122,7 @@ static void test_cut_and_seams(void)
         }
     CHECK_EQ_INT(overlaps, 0);
     /* seams: along every edge, the heights of both patches agree */
-    int pairs_mixed = 0, cracks = 0, checked = 0;
+    int pairs_mixed = 0, pairs_grids = 0, cracks = 0, checked = 0;
     for (int i = 0; i < n; i++) {
         double size = far_terrain_patch_size(leaves[i].level);
         for (int k = 0; k < 4; k++)
@@ -133,11 +136,14 @@ static void test_cut_and_seams(void)
                 float a = far_patch_height_at(&leaves[i], ex, ez), b = far_patch_height_at(&leaves[j], ex, ez);
                 checked++;
                 if (leaves[j].level != leaves[i].level && m == 32) pairs_mixed++;
+                /* a 16-quad level-1 patch against an 8-quad coarse one: 4 of its quads to one of theirs */
+                if (leaves[i].quads == FAR_PATCH_QUADS && leaves[j].quads == FAR_PATCH_QUADS_COARSE && m == 32) pairs_grids++;
                 if (fabsf(a - b) > 1e-3f) cracks++;
             }
     }
     CHECK(checked > 1000);
     CHECK(pairs_mixed > 0);
+    CHECK(pairs_grids > 0);
     CHECK_EQ_INT(cracks, 0);
     /* the voxel boundary: near the view distance the far surface is at or below the generator's surface top */
     int above = 0, near = 0;

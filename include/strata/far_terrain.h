@@ -1,7 +1,9 @@
 /* far_terrain.h — far terrain: a quadtree of heightmap patches beyond the voxel view distance (no GL).
  *
  * Purpose. Shows kilometres of terrain cheaply (SparkEngine's quadtree LOD): square patches of
- * FAR_PATCH_QUADS x FAR_PATCH_QUADS quads built from the generator's surface height and climate (the same
+ * FAR_PATCH_QUADS x FAR_PATCH_QUADS quads (levels from FAR_COARSE_LEVEL on: FAR_PATCH_QUADS_COARSE, so that a
+ * quad, 16 to 64 blocks, is 10 to 30 pixels wide on screen at its distance as a level-1 quad is, instead of
+ * 5 to 15: triangles are what far terrain costs a software renderer) built from the generator's surface height and climate (the same
  * functions strata-map samples), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level twice
  * the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
  * the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks; beyond: the
@@ -29,7 +31,9 @@
 #include "strata/generator.h"
 
 #define FAR_LEVELS 5
-#define FAR_PATCH_QUADS 16
+#define FAR_PATCH_QUADS 16          /* quads a side of a patch of levels 0 and 1 (far_terrain_patch_quads) */
+#define FAR_PATCH_QUADS_COARSE 8    /* levels FAR_COARSE_LEVEL and up */
+#define FAR_COARSE_LEVEL 2
 #define FAR_LEVEL0_SIZE 32           /* blocks a side of a level-0 patch (2 blocks a quad) */
 #define FAR_DEFAULT_DISTANCE 2048    /* blocks: a player sees about 2 km */
 
@@ -59,7 +63,7 @@ typedef struct FarPatch {
     FarVertex *vertices;
     uint16_t *indices;
     int vertex_count, index_count;
-    int quads;                          /* quads a side of its mesh: FAR_PATCH_QUADS, fewer for open water */
+    int quads;                          /* quads a side of its mesh: far_terrain_patch_quads, fewer for open water */
     uint64_t key;                       /* level, px, pz and the stitching: same key, same mesh */
     float min_y, max_y;
 } FarPatch;
@@ -74,6 +78,8 @@ void far_terrain_set_lod_bias(FarTerrainSettings *s, float bias);
 int far_terrain_level_for_distance(const FarTerrainSettings *s, float distance);
 /* Edge length of a patch of `level` in blocks. */
 int far_terrain_patch_size(int level);
+/* Quads a side of a land patch of `level`: FAR_PATCH_QUADS, FAR_PATCH_QUADS_COARSE from FAR_COARSE_LEVEL on. */
+int far_terrain_patch_quads(int level);
 
 /* Surface sample at world (x, z): the height of the far mesh before sinking (water: the ocean level) and its
  * colour. Pure (the generator is immutable); any thread. */

@@ -11,8 +11,10 @@
  * every border as a second guard against sub-pixel gaps. The whole surface is sunk by `sink` blocks so the
  * far mesh stays below the voxel surface where the two meet (the voxel chunks hide what is under them).
  * Triangles are what the far terrain costs a software renderer (llvmpipe keeps ~0.5-1 KB of bin data per
- * drawn triangle): the surface and the skirts face outwards so back faces can be culled, and a patch of
- * open water, flat by construction, is a 4 x 4 grid instead of 16 x 16. */
+ * drawn triangle): the surface and the skirts face outwards so back faces can be culled, levels from
+ * FAR_COARSE_LEVEL on have half the quads a side (far_terrain_patch_quads: a quad of 16 to 64 blocks is
+ * still 10 to 30 pixels wide there), and a patch of open water, flat by construction, a quarter. Level 1,
+ * which meets the voxel chunks, keeps 4-block quads: coarser ones rise over the voxel surface at coasts. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +25,7 @@
 #define FAR_GRID (FAR_PATCH_QUADS + 1)
 #define FAR_SKIRT_DEPTH 24.0f
 #define FAR_MIN_RADIUS 4.0
-#define FAR_WATER_STRIDE 4   /* open water: every 4th sample (4 x 4 quads a patch) */
+#define FAR_WATER_STRIDE 4   /* open water: every 4th sample (4 x 4 or 2 x 2 quads a patch) */
 
 void far_terrain_settings_default(FarTerrainSettings *s)
 {
@@ -59,6 +61,11 @@ int far_terrain_level_for_distance(const FarTerrainSettings *s, float distance)
 int far_terrain_patch_size(int level)
 {
     return FAR_LEVEL0_SIZE << level;
+}
+
+int far_terrain_patch_quads(int level)
+{
+    return level >= FAR_COARSE_LEVEL ? FAR_PATCH_QUADS_COARSE : FAR_PATCH_QUADS;
 }
 
 /* ---- samples ---- */
@@ -208,13 +215,14 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
     out->px = px;
     out->pz = pz;
     memcpy(out->coarser, coarser, 4);
-    double size = far_terrain_patch_size(level), step = size / FAR_PATCH_QUADS;
+    int n = far_terrain_patch_quads(level), g = n + 1;   /* quads and samples a side */
+    double size = far_terrain_patch_size(level), step = size / n;
     out->origin_x = (double)px * size;
     out->origin_z = (double)pz * size;
-    FarSample grid[FAR_GRID][FAR_GRID];   /* [j][i]: z, x */
+    FarSample grid[FAR_GRID][FAR_GRID];   /* [j][i]: z, x; the first g x g used */
     bool all_water = true;
-    for (int j = 0; j < FAR_GRID; j++)
-        for (int i = 0; i < FAR_GRID; i++) {
+    for (int j = 0; j < g; j++)
+        for (int i = 0; i < g; i++) {
             bool water;
             FarSample *g = &grid[j][i];
             double x = out->origin_x + i * step, z = out->origin_z + j * step;
@@ -231,34 +239,35 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
         }
     /* relief: light the land by its slope (a fixed sun from the north-west), water stays flat */
     uint8_t shade[FAR_GRID][FAR_GRID];
-    for (int j = 0; j < FAR_GRID; j++)
-        for (int i = 0; i < FAR_GRID; i++) {
-            int i0 = i > 0 ? i - 1 : i, i1 = i < FAR_GRID - 1 ? i + 1 : i;
-            int j0 = j > 0 ? j - 1 : j, j1 = j < FAR_GRID - 1 ? j + 1 : j;
+    for (int j = 0; j < g; j++)
+        for (int i = 0; i < g; i++) {
+            int i0 = i > 0 ? i - 1 : i, i1 = i < g - 1 ? i + 1 : i;
+            int j0 = j > 0 ? j - 1 : j, j1 = j < g - 1 ? j + 1 : j;
             float gx = (grid[j][i1].y - grid[j][i0].y) / (float)((i1 - i0) * step);
             float gz = (grid[j1][i].y - grid[j0][i].y) / (float)((j1 - j0) * step);
             float lit = (1.0f - 0.35f * gx - 0.25f * gz) / sqrtf(1.0f + gx * gx + gz * gz);
             lit = lit < 0.55f ? 0.55f : lit > 1.0f ? 1.0f : lit;
             shade[j][i] = (uint8_t)lrintf(lit * 255.0f);
         }
-    for (int j = 0; j < FAR_GRID; j++)
-        for (int i = 0; i < FAR_GRID; i++)
+    for (int j = 0; j < g; j++)
+        for (int i = 0; i < g; i++)
             for (int c = 0; c < 3; c++) grid[j][i].rgb[c] = (uint8_t)((grid[j][i].rgb[c] * (shade[j][i] + 1)) >> 8);
-    /* stitching: edges against a coarser leaf follow the coarse edge (+X: i = N, -X: i = 0, +Z: j = N, -Z: j = 0) */
+    /* stitching: edges against a coarser leaf follow the coarse edge (+X: i = n, -X: i = 0, +Z: j = n, -Z: j = 0);
+     * r of our quads span one of the coarse leaf's (its quads are 2^levels apart times its step over ours) */
     for (int k = 0; k < 4; k++) {
         if (coarser[k] <= level) continue;
-        int r = 1 << (coarser[k] - level);
-        if (r > FAR_PATCH_QUADS) r = FAR_PATCH_QUADS;
-        for (int m = 0; m < FAR_GRID; m++) {
+        int r = (n << (coarser[k] - level)) / far_terrain_patch_quads(coarser[k]);
+        if (r > n) r = n;
+        for (int m = 0; m < g; m++) {
             int m0 = m / r * r, m1 = m0 + r;
-            if (m == m0 || m1 >= FAR_GRID) continue;
+            if (m == m0 || m1 >= g) continue;
             float t = (float)(m - m0) / (float)r;
             FarSample *a, *b, *dst;
             if (k < 2) {
-                int i = k == 0 ? FAR_PATCH_QUADS : 0;
+                int i = k == 0 ? n : 0;
                 a = &grid[m0][i]; b = &grid[m1][i]; dst = &grid[m][i];
             } else {
-                int j = k == 2 ? FAR_PATCH_QUADS : 0;
+                int j = k == 2 ? n : 0;
                 a = &grid[j][m0]; b = &grid[j][m1]; dst = &grid[j][m];
             }
             FarSample v;
@@ -269,7 +278,7 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
     /* Open water (every sample water: all at one height, so flat whatever its neighbours' edges do) takes
      * every FAR_WATER_STRIDE-th sample: a coarser grid of the same plane, its colours still following the
      * climate. A quarter of a typical 2 km cut is sea, and every triangle drawn costs llvmpipe memory. */
-    int stride = all_water ? FAR_WATER_STRIDE : 1, quads = FAR_PATCH_QUADS / stride, side = quads + 1;
+    int stride = all_water ? FAR_WATER_STRIDE : 1, quads = n / stride, side = quads + 1;
     out->quads = quads;
     int grid_vertices = side * side, skirt_vertices = 4 * side;
     out->vertex_count = grid_vertices + skirt_vertices;

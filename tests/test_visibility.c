@@ -467,6 +467,58 @@ static void test_horizon_reuse(void)
     visibility_walk_destroy(w);
 }
 
+/* horizon_rest: a moving camera whose horizon hid (almost) nothing goes without one for that many runs,
+ * drawing every reached slice, then builds one again; a horizon that hides keeps being built. */
+static void test_horizon_rest(void)
+{
+    VisibilityWalk *w = visibility_walk_create();
+    CHECK(w != NULL);
+    if (!w) return;
+    MeshSet walled, open;
+    VisibilityView view;
+    wall_view(&view);
+    view.occluders_epoch = 3;
+    view.horizon_rest = 2;
+    wall_top = 66;
+    pillar_top = 70;
+    Terrain *t1 = world_make(3, fill_wall);
+    mesh_world(t1, &walled);
+    wall_top = 60;
+    Terrain *t2 = world_make(3, fill_wall);
+    mesh_world(t2, &open);
+    /* high over the open world, looking all round: no ground hides other ground, the horizon did not pay */
+    VisibilityView high = view;
+    high.camera[1] = 120.0;
+    memset(high.planes, 0, sizeof high.planes);
+    visibility_walk_run(w, &high, mesh_set_graph, &open);
+    CHECK(visibility_walk_reached(w) > 0);
+    CHECK(visibility_walk_occluded(w) * 16 < visibility_walk_reached(w));
+    for (int run = 0; run < 2; run++) {   /* two moved runs without a horizon: the pillar behind the wall shows */
+        view.camera[2] += 0.25;
+        visibility_walk_run(w, &view, mesh_set_graph, &walled);
+        CHECK(visibility_walk_slices(w, 1, 0) >> 4 & 1u);
+        CHECK_EQ_INT(visibility_walk_occluded(w), 0);
+    }
+    view.camera[2] += 0.25;   /* the third builds one: hidden again */
+    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
+    int hidden = visibility_walk_occluded(w);
+    CHECK(hidden > 0);
+    if (hidden * 16 >= visibility_walk_reached(w)) {   /* it paid: the next moved run builds one too */
+        view.camera[2] += 0.25;
+        visibility_walk_run(w, &view, mesh_set_graph, &walled);
+        CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
+    }
+    /* a camera that stays keeps its horizon whatever the rest */
+    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
+    mesh_set_free(&walled);
+    mesh_set_free(&open);
+    terrain_destroy(t1);
+    terrain_destroy(t2);
+    visibility_walk_destroy(w);
+}
+
 /* ---- cameras no chunk coordinate can hold ---- */
 
 /* Every chunk: open slices over a solid occluder run 0..64 in every column (so the horizon has work). */
@@ -557,6 +609,7 @@ int main(void)
     RUN(test_walk_caves);
     RUN(test_occluders);
     RUN(test_horizon_reuse);
+    RUN(test_horizon_rest);
     RUN(test_camera_out_of_range);
     RUN(test_draw_runs);
     block_registry_destroy(blocks);

@@ -77,6 +77,9 @@ typedef struct VisibilityView {
                                 * any chunk's VisibilityChunk (an upload, a release): while it, the camera
                                 * position and the square stay the same the last horizon is reused (it does
                                 * not depend on where the camera looks, only on where it is). */
+    int horizon_rest;          /* 0: a moving camera gets a new horizon every run. Otherwise, when a new
+                                * horizon dropped under 1/16 of the reached slices, the next horizon_rest
+                                * runs with a moved camera build none and drop nothing (visibility_walk.c) */
 } VisibilityView;
 
 typedef struct VisibilityWalk VisibilityWalk;

@@ -11,7 +11,11 @@
  * Chunks outside the square, and every chunk when the camera is outside the world's height, are not judged
  * (all slices visible). Then, optionally, reached slices hidden behind the chunks' occluder boxes are
  * dropped (visibility_occlusion.c): the walk sees through a hill's surface slices (air above them joins
- * every face), the depth buffer does not. No GL, no allocation per run once the grid fits. */
+ * every face), the depth buffer does not. No GL, no allocation per run once the grid fits.
+ * The horizon is rebuilt whenever the camera moves (a few ms a run for a view distance of 8). With
+ * VisibilityView.horizon_rest, a moving camera whose last horizon dropped under 1/WALK_HORIZON_PAYS of the
+ * reached slices (a flight over the land: nothing hides behind hills seen from above) skips it for that
+ * many runs, drawing every reached slice, and then tries again: skipping only ever draws more. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +27,7 @@
 #define WALK_NO_DIRS 0xFFu   /* (slice, entry face) not reached yet */
 #define WALK_START_FACE 6    /* the camera's slice: entered through no face */
 #define WALK_COORD_MAX 1.0e9 /* blocks: cameras farther out (or not finite) are not judged */
+#define WALK_HORIZON_PAYS 16 /* a horizon that drops fewer than reached / 16 slices is not worth rebuilding */
 
 struct VisibilityWalk {
     int radius, side;                 /* square of side x side chunks */
@@ -40,6 +45,7 @@ struct VisibilityWalk {
     uint64_t horizon_epoch;
     int horizon_square[3];            /* side, first chunk x, first chunk z */
     int occluded;                     /* reached slices the last run dropped as hidden */
+    int horizon_rest;                 /* runs of a moving camera left without a horizon (horizon_rest) */
     size_t queue_capacity;
     int cells;                        /* side * side * 16 */
 };
@@ -206,6 +212,10 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
         bool same = w->horizon_valid && view->occluders_epoch != 0 && view->occluders_epoch == w->horizon_epoch &&
                     memcmp(view->camera, w->horizon_camera, sizeof w->horizon_camera) == 0 &&
                     memcmp(square, w->horizon_square, sizeof square) == 0;
+        if (!same && w->horizon_rest > 0) {   /* it did not pay: every reached slice is drawn */
+            w->horizon_rest--;
+            return 0;
+        }
         if (!same) {
             visibility_occlusion_build(w->occlusion, view, w->graphs, side, square[1], square[2]);
             w->horizon_valid = true;
@@ -230,6 +240,7 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
                 }
             }
         }
+        if (!same && w->occluded * WALK_HORIZON_PAYS < w->reached) w->horizon_rest = view->horizon_rest;
     }
     return 0;
 }

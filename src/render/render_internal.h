@@ -313,6 +313,7 @@ typedef struct VisibleChunk {
 } VisibleChunk;
 
 #define RENDER_FRAMES_IN_FLIGHT 2
+#define RENDER_HORIZON_REST 15   /* frames a moving camera goes without an occluder horizon that hid little */
 
 struct Renderer {
     int width, height;

@@ -172,6 +172,68 @@ static void test_cut_and_seams(void)
     CHECK_EQ_INT(far_terrain_select(&s, 0, 0, &one, 1), 0);
 }
 
+/* Voxel chunks drawn over x < 160 only (the left half of patch (1, 2, 0)). */
+static bool covered_left_half(void *user, double x0, double z0, double x1, double z1)
+{
+    (void)z0;
+    (void)z1;
+    (*(int *)user)++;
+    return x0 >= 128.0 && x1 <= 160.0;
+}
+
+/* far_patch_runs: the squares of a patch wholly inside the voxel cover are left out, every other index is
+ * drawn once, the skirts always. */
+static void test_runs_under_voxels(void)
+{
+    static const uint8_t same[4] = {1, 1, 1, 1};
+    FarPatch p;
+    CHECK_EQ_INT(far_patch_build(gen, blocks, 1, 2, 0, same, 6.0f, &p), ST_OK);   /* x 128..192, z 0..64 */
+    CHECK(p.blocks >= 1 && p.quads % p.blocks == 0);
+    int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS];
+    /* no cover: one run of everything */
+    int n = far_patch_runs(&p, 0, 0, 0.0, NULL, NULL, first, count);
+    CHECK_EQ_INT(n, 1);
+    CHECK(first[0] == 0 && count[0] == p.index_count);
+    /* a cover reaching into the patch: the kept squares are exactly those with a corner beyond it */
+    double cam_x = 100.0, cam_z = 30.0, cover = 60.0;
+    n = far_patch_runs(&p, cam_x, cam_z, cover, NULL, NULL, first, count);
+    CHECK(n >= 1 && n <= FAR_PATCH_MAX_RUNS);
+    int per = (p.quads / p.blocks) * (p.quads / p.blocks) * 6, squares = p.blocks * p.blocks, kept = 0, dropped = 0;
+    double bsize = (double)far_terrain_patch_size(p.level) / p.blocks;
+    for (int b = 0; b < squares; b++) {
+        double x0 = p.origin_x + (b % p.blocks) * bsize, z0 = p.origin_z + (b / p.blocks) * bsize, far2 = 0.0;
+        for (int c = 0; c < 4; c++) {
+            double dx = x0 + (c & 1) * bsize - cam_x, dz = z0 + (c >> 1) * bsize - cam_z;
+            far2 = fmax(far2, dx * dx + dz * dz);
+        }
+        bool drawn = false;
+        for (int k = 0; k < n; k++) drawn |= b * per >= first[k] && (b + 1) * per <= first[k] + count[k];
+        CHECK(drawn == (far2 >= cover * cover));
+        kept += drawn;
+        dropped += !drawn;
+    }
+    CHECK(kept > 0 && dropped > 0);
+    int total = 0;   /* the runs do not overlap and end with the skirts */
+    for (int k = 0; k < n; k++) {
+        total += count[k];
+        if (k > 0) CHECK(first[k] > first[k - 1] + count[k - 1]);
+    }
+    CHECK_EQ_INT(total, kept * per + (p.index_count - squares * per));
+    CHECK_EQ_INT(first[n - 1] + count[n - 1], p.index_count);
+    /* a cover over the whole patch: only the skirts */
+    n = far_patch_runs(&p, 160.0, 32.0, 1000.0, NULL, NULL, first, count);
+    CHECK_EQ_INT(n, 1);
+    CHECK(first[0] == squares * per && count[0] == p.index_count - squares * per);
+    /* ... unless the chunks there are not drawn yet: then the squares over them stay */
+    int asked = 0;
+    n = far_patch_runs(&p, 160.0, 32.0, 1000.0, covered_left_half, &asked, first, count);
+    CHECK(asked >= squares);
+    total = 0;
+    for (int k = 0; k < n; k++) total += count[k];
+    CHECK_EQ_INT(total, squares / 2 * per + (p.index_count - squares * per));
+    far_patch_free(&p);
+}
+
 static void test_water_flat(void)
 {
     /* find a patch of ocean: walk away from the spawn until a sample is water */
@@ -281,6 +343,7 @@ int main(void)
     }
     RUN(test_levels);
     RUN(test_cut_and_seams);
+    RUN(test_runs_under_voxels);
     RUN(test_water_flat);
     RUN(test_streaming);
     RUN(test_voxel_distance_follows);

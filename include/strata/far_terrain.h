@@ -64,6 +64,9 @@ typedef struct FarPatch {
     uint16_t *indices;
     int vertex_count, index_count;
     int quads;                          /* quads a side of its mesh: far_terrain_patch_quads, fewer for open water */
+    int blocks;                         /* the surface's indices come in blocks x blocks squares of (at most
+                                         * FAR_PATCH_BLOCK_QUADS) quads a side, row by row (z, then x), each
+                                         * 6 (quads / blocks)^2 indices; then the skirts */
     uint64_t key;                       /* level, px, pz and the stitching: same key, same mesh */
     float min_y, max_y;
 } FarPatch;
@@ -90,6 +93,16 @@ float far_terrain_sample(const Generator *gen, const BlockRegistry *blocks, doub
 StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int level, int px, int pz,
                          const uint8_t coarser[4], float sink, FarPatch *out);
 void far_patch_free(FarPatch *patch);
+/* Whether voxel chunks are drawn over all of the square x0..x1 by z0..z1 (world blocks) now. */
+typedef bool (*FarCoveredFn)(void *user, double x0, double z0, double x1, double z1);
+/* Index runs of a built patch to draw for a camera at (cam_x, cam_z) whose voxel chunks reach `voxel_cover`
+ * blocks: the surface's squares (FarPatch.blocks) but those wholly inside that disc that `covered` (NULL:
+ * all) says are under drawn chunks (chunks still loading leave no hole), then the skirts; runs that touch
+ * are joined. Writes at most FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
+#define FAR_PATCH_BLOCK_QUADS 4
+#define FAR_PATCH_MAX_RUNS ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) + 1)
+int far_patch_runs(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
+                   void *user, int *first, int *count);
 /* Height of a built patch's surface at world (x, z) inside it, as drawn (triangle interpolation). */
 float far_patch_height_at(const FarPatch *patch, double x, double z);
 

@@ -302,16 +302,22 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
             min_y = fminf(min_y, v->y);
             max_y = fmaxf(max_y, v->y);
         }
+    /* the surface in squares of FAR_PATCH_BLOCK_QUADS quads a side (far_patch_runs leaves out those wholly
+     * under the voxel chunks) */
+    int bq = quads < FAR_PATCH_BLOCK_QUADS ? quads : FAR_PATCH_BLOCK_QUADS;
+    out->blocks = quads / bq;
     int ni = 0;
-    for (int j = 0; j < quads; j++)
-        for (int i = 0; i < quads; i++) {
-            uint16_t a = (uint16_t)(j * side + i), b = (uint16_t)(a + 1), c = (uint16_t)(a + side + 1),
-                     d = (uint16_t)(a + side);
-            /* counter-clockwise seen from above (+Y): a (x, z), d (x, z + 1), c, b */
-            uint16_t q[6] = {a, d, c, a, c, b};
-            memcpy(&out->indices[ni], q, sizeof q);
-            ni += 6;
-        }
+    for (int bz = 0; bz < out->blocks; bz++)
+        for (int bx = 0; bx < out->blocks; bx++)
+            for (int j = bz * bq; j < (bz + 1) * bq; j++)
+                for (int i = bx * bq; i < (bx + 1) * bq; i++) {
+                    uint16_t a = (uint16_t)(j * side + i), b = (uint16_t)(a + 1), c = (uint16_t)(a + side + 1),
+                             d = (uint16_t)(a + side);
+                    /* counter-clockwise seen from above (+Y): a (x, z), d (x, z + 1), c, b */
+                    uint16_t q[6] = {a, d, c, a, c, b};
+                    memcpy(&out->indices[ni], q, sizeof q);
+                    ni += 6;
+                }
     /* skirts: each border's vertices again, FAR_SKIRT_DEPTH lower, darker; wound counter-clockwise seen
      * from outside the patch, so with back faces culled a skirt is drawn only from the side a crack at
      * that border is seen from (its neighbour's side) */
@@ -348,6 +354,34 @@ void far_patch_free(FarPatch *patch)
     patch->vertices = NULL;
     patch->indices = NULL;
     patch->vertex_count = patch->index_count = 0;
+}
+
+int far_patch_runs(const FarPatch *p, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
+                   void *user, int *first, int *count)
+{
+    int blocks = p->blocks > 0 ? p->blocks : 1, per = p->quads / blocks * (p->quads / blocks) * 6;
+    double bsize = (double)far_terrain_patch_size(p->level) / blocks;
+    int n = 0;
+    for (int b = 0; b <= blocks * blocks; b++) {
+        int start = b * per, length = per;
+        if (b == blocks * blocks) {   /* the skirts: always */
+            length = p->index_count - start;
+            if (length <= 0) break;
+        } else {
+            double x0 = p->origin_x + (b % blocks) * bsize, z0 = p->origin_z + (b / blocks) * bsize;
+            if (far_farthest(cam_x, cam_z, x0, z0, bsize) < voxel_cover &&
+                (!covered || covered(user, x0, z0, x0 + bsize, z0 + bsize)))
+                continue;   /* wholly under drawn voxel chunks */
+        }
+        if (n > 0 && first[n - 1] + count[n - 1] == start) {
+            count[n - 1] += length;
+        } else {
+            first[n] = start;
+            count[n] = length;
+            n++;
+        }
+    }
+    return n;
 }
 
 float far_patch_height_at(const FarPatch *p, double x, double z)

@@ -274,10 +274,12 @@ typedef struct RenderFar {
 
 StResult render_far_create(RenderFar *far, const char *shader_dir);
 void render_far_destroy(RenderFar *far);
-/* Uploads new patches, draws those in the frustum, frees those not handed over lately. Returns triangles;
- * adds its draw calls to *draw_calls. */
+/* Uploads new patches, draws those in the frustum (without their squares wholly inside voxel_cover blocks of
+ * the camera that `covered` says drawn chunks cover: far_patch_runs), frees those not handed over lately.
+ * Returns triangles; adds its draw calls to *draw_calls. */
 long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], const float sky[3], float fog_start,
-                     float fog_end, float light, int *draw_calls);
+                     float fog_end, float light, float voxel_cover, FarCoveredFn covered, void *user,
+                     int *draw_calls);
 
 /* ---- renderer.c ---- */
 

@@ -9,7 +9,7 @@
  * (visibility.h), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
  *      so early depth rejects hidden fragments, chunks from RENDER_LOD_FROM on at half resolution
- *      (ChunkMesh.lod_vertices); then the far terrain;
+ *      (ChunkMesh.lod_vertices); then the far terrain, without its squares under drawn chunks;
  *   then the leaves of chunks from RENDER_FAR_LEAVES_FROM blocks on, with back faces culled (a leaf cube's
  *      faces wind outward, so a far canopy's far side is not drawn: half the leaf fragments) and cut out at
  *      a lower alpha to keep the canopy as full (terrain_leaves.frag); from RENDER_LOD_FROM on, their
@@ -357,6 +357,21 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
     return n;
 }
 
+/* FarCoveredFn: every chunk over the square has had a mesh uploaded (is drawn where it has geometry). */
+static bool renderer_chunks_cover(void *user, double x0, double z0, double x1, double z1)
+{
+    ChunkBufferTable *t = user;
+    int cx0 = (int)floor(x0 / CHUNK_SIZE_X), cx1 = (int)ceil(x1 / CHUNK_SIZE_X) - 1;
+    int cz0 = (int)floor(z0 / CHUNK_SIZE_Z), cz1 = (int)ceil(z1 / CHUNK_SIZE_Z) - 1;
+    for (int cz = cz0; cz <= cz1; cz++)
+        for (int cx = cx0; cx <= cx1; cx++) {
+            const RenderChunk *c = chunk_buffers_find(t, cx, cz);
+            if (!c || !c->graph_known)
+                return false;
+        }
+    return true;
+}
+
 /* Opaque subsets the camera can see: a side's faces only when the camera is on that side of the chunk's
  * slab (Survivalcraft's subset mask); subset 4 (tops, bottoms, other shapes) always. */
 static unsigned renderer_opaque_mask(const RenderChunk *c, const double camera[3])
@@ -630,7 +645,9 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     /* far terrain, under and beyond the voxel chunks (its own fog, the same range) */
     int far_calls = 0;
     triangles += render_far_draw(&r->far, view_proj, camera->position, sky, fog_start, fog_end,
-                                 0.35f + 0.65f * frame->sky_brightness, &far_calls);
+                                 0.35f + 0.65f * frame->sky_brightness,
+                                 (float)(r->view_distance_chunks * CHUNK_SIZE_X), renderer_chunks_cover, t,
+                                 &far_calls);
     r->stats.draw_calls += far_calls;
 
     /* far leaves: the leaves of chunks from far_leaves_from on, one-sided (back faces still culled); from

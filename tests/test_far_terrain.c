@@ -137,7 +137,8 @@ static void test_cut_and_seams(void)
                 checked++;
                 if (leaves[j].level != leaves[i].level && m == 32) pairs_mixed++;
                 /* a 16-quad level-1 patch against an 8-quad coarse one: 4 of its quads to one of theirs */
-                if (leaves[i].quads == FAR_PATCH_QUADS && leaves[j].quads == FAR_PATCH_QUADS_COARSE && m == 32) pairs_grids++;
+                if (leaves[i].quads == FAR_PATCH_QUADS && leaves[j].quads == FAR_PATCH_QUADS_COARSE && m == 32)
+                    pairs_grids++;
                 if (fabsf(a - b) > 1e-3f) cracks++;
             }
     }

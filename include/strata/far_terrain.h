@@ -1,9 +1,10 @@
 /* far_terrain.h — far terrain: a quadtree of heightmap patches beyond the voxel view distance (no GL).
  *
  * Purpose. Shows kilometres of terrain cheaply (SparkEngine's quadtree LOD): square patches of
- * FAR_PATCH_QUADS x FAR_PATCH_QUADS quads (levels from FAR_COARSE_LEVEL on: FAR_PATCH_QUADS_COARSE, so that a
- * quad, 16 to 64 blocks, is 10 to 30 pixels wide on screen at its distance as a level-1 quad is, instead of
- * 5 to 15: triangles are what far terrain costs a software renderer) built from the generator's surface height and climate (the same
+ * FAR_PATCH_QUADS x FAR_PATCH_QUADS quads (levels from FAR_COARSE_LEVEL on: FAR_PATCH_QUADS_COARSE, so that
+ * a quad, 16 to 64 blocks, is 10 to 30 pixels wide on screen at its distance as a level-1 quad is, instead
+ * of 5 to 15: triangles are what far terrain costs a software renderer) built from the generator's surface
+ * height and climate (the same
  * functions strata-map samples), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level twice
  * the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
  * the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks; beyond: the
@@ -95,12 +96,12 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
 void far_patch_free(FarPatch *patch);
 /* Whether voxel chunks are drawn over all of the square x0..x1 by z0..z1 (world blocks) now. */
 typedef bool (*FarCoveredFn)(void *user, double x0, double z0, double x1, double z1);
+#define FAR_PATCH_BLOCK_QUADS 4   /* quads a side of the squares far_patch_runs keeps or leaves out */
+#define FAR_PATCH_MAX_RUNS ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) + 1)
 /* Index runs of a built patch to draw for a camera at (cam_x, cam_z) whose voxel chunks reach `voxel_cover`
  * blocks: the surface's squares (FarPatch.blocks) but those wholly inside that disc that `covered` (NULL:
  * all) says are under drawn chunks (chunks still loading leave no hole), then the skirts; runs that touch
  * are joined. Writes at most FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
-#define FAR_PATCH_BLOCK_QUADS 4
-#define FAR_PATCH_MAX_RUNS ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) + 1)
 int far_patch_runs(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count);
 /* Height of a built patch's surface at world (x, z) inside it, as drawn (triangle interpolation). */

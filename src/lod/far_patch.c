@@ -215,14 +215,14 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
     out->px = px;
     out->pz = pz;
     memcpy(out->coarser, coarser, 4);
-    int n = far_terrain_patch_quads(level), g = n + 1;   /* quads and samples a side */
+    int n = far_terrain_patch_quads(level), samples = n + 1;   /* a side */
     double size = far_terrain_patch_size(level), step = size / n;
     out->origin_x = (double)px * size;
     out->origin_z = (double)pz * size;
-    FarSample grid[FAR_GRID][FAR_GRID];   /* [j][i]: z, x; the first g x g used */
+    FarSample grid[FAR_GRID][FAR_GRID];   /* [j][i]: z, x; the first samples x samples used */
     bool all_water = true;
-    for (int j = 0; j < g; j++)
-        for (int i = 0; i < g; i++) {
+    for (int j = 0; j < samples; j++)
+        for (int i = 0; i < samples; i++) {
             bool water;
             FarSample *g = &grid[j][i];
             double x = out->origin_x + i * step, z = out->origin_z + j * step;
@@ -239,28 +239,28 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
         }
     /* relief: light the land by its slope (a fixed sun from the north-west), water stays flat */
     uint8_t shade[FAR_GRID][FAR_GRID];
-    for (int j = 0; j < g; j++)
-        for (int i = 0; i < g; i++) {
-            int i0 = i > 0 ? i - 1 : i, i1 = i < g - 1 ? i + 1 : i;
-            int j0 = j > 0 ? j - 1 : j, j1 = j < g - 1 ? j + 1 : j;
+    for (int j = 0; j < samples; j++)
+        for (int i = 0; i < samples; i++) {
+            int i0 = i > 0 ? i - 1 : i, i1 = i < samples - 1 ? i + 1 : i;
+            int j0 = j > 0 ? j - 1 : j, j1 = j < samples - 1 ? j + 1 : j;
             float gx = (grid[j][i1].y - grid[j][i0].y) / (float)((i1 - i0) * step);
             float gz = (grid[j1][i].y - grid[j0][i].y) / (float)((j1 - j0) * step);
             float lit = (1.0f - 0.35f * gx - 0.25f * gz) / sqrtf(1.0f + gx * gx + gz * gz);
             lit = lit < 0.55f ? 0.55f : lit > 1.0f ? 1.0f : lit;
             shade[j][i] = (uint8_t)lrintf(lit * 255.0f);
         }
-    for (int j = 0; j < g; j++)
-        for (int i = 0; i < g; i++)
+    for (int j = 0; j < samples; j++)
+        for (int i = 0; i < samples; i++)
             for (int c = 0; c < 3; c++) grid[j][i].rgb[c] = (uint8_t)((grid[j][i].rgb[c] * (shade[j][i] + 1)) >> 8);
     /* stitching: edges against a coarser leaf follow the coarse edge (+X: i = n, -X: i = 0, +Z: j = n, -Z: j = 0);
-     * r of our quads span one of the coarse leaf's (its quads are 2^levels apart times its step over ours) */
+     * r of our quads make one of the coarse leaf's (its step over ours: its size over ours times n over its quads) */
     for (int k = 0; k < 4; k++) {
         if (coarser[k] <= level) continue;
         int r = (n << (coarser[k] - level)) / far_terrain_patch_quads(coarser[k]);
         if (r > n) r = n;
-        for (int m = 0; m < g; m++) {
+        for (int m = 0; m < samples; m++) {
             int m0 = m / r * r, m1 = m0 + r;
-            if (m == m0 || m1 >= g) continue;
+            if (m == m0 || m1 >= samples) continue;
             float t = (float)(m - m0) / (float)r;
             FarSample *a, *b, *dst;
             if (k < 2) {

@@ -419,6 +419,19 @@ static void test_occluders(void)
     visibility_walk_destroy(w);
 }
 
+/* Two worlds of fill_wall with the pillar behind the wall: walled (the wall hides the pillar's slice 4) and
+ * open (no wall). */
+static void make_walled_and_open(Terrain **t1, MeshSet *walled, Terrain **t2, MeshSet *open)
+{
+    wall_top = 66;
+    pillar_top = 70;
+    *t1 = world_make(3, fill_wall);
+    mesh_world(*t1, walled);
+    wall_top = 60;
+    *t2 = world_make(3, fill_wall);
+    mesh_world(*t2, open);
+}
+
 /* The horizon depends on where the camera is and on the chunks' occluders, not on where it looks: with an
  * occluders_epoch the walk keeps it while the epoch and the camera position stay (a player standing and looking
  * around), and builds it again when either changes. */
@@ -431,13 +444,8 @@ static void test_horizon_reuse(void)
     VisibilityView view;
     wall_view(&view);
     view.occluders_epoch = 7;
-    wall_top = 66;
-    pillar_top = 70;
-    Terrain *t1 = world_make(3, fill_wall);
-    mesh_world(t1, &walled);
-    wall_top = 60;
-    Terrain *t2 = world_make(3, fill_wall);
-    mesh_world(t2, &open);
+    Terrain *t1 = NULL, *t2 = NULL;
+    make_walled_and_open(&t1, &walled, &t2, &open);
     visibility_walk_run(w, &view, mesh_set_graph, &walled);
     CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));          /* the pillar's slice behind the wall */
     /* same epoch, same place: the walled horizon stands even over the open world (the caller's promise) */
@@ -479,13 +487,8 @@ static void test_horizon_rest(void)
     wall_view(&view);
     view.occluders_epoch = 3;
     view.horizon_rest = 2;
-    wall_top = 66;
-    pillar_top = 70;
-    Terrain *t1 = world_make(3, fill_wall);
-    mesh_world(t1, &walled);
-    wall_top = 60;
-    Terrain *t2 = world_make(3, fill_wall);
-    mesh_world(t2, &open);
+    Terrain *t1 = NULL, *t2 = NULL;
+    make_walled_and_open(&t1, &walled, &t2, &open);
     /* high over the open world, looking all round: no ground hides other ground, the horizon did not pay */
     VisibilityView high = view;
     high.camera[1] = 120.0;

@@ -214,6 +214,10 @@ static void test_ground_rounding(void)
     m = mesh_chunk(t, plain);
     CHECK_EQ_INT(lod_tops(m, &lo, &hi), 64);
     CHECK(lo == 64.0f && hi == 64.0f);
+    /* ... to the floor of slice 4, and slice 4 draws it (the air it faces): the occlusion walk reaches slice 4
+     * from above, but never slice 3 under the stone row 64 (the copy's top there was never drawn) */
+    CHECK_EQ_INT(m->lod_vertices[MESH_SUBSET_OPAQUE_OTHER][3], 0);
+    CHECK_EQ_INT(m->lod_vertices[MESH_SUBSET_OPAQUE_OTHER][4], 64 * 4);
     for (int k = 0; k < 4; k++) CHECK_EQ_INT(chunk_mesh_subset_vertices(m, k, true), 0);   /* no sides */
     /* lit like the air above the ground, not the stone it lies under */
     const VertexList *l = &m->subsets[MESH_SUBSET_OPAQUE_OTHER];

@@ -21,8 +21,9 @@
  * occlusion), so greedy merging (at half scale, where a block face is a unit face: mesher_lod_merge) joins
  * them. The face's block: on top, the highest opaque cube or thin layer (snow cover) in the block's columns,
  * looking from two cells above it down; on a side, the highest opaque cube on that side, else in the block;
- * for leaves, the block's first leaf. Opaque faces go to their subsets by direction (0..3 sides, 4 top and
- * bottom), leaves to the alpha-tested one; non-cube shapes, plants, water and glass have no far copy (the
+ * for leaves, the block's first leaf. A top at a slice's floor is drawn with the slice above it, the space it
+ * faces, which the occlusion walk reaches wherever the top can be seen. Opaque faces go to their subsets by
+ * direction (0..3 sides, 4 top and bottom), leaves to the alpha-tested one; non-cube shapes, plants, water and glass have no far copy (the
  * renderer draws them cell by cell at any distance). */
 #include "mesher_internal.h"
 
@@ -57,11 +58,6 @@ static void lod_face_cells(int bx, int by, int bz, int face, int out[4][3])
         out[n][1] = 2 * by + LOD_FACE_CELLS[face][n][1];
         out[n][2] = 2 * bz + LOD_FACE_CELLS[face][n][2];
     }
-}
-
-static inline int lod_cell(const MesherSlab *slab, int x, int y, int z)
-{
-    return cell_contents(slab->cells[SLAB_INDEX(x, y, z)]);
 }
 
 /* The cell value at slice-local (x, y, z), x and z -16..31, straight from the 3x3 chunks (beyond the slab's
@@ -174,20 +170,20 @@ static int lod_solid_face_block(const MesherContext *ctx, const MesherSlab *slab
         if (best) return best;
     }
     for (int c = 0; c < 4; c++) {
-        int id = lod_cell(slab, cells[c][0], cells[c][1], cells[c][2]);
+        int id = cell_contents(lod_cell_value(ctx, slab, slice, cells[c][0], cells[c][1], cells[c][2]));
         if (blocks->opaque_cube[id]) return id;
     }
     for (int c = 7; c >= 0; c--) {   /* top layer first */
-        int id = lod_cell(slab, 2 * bx + (c & 1), 2 * by + (c >> 2), 2 * bz + (c >> 1 & 1));
+        int id = cell_contents(lod_cell_value(ctx, slab, slice, 2 * bx + (c & 1), 2 * by + (c >> 2), 2 * bz + (c >> 1 & 1)));
         if (blocks->opaque_cube[id]) return id;
     }
     return 0;
 }
 
-static int lod_leaf_block(const MesherContext *ctx, const MesherSlab *slab, int bx, int by, int bz)
+static int lod_leaf_block(const MesherContext *ctx, const MesherSlab *slab, int slice, int bx, int by, int bz)
 {
     for (int c = 0; c < 8; c++) {
-        int id = lod_cell(slab, 2 * bx + (c & 1), 2 * by + (c >> 2), 2 * bz + (c >> 1 & 1));
+        int id = cell_contents(lod_cell_value(ctx, slab, slice, 2 * bx + (c & 1), 2 * by + (c >> 2), 2 * bz + (c >> 1 & 1)));
         if (ctx->kind[id] & MESHER_KIND_LEAVES) return id;
     }
     return 0;
@@ -217,7 +213,7 @@ static void lod_column_masks(const MesherContext *ctx, const MesherSlab *slab, i
 }
 
 /* Classifies the slice's blocks and the ring of blocks around them into kinds[] (rows below the world are
- * bedrock, above it air); false when none of the slice's own is solid or leaves. */
+ * bedrock, above it air); false when none of the slice's own, nor of the row under it, is solid or leaves. */
 static bool lod_classify(const MesherContext *ctx, const MesherSlab *slab, int slice, uint8_t *kinds)
 {
     bool any = false;
@@ -240,7 +236,8 @@ static bool lod_classify(const MesherContext *ctx, const MesherSlab *slab, int s
                 unsigned kind = leaf_count >= LOD_LEAF_CELLS ? LOD_LEAF
                               : (full_column || top_layer) && !water_on_top ? LOD_SOLID : 0u;
                 kinds[lod_index(bx, by, bz)] = (uint8_t)kind;
-                bool own = bx >= 0 && bx < LOD_CELLS && by >= 0 && by < LOD_CELLS && bz >= 0 && bz < LOD_CELLS;
+                /* the slice's own blocks, and the row under it (whose tops this slice draws) */
+                bool own = bx >= 0 && bx < LOD_CELLS && by >= -1 && by < LOD_CELLS && bz >= 0 && bz < LOD_CELLS;
                 any = any || (own && kind);
             }
         }
@@ -254,14 +251,22 @@ void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, Ver
     if (!lod_classify(ctx, slab, slice, kinds)) return;
     const int32_t *saved = ctx->slab;
     ctx->slab = slab->cells;
+    /* A top at the slice's floor belongs to the block under the slice but faces this slice's space: this slice
+     * draws it (the row under it, by = -1), the slice under it does not. Ground whose top cell is a slice's
+     * first row rounds down to there, where a full cell's row is opaque, and the occlusion walk never enters
+     * the slice under it from above: its copy's top there would never be drawn. */
+    int first_row = slice > 0 ? -1 : 0;
+    bool tops_above = slice < CHUNK_SLICES - 1;
     for (int bz = 0; bz < LOD_CELLS; bz++)
-        for (int by = 0; by < LOD_CELLS; by++)
+        for (int by = first_row; by < LOD_CELLS; by++)
             for (int bx = 0; bx < LOD_CELLS; bx++) {
                 unsigned kind = kinds[lod_index(bx, by, bz)];
                 if (!kind) continue;
-                int leaf = kind == LOD_LEAF ? lod_leaf_block(ctx, slab, bx, by, bz) : 0;
+                int leaf = kind == LOD_LEAF ? lod_leaf_block(ctx, slab, slice, bx, by, bz) : 0;
                 if (kind == LOD_LEAF && !leaf) continue;
                 for (int f = 0; f < 6; f++) {
+                    if (by < 0 ? f != BLOCK_FACE_POS_Y : by == LOD_CELLS - 1 && f == BLOCK_FACE_POS_Y && tops_above)
+                        continue;
                     if (lod_covered(kinds, kind, bx, by, bz, f)) continue;
                     int cells[4][3];
                     lod_face_cells(bx, by, bz, f, cells);

@@ -522,6 +522,39 @@ static void test_horizon_rest(void)
     visibility_walk_destroy(w);
 }
 
+/* visibility_walk_hides: boxes beyond the walked square (the far terrain's) behind the last run's occluders. */
+static void test_hides_far_boxes(void)
+{
+    VisibilityWalk *w = visibility_walk_create();
+    CHECK(w != NULL);
+    if (!w) return;
+    MeshSet walled, open;
+    VisibilityView view;
+    wall_view(&view);
+    Terrain *t1 = NULL, *t2 = NULL;
+    make_walled_and_open(&t1, &walled, &t2, &open);
+    const double behind_lo[3] = {300.0, 40.0, -20.0}, behind_hi[3] = {340.0, 64.0, 20.0};   /* low, past the wall */
+    const double high_lo[3] = {300.0, 250.0, -20.0}, high_hi[3] = {340.0, 260.0, 20.0};     /* over its shadow */
+    const double back_lo[3] = {-440.0, 40.0, -20.0}, back_hi[3] = {-400.0, 64.0, 20.0};     /* no wall that way */
+    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    CHECK(visibility_walk_hides(w, &view, behind_lo, behind_hi));
+    CHECK(!visibility_walk_hides(w, &view, high_lo, high_hi));
+    CHECK(!visibility_walk_hides(w, &view, back_lo, back_hi));
+    VisibilityView moved = view;   /* another camera: this horizon says nothing */
+    moved.camera[1] += 1.0;
+    CHECK(!visibility_walk_hides(w, &moved, behind_lo, behind_hi));
+    visibility_walk_run(w, &view, mesh_set_graph, &open);   /* no wall: the low box shows */
+    CHECK(!visibility_walk_hides(w, &view, behind_lo, behind_hi));
+    view.occlusion = false;   /* no horizon at all */
+    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    CHECK(!visibility_walk_hides(w, &view, behind_lo, behind_hi));
+    mesh_set_free(&walled);
+    mesh_set_free(&open);
+    terrain_destroy(t1);
+    terrain_destroy(t2);
+    visibility_walk_destroy(w);
+}
+
 /* ---- cameras no chunk coordinate can hold ---- */
 
 /* Every chunk: open slices over a solid occluder run 0..64 in every column (so the horizon has work). */
@@ -613,6 +646,7 @@ int main(void)
     RUN(test_occluders);
     RUN(test_horizon_reuse);
     RUN(test_horizon_rest);
+    RUN(test_hides_far_boxes);
     RUN(test_camera_out_of_range);
     RUN(test_draw_runs);
     block_registry_destroy(blocks);

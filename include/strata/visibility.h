@@ -98,6 +98,12 @@ void visibility_walk_destroy(VisibilityWalk *walk);
 int visibility_walk_run(VisibilityWalk *walk, const VisibilityView *view, VisibilityGraphFn graph, void *user);
 /* The slices of chunk (coord_x, coord_z) the last walk reached: bit s = slice s (y 16 s .. 16 s + 15). */
 uint16_t visibility_walk_slices(const VisibilityWalk *walk, int coord_x, int coord_z);
+/* Whether a box (world blocks) lies wholly behind the occluders of the last run's horizon, seen from the
+ * camera of `view` (the last run's: false for any other, and when that run built or used none: occlusion
+ * off, a skipped horizon, a camera not judged). Any distance: beyond the walked square everything the
+ * horizon holds is nearer (the far terrain's patches). */
+bool visibility_walk_hides(const VisibilityWalk *walk, const VisibilityView *view, const double lo[3],
+                           const double hi[3]);
 /* Slices the last walk reached, in all, and of those the ones occlusion dropped (tests, the benchmark). */
 int visibility_walk_reached(const VisibilityWalk *walk);
 int visibility_walk_occluded(const VisibilityWalk *walk);

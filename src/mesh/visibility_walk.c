@@ -46,6 +46,7 @@ struct VisibilityWalk {
     int horizon_square[3];            /* side, first chunk x, first chunk z */
     int occluded;                     /* reached slices the last run dropped as hidden */
     int horizon_rest;                 /* runs of a moving camera left without a horizon (horizon_rest) */
+    bool horizon_current;             /* the last run judged by the horizon of its own camera */
     size_t queue_capacity;
     int cells;                        /* side * side * 16 */
 };
@@ -142,6 +143,7 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
     w->reached = 0;
     w->occluded = 0;
     w->all_visible = true;
+    w->horizon_current = false;
     int radius = view->radius_chunks < 0 ? 0 : view->radius_chunks;
     if (!walk_fit(w, radius)) return -1;
     double cx = view->camera[0], cy = view->camera[1], cz = view->camera[2];
@@ -223,6 +225,7 @@ int visibility_walk_run(VisibilityWalk *w, const VisibilityView *view, Visibilit
             memcpy(w->horizon_camera, view->camera, sizeof w->horizon_camera);
             memcpy(w->horizon_square, square, sizeof square);
         }
+        w->horizon_current = true;
         for (int c = 0; c < chunks; c++) {
             if (c == radius * side + radius) continue;   /* the camera's chunk */
             for (uint16_t m = w->mask[c]; m; m &= (uint16_t)(m - 1)) {
@@ -251,6 +254,13 @@ uint16_t visibility_walk_slices(const VisibilityWalk *w, int coord_x, int coord_
     int gx = coord_x - w->centre_x + w->radius, gz = coord_z - w->centre_z + w->radius;
     if (gx < 0 || gz < 0 || gx >= w->side || gz >= w->side) return 0xFFFF;   /* outside the square: not judged */
     return w->mask[gz * w->side + gx];
+}
+
+bool visibility_walk_hides(const VisibilityWalk *w, const VisibilityView *view, const double lo[3], const double hi[3])
+{
+    if (!w || !w->horizon_current || memcmp(view->camera, w->horizon_camera, sizeof w->horizon_camera) != 0)
+        return false;
+    return visibility_occlusion_hides(w->occlusion, view, lo, hi);
 }
 
 int visibility_walk_reached(const VisibilityWalk *w)

@@ -5,8 +5,10 @@
  * for RENDER_FAR_KEEP_FRAMES frames is freed. The lod module already limits how many new patches arrive a
  * frame (StreamingBudgetPerFrame), so uploads here need no budget of their own. Patches are drawn after
  * the opaque voxel pass with back faces culled (src/lod winds the surface and the skirts to face out),
- * with the terrain's fog; the frustum test uses each patch's box, and the squares of a patch wholly under the
- * voxel chunks are left out (far_patch_runs: about 6k of a flight's 47k far triangles lay under them). */
+ * with the terrain's fog; each patch's box is tested against the frustum and against the voxel occluders'
+ * horizon (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its
+ * walls), and the squares of a patch wholly under drawn voxel chunks are left out (far_patch_runs: about 6k
+ * of a flight's 47k far triangles lay under them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,8 +78,7 @@ static RenderFarEntry *render_far_get(RenderFar *far, const FarPatch *p)
 }
 
 long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], const float sky[3], float fog_start,
-                     float fog_end, float light, float voxel_cover, FarCoveredFn covered, void *user,
-                     int *draw_calls)
+                     float fog_end, float light, const RenderFarCull *cull, int *draw_calls)
 {
     far->frame++;
     long triangles = 0;
@@ -101,8 +102,11 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
             if (!e) continue;
             e->last_frame = far->frame;
             if (!render_frustum_test_box(&frustum, bmin, bmax)) continue;
+            double lo[3] = {p->origin_x, (double)p->min_y - 64.0, p->origin_z};
+            double hi[3] = {p->origin_x + size, (double)p->max_y, p->origin_z + size};
+            if (cull->hidden && cull->hidden(cull->user, lo, hi)) continue;   /* behind a hill or a ravine wall */
             int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS];
-            int runs = far_patch_runs(p, camera[0], camera[2], voxel_cover, covered, user, first, count);
+            int runs = far_patch_runs(p, camera[0], camera[2], cull->voxel_cover, cull->covered, cull->user, first, count);
             const void *offsets[FAR_PATCH_MAX_RUNS];
             for (int k = 0; k < runs; k++) {
                 offsets[k] = (const void *)((size_t)first[k] * sizeof(uint16_t));

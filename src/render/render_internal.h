@@ -17,6 +17,7 @@
 #include "strata/render.h"
 #include "strata/far_terrain.h"
 #include "strata/range_alloc.h"
+#include "strata/visibility.h"
 
 #define RENDER_TAG "render"
 
@@ -274,12 +275,19 @@ typedef struct RenderFar {
 
 StResult render_far_create(RenderFar *far, const char *shader_dir);
 void render_far_destroy(RenderFar *far);
-/* Uploads new patches, draws those in the frustum (without their squares wholly inside voxel_cover blocks of
- * the camera that `covered` says drawn chunks cover: far_patch_runs), frees those not handed over lately.
- * Returns triangles; adds its draw calls to *draw_calls. */
+/* What the voxel chunks hide of the far terrain this frame (renderer.c). */
+typedef struct RenderFarCull {
+    float voxel_cover;           /* blocks around the camera the voxel chunks reach */
+    FarCoveredFn covered;        /* squares inside voxel_cover under drawn chunks (far_patch_runs) */
+    bool (*hidden)(void *user, const double lo[3], const double hi[3]);   /* a box behind the occluders */
+    void *user;
+} RenderFarCull;
+
+/* Uploads new patches, draws those in the frustum and not hidden behind the voxel occluders (without their
+ * squares under drawn chunks: far_patch_runs), frees those not handed over lately. Returns triangles; adds
+ * its draw calls to *draw_calls. */
 long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], const float sky[3], float fog_start,
-                     float fog_end, float light, float voxel_cover, FarCoveredFn covered, void *user,
-                     int *draw_calls);
+                     float fog_end, float light, const RenderFarCull *cull, int *draw_calls);
 
 /* ---- renderer.c ---- */
 
@@ -340,6 +348,7 @@ struct Renderer {
     int slot_capacity;
     RenderBatch batch;
     struct VisibilityWalk *walk; /* occlusion culling of slices (visibility.h); created on first use */
+    VisibilityView walk_view;    /* the view of its last run (far terrain asks the same horizon) */
     /* Frame pacing: a fence after each frame; before drawing, wait for the one RENDER_FRAMES_IN_FLIGHT
      * frames back, so a driver that never blocks in swap (SDL's offscreen EGL on llvmpipe) cannot queue
      * unbounded frames (seen: 2.5 GB after 400 frames). */

@@ -9,7 +9,8 @@
  * (visibility.h), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
  *      so early depth rejects hidden fragments, chunks from RENDER_LOD_FROM on at half resolution
- *      (ChunkMesh.lod_vertices); then the far terrain, without its squares under drawn chunks;
+ *      (ChunkMesh.lod_vertices); then the far terrain, without its patches behind the occluders'
+ *      horizon nor its squares under drawn chunks;
  *   then the leaves of chunks from RENDER_FAR_LEAVES_FROM blocks on, with back faces culled (a leaf cube's
  *      faces wind outward, so a far canopy's far side is not drawn: half the leaf fragments) and cut out at
  *      a lower alpha to keep the canopy as full (terrain_leaves.frag); from RENDER_LOD_FROM on, their
@@ -293,6 +294,14 @@ static void renderer_walk_slices(Renderer *r, const double camera[3], mat4 view_
     view.occluders_epoch = r->chunks.occluders_epoch;
     visibility_planes_from_matrix((const float *)view_proj, view.planes);
     visibility_walk_run(r->walk, &view, renderer_slice_graphs, &r->chunks);
+    r->walk_view = view;
+}
+
+/* RenderFarCull.hidden: behind the occluders of this frame's horizon. */
+static bool renderer_far_hidden(void *user, const double lo[3], const double hi[3])
+{
+    const Renderer *r = user;
+    return r->walk && visibility_walk_hides(r->walk, &r->walk_view, lo, hi);
 }
 
 /* Chunks with geometry inside the fog range and the frustum, sorted near to far. */
@@ -360,7 +369,7 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
 /* FarCoveredFn: every chunk over the square has had a mesh uploaded (is drawn where it has geometry). */
 static bool renderer_chunks_cover(void *user, double x0, double z0, double x1, double z1)
 {
-    ChunkBufferTable *t = user;
+    ChunkBufferTable *t = &((Renderer *)user)->chunks;
     int cx0 = (int)floor(x0 / CHUNK_SIZE_X), cx1 = (int)ceil(x1 / CHUNK_SIZE_X) - 1;
     int cz0 = (int)floor(z0 / CHUNK_SIZE_Z), cz1 = (int)ceil(z1 / CHUNK_SIZE_Z) - 1;
     for (int cz = cz0; cz <= cz1; cz++)
@@ -644,10 +653,10 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
 
     /* far terrain, under and beyond the voxel chunks (its own fog, the same range) */
     int far_calls = 0;
+    RenderFarCull far_cull = { (float)(r->view_distance_chunks * CHUNK_SIZE_X), renderer_chunks_cover,
+                               renderer_far_hidden, r };
     triangles += render_far_draw(&r->far, view_proj, camera->position, sky, fog_start, fog_end,
-                                 0.35f + 0.65f * frame->sky_brightness,
-                                 (float)(r->view_distance_chunks * CHUNK_SIZE_X), renderer_chunks_cover, t,
-                                 &far_calls);
+                                 0.35f + 0.65f * frame->sky_brightness, &far_cull, &far_calls);
     r->stats.draw_calls += far_calls;
 
     /* far leaves: the leaves of chunks from far_leaves_from on, one-sided (back faces still culled); from

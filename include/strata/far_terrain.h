@@ -2,18 +2,19 @@
  *
  * Purpose. Shows kilometres of terrain cheaply (SparkEngine's quadtree LOD): square patches of
  * FAR_PATCH_QUADS x FAR_PATCH_QUADS quads (levels from FAR_COARSE_LEVEL on: FAR_PATCH_QUADS_COARSE, so that
- * a quad, 16 to 64 blocks, is 10 to 30 pixels wide on screen at its distance as a level-1 quad is, instead
- * of 5 to 15: triangles are what far terrain costs a software renderer) built from the generator's surface
- * height and climate (the same
+ * a quad, 8 to 64 blocks, is 10 to 30 pixels wide on screen at its distance, instead of 5 to 15: triangles
+ * are what far terrain costs a software renderer) built from the generator's surface height and climate (the
+ * same
  * functions strata-map samples), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level twice
  * the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
  * the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks; beyond: the
  * coarsest level). Seams: an edge shared with a coarser neighbour is stitched (its extra vertices put on
  * the coarse edge, so shared edge heights match exactly) and every patch hangs a skirt below its border.
  * Water is flat at the ocean level (a patch of open water has a coarser grid, `quads`); colours from the
- * biome (grass and foliage tints, sand, snow, rock, the water tint). Each vertex takes the lowest surface within 4 blocks (a radius fixed in world units, so
- * neighbours of every level agree) sunk by the worker's sink (6 blocks), so the far surface stays at or
- * below the voxel surface where they meet; leaves wholly inside the voxel view distance are not made.
+ * biome (grass and foliage tints, sand, snow, rock, the water tint). Each vertex takes the lowest surface
+ * within 8 blocks (a radius fixed in world units, so neighbours of every level agree) sunk by the worker's
+ * sink (6 blocks), so the far surface stays at or below the voxel surface where they meet (view distances 8,
+ * 16 and 32: test_far_terrain); leaves wholly inside the voxel view distance are not made.
  *
  * Ownership and threads. far_terrain_create starts one worker thread (own mutex and condition variable,
  * independent of the voxel update worker, so it never delays voxel chunks) that builds patches; the main
@@ -32,9 +33,9 @@
 #include "strata/generator.h"
 
 #define FAR_LEVELS 5
-#define FAR_PATCH_QUADS 16          /* quads a side of a patch of levels 0 and 1 (far_terrain_patch_quads) */
+#define FAR_PATCH_QUADS 16          /* quads a side of a level-0 patch (far_terrain_patch_quads) */
 #define FAR_PATCH_QUADS_COARSE 8    /* levels FAR_COARSE_LEVEL and up */
-#define FAR_COARSE_LEVEL 2
+#define FAR_COARSE_LEVEL 1
 #define FAR_LEVEL0_SIZE 32           /* blocks a side of a level-0 patch (2 blocks a quad) */
 #define FAR_DEFAULT_DISTANCE 2048    /* blocks: a player sees about 2 km */
 

@@ -12,9 +12,10 @@
  * far mesh stays below the voxel surface where the two meet (the voxel chunks hide what is under them).
  * Triangles are what the far terrain costs a software renderer (llvmpipe keeps ~0.5-1 KB of bin data per
  * drawn triangle): the surface and the skirts face outwards so back faces can be culled, levels from
- * FAR_COARSE_LEVEL on have half the quads a side (far_terrain_patch_quads: a quad of 16 to 64 blocks is
- * still 10 to 30 pixels wide there), and a patch of open water, flat by construction, a quarter. Level 1,
- * which meets the voxel chunks, keeps 4-block quads: coarser ones rise over the voxel surface at coasts. */
+ * FAR_COARSE_LEVEL on have half the quads a side (far_terrain_patch_quads: a quad of 8 to 64 blocks is
+ * still 10 to 30 pixels wide there), and a patch of open water, flat by construction, a quarter. Such quads
+ * stay under the voxel surface where the two meet because every vertex takes the lowest surface within
+ * FAR_MIN_RADIUS (8 blocks): with 4, quads of 8 blocks and more rose over coasts at the voxel boundary. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 
 #define FAR_GRID (FAR_PATCH_QUADS + 1)
 #define FAR_SKIRT_DEPTH 24.0f
-#define FAR_MIN_RADIUS 4.0
+#define FAR_MIN_RADIUS 8.0
 #define FAR_WATER_STRIDE 4   /* open water: every 4th sample (4 x 4 or 2 x 2 quads a patch) */
 
 void far_terrain_settings_default(FarTerrainSettings *s)

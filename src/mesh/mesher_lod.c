@@ -23,8 +23,8 @@
  * looking from two cells above it down; on a side, the highest opaque cube on that side, else in the block;
  * for leaves, the block's first leaf. A top at a slice's floor is drawn with the slice above it, the space it
  * faces, which the occlusion walk reaches wherever the top can be seen. Opaque faces go to their subsets by
- * direction (0..3 sides, 4 top and bottom), leaves to the alpha-tested one; non-cube shapes, plants, water and glass have no far copy (the
- * renderer draws them cell by cell at any distance). */
+ * direction (0..3 sides, 4 top and bottom), leaves to the alpha-tested one; non-cube shapes, plants, water
+ * and glass have no far copy (the renderer draws them cell by cell at any distance). */
 #include "mesher_internal.h"
 
 #define LOD_CELLS 8                       /* blocks per slice side */
@@ -155,7 +155,7 @@ static int lod_solid_face_block(const MesherContext *ctx, const MesherSlab *slab
 {
     const BlockRegistry *blocks = ctx->blocks;
     if (face == BLOCK_FACE_POS_Y) {   /* from two cells above the block down: the highest cube or layer */
-        int best = 0, best_y = -1;
+        int best = 0, best_y = 2 * by - 1;   /* below the block: none yet (by is -1 for the row under a slice) */
         for (int c = 0; c < 4; c++) {
             int x = 2 * bx + (c & 1), z = 2 * bz + (c >> 1);
             for (int y = 2 * by + 3; y >= 2 * by && y > best_y; y--) {
@@ -174,7 +174,8 @@ static int lod_solid_face_block(const MesherContext *ctx, const MesherSlab *slab
         if (blocks->opaque_cube[id]) return id;
     }
     for (int c = 7; c >= 0; c--) {   /* top layer first */
-        int id = cell_contents(lod_cell_value(ctx, slab, slice, 2 * bx + (c & 1), 2 * by + (c >> 2), 2 * bz + (c >> 1 & 1)));
+        int x = 2 * bx + (c & 1), y = 2 * by + (c >> 2), z = 2 * bz + (c >> 1 & 1);
+        int id = cell_contents(lod_cell_value(ctx, slab, slice, x, y, z));
         if (blocks->opaque_cube[id]) return id;
     }
     return 0;
@@ -183,7 +184,8 @@ static int lod_solid_face_block(const MesherContext *ctx, const MesherSlab *slab
 static int lod_leaf_block(const MesherContext *ctx, const MesherSlab *slab, int slice, int bx, int by, int bz)
 {
     for (int c = 0; c < 8; c++) {
-        int id = cell_contents(lod_cell_value(ctx, slab, slice, 2 * bx + (c & 1), 2 * by + (c >> 2), 2 * bz + (c >> 1 & 1)));
+        int x = 2 * bx + (c & 1), y = 2 * by + (c >> 2), z = 2 * bz + (c >> 1 & 1);
+        int id = cell_contents(lod_cell_value(ctx, slab, slice, x, y, z));
         if (ctx->kind[id] & MESHER_KIND_LEAVES) return id;
     }
     return 0;

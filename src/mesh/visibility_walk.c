@@ -256,7 +256,8 @@ uint16_t visibility_walk_slices(const VisibilityWalk *w, int coord_x, int coord_
     return w->mask[gz * w->side + gx];
 }
 
-bool visibility_walk_hides(const VisibilityWalk *w, const VisibilityView *view, const double lo[3], const double hi[3])
+bool visibility_walk_hides(const VisibilityWalk *w, const VisibilityView *view, const double lo[3],
+                           const double hi[3])
 {
     if (!w || !w->horizon_current || memcmp(view->camera, w->horizon_camera, sizeof w->horizon_camera) != 0)
         return false;

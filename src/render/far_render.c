@@ -106,7 +106,8 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
             double hi[3] = {p->origin_x + size, (double)p->max_y, p->origin_z + size};
             if (cull->hidden && cull->hidden(cull->user, lo, hi)) continue;   /* behind a hill or a ravine wall */
             int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS];
-            int runs = far_patch_runs(p, camera[0], camera[2], cull->voxel_cover, cull->covered, cull->user, first, count);
+            int runs = far_patch_runs(p, camera[0], camera[2], cull->voxel_cover, cull->covered, cull->user, first,
+                                      count);
             const void *offsets[FAR_PATCH_MAX_RUNS];
             for (int k = 0; k < runs; k++) {
                 offsets[k] = (const void *)((size_t)first[k] * sizeof(uint16_t));

@@ -432,127 +432,130 @@ static void make_walled_and_open(Terrain **t1, MeshSet *walled, Terrain **t2, Me
     mesh_world(*t2, open);
 }
 
+/* The horizon tests' scene: a walk, wall_view's view, and the walled and open worlds (make_walled_and_open). */
+typedef struct WallScene {
+    VisibilityWalk *w;
+    VisibilityView view;
+    Terrain *t1, *t2;
+    MeshSet walled, open;
+} WallScene;
+
+static bool wall_scene_open(WallScene *sc)
+{
+    sc->w = visibility_walk_create();
+    CHECK(sc->w != NULL);
+    if (!sc->w) return false;
+    wall_view(&sc->view);
+    make_walled_and_open(&sc->t1, &sc->walled, &sc->t2, &sc->open);
+    return true;
+}
+
+static void wall_scene_close(WallScene *sc)
+{
+    mesh_set_free(&sc->walled);
+    mesh_set_free(&sc->open);
+    terrain_destroy(sc->t1);
+    terrain_destroy(sc->t2);
+    visibility_walk_destroy(sc->w);
+}
+
 /* The horizon depends on where the camera is and on the chunks' occluders, not on where it looks: with an
  * occluders_epoch the walk keeps it while the epoch and the camera position stay (a player standing and looking
  * around), and builds it again when either changes. */
 static void test_horizon_reuse(void)
 {
-    VisibilityWalk *w = visibility_walk_create();
-    CHECK(w != NULL);
-    if (!w) return;
-    MeshSet walled, open;
-    VisibilityView view;
-    wall_view(&view);
+    WallScene sc;
+    if (!wall_scene_open(&sc)) return;
+    VisibilityWalk *w = sc.w;
+    VisibilityView view = sc.view;
     view.occluders_epoch = 7;
-    Terrain *t1 = NULL, *t2 = NULL;
-    make_walled_and_open(&t1, &walled, &t2, &open);
-    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
     CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));          /* the pillar's slice behind the wall */
     /* same epoch, same place: the walled horizon stands even over the open world (the caller's promise) */
-    visibility_walk_run(w, &view, mesh_set_graph, &open);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.open);
     CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
     /* a new epoch: built again, nothing in front of the pillar */
     view.occluders_epoch = 8;
-    visibility_walk_run(w, &view, mesh_set_graph, &open);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.open);
     CHECK(visibility_walk_slices(w, 1, 0) >> 4 & 1u);
     /* back to the walled world under the same epoch, but the camera moved a little: built again */
     view.camera[2] += 0.25;
-    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
     CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
     uint16_t kept = visibility_walk_slices(w, 1, 0);
     /* epoch 0 never reuses; and a reused horizon answers as a fresh one does */
     view.occluders_epoch = 0;
-    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
     CHECK_EQ_INT(visibility_walk_slices(w, 1, 0), kept);
     view.occluders_epoch = 9;
-    visibility_walk_run(w, &view, mesh_set_graph, &walled);
-    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
     CHECK_EQ_INT(visibility_walk_slices(w, 1, 0), kept);
-    mesh_set_free(&walled);
-    mesh_set_free(&open);
-    terrain_destroy(t1);
-    terrain_destroy(t2);
-    visibility_walk_destroy(w);
+    wall_scene_close(&sc);
 }
 
 /* horizon_rest: a moving camera whose horizon hid (almost) nothing goes without one for that many runs,
  * drawing every reached slice, then builds one again; a horizon that hides keeps being built. */
 static void test_horizon_rest(void)
 {
-    VisibilityWalk *w = visibility_walk_create();
-    CHECK(w != NULL);
-    if (!w) return;
-    MeshSet walled, open;
-    VisibilityView view;
-    wall_view(&view);
+    WallScene sc;
+    if (!wall_scene_open(&sc)) return;
+    VisibilityWalk *w = sc.w;
+    VisibilityView view = sc.view;
     view.occluders_epoch = 3;
     view.horizon_rest = 2;
-    Terrain *t1 = NULL, *t2 = NULL;
-    make_walled_and_open(&t1, &walled, &t2, &open);
     /* high over the open world, looking all round: no ground hides other ground, the horizon did not pay */
     VisibilityView high = view;
     high.camera[1] = 120.0;
     memset(high.planes, 0, sizeof high.planes);
-    visibility_walk_run(w, &high, mesh_set_graph, &open);
+    visibility_walk_run(w, &high, mesh_set_graph, &sc.open);
     CHECK(visibility_walk_reached(w) > 0);
     CHECK(visibility_walk_occluded(w) * 16 < visibility_walk_reached(w));
     for (int run = 0; run < 2; run++) {   /* two moved runs without a horizon: the pillar behind the wall shows */
         view.camera[2] += 0.25;
-        visibility_walk_run(w, &view, mesh_set_graph, &walled);
+        visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
         CHECK(visibility_walk_slices(w, 1, 0) >> 4 & 1u);
         CHECK_EQ_INT(visibility_walk_occluded(w), 0);
     }
     view.camera[2] += 0.25;   /* the third builds one: hidden again */
-    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
     CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
     int hidden = visibility_walk_occluded(w);
     CHECK(hidden > 0);
     if (hidden * 16 >= visibility_walk_reached(w)) {   /* it paid: the next moved run builds one too */
         view.camera[2] += 0.25;
-        visibility_walk_run(w, &view, mesh_set_graph, &walled);
+        visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
         CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
     }
     /* a camera that stays keeps its horizon whatever the rest */
-    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
     CHECK(!(visibility_walk_slices(w, 1, 0) >> 4 & 1u));
-    mesh_set_free(&walled);
-    mesh_set_free(&open);
-    terrain_destroy(t1);
-    terrain_destroy(t2);
-    visibility_walk_destroy(w);
+    wall_scene_close(&sc);
 }
 
 /* visibility_walk_hides: boxes beyond the walked square (the far terrain's) behind the last run's occluders. */
 static void test_hides_far_boxes(void)
 {
-    VisibilityWalk *w = visibility_walk_create();
-    CHECK(w != NULL);
-    if (!w) return;
-    MeshSet walled, open;
-    VisibilityView view;
-    wall_view(&view);
-    Terrain *t1 = NULL, *t2 = NULL;
-    make_walled_and_open(&t1, &walled, &t2, &open);
+    WallScene sc;
+    if (!wall_scene_open(&sc)) return;
+    VisibilityWalk *w = sc.w;
+    VisibilityView view = sc.view;
     const double behind_lo[3] = {300.0, 40.0, -20.0}, behind_hi[3] = {340.0, 64.0, 20.0};   /* low, past the wall */
     const double high_lo[3] = {300.0, 250.0, -20.0}, high_hi[3] = {340.0, 260.0, 20.0};     /* over its shadow */
     const double back_lo[3] = {-440.0, 40.0, -20.0}, back_hi[3] = {-400.0, 64.0, 20.0};     /* no wall that way */
-    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
     CHECK(visibility_walk_hides(w, &view, behind_lo, behind_hi));
     CHECK(!visibility_walk_hides(w, &view, high_lo, high_hi));
     CHECK(!visibility_walk_hides(w, &view, back_lo, back_hi));
     VisibilityView moved = view;   /* another camera: this horizon says nothing */
     moved.camera[1] += 1.0;
     CHECK(!visibility_walk_hides(w, &moved, behind_lo, behind_hi));
-    visibility_walk_run(w, &view, mesh_set_graph, &open);   /* no wall: the low box shows */
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.open);   /* no wall: the low box shows */
     CHECK(!visibility_walk_hides(w, &view, behind_lo, behind_hi));
     view.occlusion = false;   /* no horizon at all */
-    visibility_walk_run(w, &view, mesh_set_graph, &walled);
+    visibility_walk_run(w, &view, mesh_set_graph, &sc.walled);
     CHECK(!visibility_walk_hides(w, &view, behind_lo, behind_hi));
-    mesh_set_free(&walled);
-    mesh_set_free(&open);
-    terrain_destroy(t1);
-    terrain_destroy(t2);
-    visibility_walk_destroy(w);
+    wall_scene_close(&sc);
 }
 
 /* ---- cameras no chunk coordinate can hold ---- */

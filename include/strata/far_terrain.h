@@ -4,8 +4,7 @@
  * FAR_PATCH_QUADS x FAR_PATCH_QUADS quads (levels from FAR_COARSE_LEVEL on: FAR_PATCH_QUADS_COARSE, so that
  * a quad, 8 to 64 blocks, is 10 to 30 pixels wide on screen at its distance, instead of 5 to 15: triangles
  * are what far terrain costs a software renderer) built from the generator's surface height and climate (the
- * same
- * functions strata-map samples), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level twice
+ * same functions strata-map samples), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level twice
  * the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
  * the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks; beyond: the
  * coarsest level). Seams: an edge shared with a coarser neighbour is stitched (its extra vertices put on

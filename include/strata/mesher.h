@@ -99,6 +99,19 @@ typedef enum MeshAlphaPart {
     MESH_ALPHA_REST         /* plants, torches and other cut-outs */
 } MeshAlphaPart;
 
+/* Appends the run (start, length) to runs[0..runs) of (first, count) pairs, joined to the last one when they
+ * touch; returns the new number of runs. */
+static inline int mesh_runs_append(int *run_first, int *run_count, int runs, int start, int length)
+{
+    if (runs > 0 && run_first[runs - 1] + run_count[runs - 1] == start) {
+        run_count[runs - 1] += length;
+        return runs;
+    }
+    run_first[runs] = start;
+    run_count[runs] = length;
+    return runs + 1;
+}
+
 /* Draw runs of one part of an alpha-tested subset laid out as ChunkMesh's: `first` and `count` its first
  * vertex and vertices, slice_vertices its per-slice counts, lod and leaf the per-slice parts (any may be
  * clamped). Only slices in `slices`; runs that touch are joined; at most 16. A subset whose slice counts

@@ -374,13 +374,7 @@ int far_patch_runs(const FarPatch *p, double cam_x, double cam_z, double voxel_c
                 (!covered || covered(user, x0, z0, x0 + bsize, z0 + bsize)))
                 continue;   /* wholly under drawn voxel chunks */
         }
-        if (n > 0 && first[n - 1] + count[n - 1] == start) {
-            count[n - 1] += length;
-        } else {
-            first[n] = start;
-            count[n] = length;
-            n++;
-        }
+        n = mesh_runs_append(first, count, n, start, length);
     }
     return n;
 }

@@ -123,13 +123,7 @@ int chunk_mesh_alpha_runs(int first, int count, const int slice_vertices[CHUNK_S
         int base = at + start, length = end - start;
         at += n;
         if (!(slices >> s & 1u) || length <= 0) continue;
-        if (runs > 0 && run_first[runs - 1] + run_count[runs - 1] == base) {
-            run_count[runs - 1] += length;
-        } else {
-            run_first[runs] = base;
-            run_count[runs] = length;
-            runs++;
-        }
+        runs = mesh_runs_append(run_first, run_count, runs, base, length);
     }
     return runs;
 }
@@ -170,15 +164,7 @@ int chunk_mesh_subset_runs(const int first[MESH_SUBSET_COUNT], const int count[M
         if (!(mask >> k & 1u)) continue;
         int f[CHUNK_SLICES], n[CHUNK_SLICES];
         int m = chunk_mesh_lod_runs(first[k], count[k], slice_vertices[k], lod[k], lod_part, slices, f, n);
-        for (int i = 0; i < m; i++) {
-            if (runs > 0 && run_first[runs - 1] + run_count[runs - 1] == f[i]) {
-                run_count[runs - 1] += n[i];
-            } else {
-                run_first[runs] = f[i];
-                run_count[runs] = n[i];
-                runs++;
-            }
-        }
+        for (int i = 0; i < m; i++) runs = mesh_runs_append(run_first, run_count, runs, f[i], n[i]);
     }
     return runs;
 }

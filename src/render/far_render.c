@@ -94,7 +94,7 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
                                    * the skirts) never reach llvmpipe's bins, which cost memory per triangle */
         for (int i = 0; i < far->patch_count; i++) {
             const FarPatch *p = far->patches[i];
-            double size = FAR_LEVEL0_SIZE << p->level;
+            double size = far_terrain_patch_size(p->level);
             float off[3] = {(float)(p->origin_x - camera[0]), (float)-camera[1], (float)(p->origin_z - camera[2])};
             float bmin[3] = {off[0], p->min_y - (float)camera[1] - 64.0f, off[2]};
             float bmax[3] = {off[0] + (float)size, p->max_y - (float)camera[1], off[2] + (float)size};

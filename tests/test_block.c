@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <stb_image_write.h>
 
 #include "check.h"
 #include "strata/block.h"
@@ -357,6 +358,54 @@ static void test_syntax_and_io(void)
     CHECK_STR_CONTAINS(st_error_message(), "/nonexistent/blocks.json");
 }
 
+/* An atlas of 32-texel tiles (a 512 x 512 PNG) where tall grass's tile draws texels in columns 5..20 and
+ * rows 9..31 and the red flower's tile only one texel of alpha 127 (below the cut): the grass's margin is
+ * in whole sixteenths, rounded outwards; the flower's, with nothing drawn, stays 0; other tiles stay 0. */
+static void test_fit_tiles(void)
+{
+    BlockRegistry *reg = NULL;
+    CHECK_EQ_INT(block_registry_load(BLOCKS_JSON, &reg), ST_OK);
+    if (!reg) return;
+    const int size = 32, width = 16 * size;
+    unsigned char *image = calloc((size_t)width * width, 4);
+    int grass = reg->defs[BLOCK_TALL_GRASS].textures[0], flower = reg->defs[BLOCK_RED_FLOWER].textures[0];
+    for (int y = 9; y <= 31; y++)
+        for (int x = 5; x <= 20; x++) {
+            unsigned char *px = image + (((size_t)(grass / 16 * size + y) * width) + (size_t)(grass % 16 * size + x)) * 4;
+            px[1] = 200;
+            px[3] = (x == 5 || y == 9) ? 128 : 255;  /* the box's edge texels just make the cut */
+        }
+    image[(((size_t)(flower / 16 * size + 3) * width) + (size_t)(flower % 16 * size + 3)) * 4 + 3] = 127;
+    char png[300];
+    snprintf(png, sizeof png, "%s.png", temp_path);
+    CHECK(stbi_write_png(png, width, width, 4, image, width * 4) != 0);
+    free(image);
+    CHECK_EQ_INT(block_registry_fit_tiles(reg, png), ST_OK);
+    const BlockTileMargin *m = &reg->tile_margin[grass];
+    /* columns 5..20 of 32 are sixteenths 2.5..10.5: the box is 2..11, margins 2 and 5; rows 9..31: 4..16 */
+    CHECK_EQ_INT(m->left, 2);
+    CHECK_EQ_INT(m->right, 5);
+    CHECK_EQ_INT(m->top, 4);
+    CHECK_EQ_INT(m->bottom, 0);
+    m = &reg->tile_margin[flower];
+    CHECK_EQ_INT(m->left + m->right + m->top + m->bottom, 0);
+    int stone = reg->defs[BLOCK_STONE].textures[0];
+    CHECK_EQ_INT(reg->tile_margin[stone].left + reg->tile_margin[stone].top, 0);
+    unlink(png);
+
+    /* a missing or malformed atlas: an error naming the file, every margin as it was */
+    CHECK_EQ_INT(block_registry_fit_tiles(reg, "/nonexistent/atlas.png"), ST_ERR_IO);
+    CHECK_STR_CONTAINS(st_error_message(), "/nonexistent/atlas.png");
+    image = calloc(16 * 8 * 4, 1);
+    CHECK(stbi_write_png(png, 16, 8, 4, image, 16 * 4) != 0);
+    free(image);
+    CHECK_EQ_INT(block_registry_fit_tiles(reg, png), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "16x8");
+    CHECK_EQ_INT(reg->tile_margin[grass].right, 5);
+    unlink(png);
+    block_registry_destroy(reg);
+}
+
 int main(void)
 {
     snprintf(temp_path, sizeof temp_path, "/tmp/strata_test_block_%d.json", (int)getpid());
@@ -365,6 +414,7 @@ int main(void)
     RUN(test_broken_variants);
     RUN(test_modder_block);
     RUN(test_syntax_and_io);
+    RUN(test_fit_tiles);
     unlink(temp_path);
     return check_report();
 }

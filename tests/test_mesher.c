@@ -220,6 +220,40 @@ static void test_water_plants_torches(void)
     world_destroy(t);
 }
 
+/* A plant's quads cover only its tile's drawn box (BlockRegistry.tile_margin): positions and texture
+ * coordinates both shrink to it, so the same texels land where they did on the whole quad. */
+static void test_plant_fits_its_tile(void)
+{
+    int tile = blocks->defs[BLOCK_TALL_GRASS].textures[0];
+    BlockTileMargin saved = blocks->tile_margin[tile];
+    blocks->tile_margin[tile] = (BlockTileMargin){.left = 2, .right = 3, .top = 4, .bottom = 1};
+    Terrain *t = world_make(2, fill_floor);
+    set_block(t, 3, 65, 3, BLOCK_TALL_GRASS);
+    world_light(t);
+    ChunkMesh *m = mesh_chunk(t, 0, 0);
+    const VertexList *l = &m->subsets[MESH_SUBSET_ALPHA_TESTED];
+    CHECK_EQ_INT(l->count, 8);
+    int tile_u = (tile & 15) * MESHER_UV_TILE_STRIDE, tile_v = (tile >> 4) * MESHER_UV_TILE_STRIDE;
+    int good = 0;
+    for (int i = 0; i < l->count; i++) {
+        const TerrainVertex *v = &l->data[i];
+        int u = v->tx - tile_u, w = v->ty - tile_v;
+        /* u runs along the quad's diagonal: the vertex lies u / 16 along it from one of the cell's corners */
+        float dx = v->x - 3.0f, dz = v->z - 3.0f;
+        bool diagonal = fabsf(dz - dx) < 1e-5f || fabsf(dz - (1.0f - dx)) < 1e-5f;
+        bool u_ok = (u == 2 || u == 13), v_ok = (w == 4 || w == 15);
+        float height = v->y - 65.0f;
+        bool y_ok = w == 15 ? fabsf(height - 1.0f / 16.0f) < 1e-6f : fabsf(height - 12.0f / 16.0f) < 1e-6f;
+        float offset = u / 16.0f;
+        bool x_ok = fabsf(dx - offset) < 1e-5f || fabsf(dx - (1.0f - offset)) < 1e-5f;
+        good += diagonal && u_ok && v_ok && y_ok && x_ok;
+    }
+    CHECK_EQ_INT(good, 8);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+    blocks->tile_margin[tile] = saved;
+}
+
 static void test_leaves_and_glass(void)
 {
     Terrain *t = world_make(2, fill_air);
@@ -713,6 +747,7 @@ int main(void)
     RUN(test_single_block);
     RUN(test_chunk_border);
     RUN(test_water_plants_torches);
+    RUN(test_plant_fits_its_tile);
     RUN(test_leaves_and_glass);
     RUN(test_snow_layer);
     RUN(test_ambient_occlusion);

@@ -2,6 +2,7 @@
 strata_add_test(test_cell test_cell.c world)
 strata_add_test(test_chunk_sections test_chunk_sections.c world)
 strata_add_test(test_block test_block.c world)
+target_link_libraries(test_block PRIVATE PkgConfig::STB)
 strata_add_test(test_terrain test_terrain.c world)
 strata_add_test(test_world_settings test_world_settings.c world)
 # The committed atlas is exactly what strata-atlas paints from the committed blocks.json.

@@ -89,6 +89,11 @@ typedef struct BlockDef {
     BlockBehaviour behaviour; /* none by default */
 } BlockDef;
 
+/* Empty rows and columns at a tile's edges, in sixteenths of the tile (u left/right, v top/bottom). */
+typedef struct BlockTileMargin {
+    uint8_t left, right, top, bottom;
+} BlockTileMargin;
+
 typedef struct BlockRegistry {
     int count;                                /* highest defined id + 1 */
     BlockDef defs[BLOCK_MAX];
@@ -103,12 +108,22 @@ typedef struct BlockRegistry {
     uint8_t layer[BLOCK_MAX];
     uint8_t shape[BLOCK_MAX];
     uint8_t behaviour[BLOCK_MAX];     /* BlockBehaviour */
+    /* Per atlas tile, the empty margin around its drawn texels, in sixteenths of the tile (all 0 until
+     * block_registry_fit_tiles reads the atlas): crossed plants draw only the box inside it. */
+    BlockTileMargin tile_margin[BLOCK_TILE_MAX];
 } BlockRegistry;
 
 /* Loads and validates `path`. On a bad file returns ST_ERR_IO / ST_ERR_FORMAT with a message naming the
  * file, the block (index and name) and the field, and what was expected. *out owned by the caller. */
 StResult block_registry_load(const char *path, BlockRegistry **out);
 void block_registry_destroy(BlockRegistry *reg);
+
+/* Reads the atlas at `atlas_path` (16 tiles per row, RGBA PNG) and sets tile_margin for the tiles of
+ * crossed plants: the rows and columns of the tile with no texel of alpha >= 128, in whole sixteenths
+ * (rounded outwards for tiles finer than 16 texels). A missing or unreadable
+ * atlas leaves every margin 0 (whole quads) and returns the error; the caller decides whether that matters
+ * (the game's renderer fails on it later with its own message). */
+StResult block_registry_fit_tiles(BlockRegistry *reg, const char *atlas_path);
 
 /* Block id by name, or -1. */
 int block_registry_find(const BlockRegistry *reg, const char *name);

@@ -2,7 +2,9 @@
  *
  * Design. Plants and flowers are two vertical quads along the cell's diagonals, one quad each: the
  * renderer draws the alpha-tested subset with back-face culling off (render.h / renderer.c), so a second,
- * reversed copy of each plane would only double the vertices. They are lit by the plant's own cell (no
+ * reversed copy of each plane would only double the vertices. Each quad covers only the box of its tile
+ * that has drawn texels (BlockRegistry.tile_margin, block_tiles.c), so fewer fragments are cut out for
+ * nothing. They are lit by the plant's own cell (no
  * ambient occlusion: they have no faces against neighbours) and tinted (tall grass takes the grass
  * colour of its column).
  * A torch is a small box on the floor of its cell, 2/16 wide and 10/16 tall, textured with the middle of
@@ -47,15 +49,21 @@ void mesher_shapes_emit_cross(MesherContext *ctx, VertexList *list, int x, int y
         for (int c = 0; c < 4; c++) color[i][c] = color[0][c];
     int tile = def->textures[BLOCK_FACE_POS_Z];
     int tile_u = (tile & 15) * 16, tile_v = (tile >> 4) * 16;
+    /* the tile's drawn box (block_tiles.c): u runs along the diagonal, v down from the top */
+    const BlockTileMargin *m = &ctx->blocks->tile_margin[tile];
+    const int u_px[2] = {m->left, 16 - m->right}, v_px[2] = {16 - m->bottom, m->top};
     for (int q = 0; q < MESHER_CROSS_QUADS; q++) {
         float pos[4][3];
         int uv[4][2];
         for (int k = 0; k < 4; k++) {
-            pos[k][0] = (float)(x + MESHER_CROSS_CORNER[q][k][0]);
-            pos[k][1] = (float)(ctx->slice_y0 + y + MESHER_CROSS_CORNER[q][k][1]);
-            pos[k][2] = (float)(z + MESHER_CROSS_CORNER[q][k][2]);
-            uv[k][0] = tile_u + MESHER_QUAD_UV[k][0];
-            uv[k][1] = tile_v + MESHER_QUAD_UV[k][1];
+            const int *from = MESHER_CROSS_CORNER[q][0], *to = MESHER_CROSS_CORNER[q][1];
+            int u = u_px[MESHER_QUAD_UV[k][0] != 0], v = v_px[MESHER_QUAD_UV[k][1] == 0];
+            float along = (float)u / 16.0f;
+            pos[k][0] = (float)x + (float)from[0] + (float)(to[0] - from[0]) * along;
+            pos[k][1] = (float)(ctx->slice_y0 + y) + (float)(16 - v) / 16.0f;
+            pos[k][2] = (float)z + (float)from[2] + (float)(to[2] - from[2]) * along;
+            uv[k][0] = tile_u + u;
+            uv[k][1] = tile_v + v;
         }
         mesher_emit_quad(ctx, list, pos, uv, color);
     }

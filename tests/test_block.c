@@ -358,7 +358,7 @@ static void test_syntax_and_io(void)
     CHECK_STR_CONTAINS(st_error_message(), "/nonexistent/blocks.json");
 }
 
-/* An atlas of 32-texel tiles (a 512 x 512 PNG) where tall grass's tile draws texels in columns 5..20 and
+/* block_registry_fit_tiles. An atlas of 32-texel tiles (a 512 x 512 PNG) where tall grass's tile draws texels in columns 5..20 and
  * rows 9..31 and the red flower's tile only one texel of alpha 127 (below the cut): the grass's margin is
  * in whole sixteenths, rounded outwards; the flower's, with nothing drawn, stays 0; other tiles stay 0. */
 static void test_fit_tiles(void)
@@ -391,9 +391,17 @@ static void test_fit_tiles(void)
     CHECK_EQ_INT(m->left + m->right + m->top + m->bottom, 0);
     int stone = reg->defs[BLOCK_STONE].textures[0];
     CHECK_EQ_INT(reg->tile_margin[stone].left + reg->tile_margin[stone].top, 0);
+    CHECK_EQ_INT(reg->far_opaque[BLOCK_ICE], 0);   /* its tile is empty here */
     unlink(png);
 
-    /* a missing or malformed atlas: an error naming the file, every margin as it was */
+    /* the shipped atlas: ice is mostly opaque, glass mostly clear; water is no cube */
+    CHECK_EQ_INT(block_registry_fit_tiles(reg, "assets/textures/atlas.png"), ST_OK);
+    CHECK_EQ_INT(reg->far_opaque[BLOCK_ICE], 1);
+    CHECK_EQ_INT(reg->far_opaque[BLOCK_GLASS], 0);
+    CHECK_EQ_INT(reg->far_opaque[BLOCK_WATER], 0);
+    CHECK_EQ_INT(reg->far_opaque[BLOCK_STONE], 0);
+
+    /* a missing or malformed atlas: an error naming the file, the registry as it was */
     CHECK_EQ_INT(block_registry_fit_tiles(reg, "/nonexistent/atlas.png"), ST_ERR_IO);
     CHECK_STR_CONTAINS(st_error_message(), "/nonexistent/atlas.png");
     image = calloc(16 * 8 * 4, 1);
@@ -401,7 +409,7 @@ static void test_fit_tiles(void)
     free(image);
     CHECK_EQ_INT(block_registry_fit_tiles(reg, png), ST_ERR_FORMAT);
     CHECK_STR_CONTAINS(st_error_message(), "16x8");
-    CHECK_EQ_INT(reg->tile_margin[grass].right, 5);
+    CHECK_EQ_INT(reg->far_opaque[BLOCK_ICE], 1);
     unlink(png);
     block_registry_destroy(reg);
 }

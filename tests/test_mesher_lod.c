@@ -4,7 +4,8 @@
  * subset (far leaves, leaves, the rest) come out as chunk_mesh_alpha_runs reads them. Terrain: ground whose
  * top is a block's upper cell keeps its height, one whose top is the lower cell rounds down; and over 2 x 2
  * chunks of hills with caves, overhangs and a sea, the far copy's opaque faces close up: every edge inside
- * the region is walked once each way (no hole, no doubled face, across chunk and slice borders). */
+ * the region is walked once each way (no hole, no doubled face, across chunk and slice borders). Ice: solid in
+ * the copy when mostly opaque, its own faces then drawn by near chunks only. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -226,6 +227,84 @@ static void test_ground_rounding(void)
     world_destroy(t);
 }
 
+/* A lake frozen over at y 64 (a block's lower row), with a hole in the ice at (3, 3). */
+static int fill_frozen_lake(int x, int y, int z)
+{
+    bool hole = (x & 15) == 3 && (z & 15) == 3;
+    return y <= 61 ? BLOCK_STONE : y <= 63 ? BLOCK_WATER : y == 64 && !hole ? BLOCK_ICE : BLOCK_AIR;
+}
+
+static int vertex_tile(const TerrainVertex *v)
+{
+    return (v->ty / MESHER_UV_TILE_STRIDE) * 16 + v->tx / MESHER_UV_TILE_STRIDE;
+}
+
+/* Vertices of a mesh's transparent subset drawn by far chunks (`far`) or near ones, and how many of them show
+ * the ice tile. */
+static int transparent_part(const ChunkMesh *m, bool far, int *ice)
+{
+    const int k = MESH_SUBSET_TRANSPARENT, ice_tile = blocks->defs[BLOCK_ICE].textures[0];
+    int first[MESH_SUBSET_COUNT * CHUNK_SLICES], count[MESH_SUBSET_COUNT * CHUNK_SLICES], total = 0, at = 0;
+    int firsts[MESH_SUBSET_COUNT] = {0}, counts[MESH_SUBSET_COUNT] = {0};
+    for (int j = 0; j < MESH_SUBSET_COUNT; j++) {
+        firsts[j] = at;
+        counts[j] = m->subsets[j].count;
+        at += counts[j];
+    }
+    int runs = chunk_mesh_subset_runs(firsts, counts, (const int (*)[CHUNK_SLICES])m->slice_vertices,
+                                      (const int (*)[CHUNK_SLICES])m->lod_vertices, 1u << k, far, 0xFFFF, first, count);
+    *ice = 0;
+    for (int r = 0; r < runs; r++)
+        for (int i = first[r]; i < first[r] + count[r]; i++) {
+            total++;
+            *ice += vertex_tile(&m->subsets[k].data[i - firsts[k]]) == ice_tile;
+        }
+    return total;
+}
+
+/* Ice, mostly opaque (BlockRegistry.far_opaque), is solid in the far copy: a frozen lake whose ice lies in a
+ * block's lower row, over water, keeps an ice top a cell over the ice, over its hole as well (it fills the cell above, so the lake
+ * does not open), and far chunks leave out the ice's own faces while drawing the water's; near chunks draw
+ * every face. Without the flag (glass, or an atlas not read) ice keeps its faces at any distance. */
+static void test_ice_far_copy(void)
+{
+    BlockRegistry *iced = malloc(sizeof *iced);
+    *iced = *blocks;
+    iced->far_opaque[BLOCK_ICE] = 1;
+    int ice_tile = blocks->defs[BLOCK_ICE].textures[0];
+    Terrain *t = world_make(1, fill_frozen_lake);
+    world_light(t);
+    ChunkMesh *m = mesh_fixture_build(t, 0, 0, iced, plain);
+    float lo, hi;
+    CHECK_EQ_INT(lod_tops(m, &lo, &hi), 2 * 64);   /* the ice over the lake, and the lake's stone floor */
+    CHECK(lo == 62.0f && hi == 66.0f);
+    const VertexList *l = &m->subsets[MESH_SUBSET_OPAQUE_OTHER];
+    int ice_tops = 0;
+    for (int i = 0; i < l->count; i += 4) ice_tops += l->data[i].y == 66.0f && vertex_tile(&l->data[i]) == ice_tile;
+    CHECK_EQ_INT(ice_tops, 64);
+    int total = m->subsets[MESH_SUBSET_TRANSPARENT].count, ice_near, ice_far;
+    CHECK_EQ_INT(transparent_part(m, false, &ice_near), total);
+    int far = transparent_part(m, true, &ice_far);
+    CHECK(ice_near >= 255 * 4);   /* the ice's tops at least */
+    CHECK_EQ_INT(ice_far, 0);
+    CHECK_EQ_INT(far, total - ice_near);
+    CHECK(far >= 4);   /* the water's top in the hole */
+    CHECK_EQ_INT(chunk_mesh_subset_vertices(m, MESH_SUBSET_TRANSPARENT, false), total);
+    CHECK_EQ_INT(chunk_mesh_subset_vertices(m, MESH_SUBSET_TRANSPARENT, true), far);
+    chunk_mesh_destroy(m);
+
+    /* without the flag: no ice in the copy (the lake rounds down to its floor), every face at any distance */
+    m = mesh_fixture_build(t, 0, 0, blocks, plain);
+    CHECK_EQ_INT(lod_tops(m, &lo, &hi), 64);
+    CHECK(lo == 62.0f && hi == 62.0f);
+    total = m->subsets[MESH_SUBSET_TRANSPARENT].count;
+    CHECK_EQ_INT(transparent_part(m, true, &ice_far), total);
+    CHECK(ice_far >= 255 * 4);
+    chunk_mesh_destroy(m);
+    world_destroy(t);
+    free(iced);
+}
+
 /* Hills with caves and overhangs over a sea, for the closed-surface check. */
 static int fill_rough(int x, int y, int z)
 {
@@ -348,6 +427,7 @@ int main(void)
     RUN(test_against_rock_and_border);
     RUN(test_alpha_runs);
     RUN(test_ground_rounding);
+    RUN(test_ice_far_copy);
     RUN(test_far_terrain_closed);
     mesher_context_destroy(plain);
     mesher_context_destroy(merged);

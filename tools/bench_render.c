@@ -135,7 +135,7 @@ static long bench_render_drawn(const ChunkMesh *m, const double camera[3], const
         count[k] = m->subsets[k].count;
         at += count[k];
     }
-    /* opaque at the chunk's resolution (render_uses_lod), transparent at full, the alpha-tested parts the
+    /* opaque at the chunk's resolution (render_uses_lod), transparent whole or a far chunk's part, the alpha-tested parts the
      * renderer draws at that distance (render_alpha_parts) */
     double cx = min_x + 8.0 - camera[0], cz = min_z + 8.0 - camera[2];
     float distance = (float)sqrt(cx * cx + cz * cz);
@@ -147,8 +147,8 @@ static long bench_render_drawn(const ChunkMesh *m, const double camera[3], const
                                       run_first, run_count);
     long tri = 0;
     for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
-    runs = chunk_mesh_subset_runs(first, count, vertices, lod, 1u << MESH_SUBSET_TRANSPARENT, false, slices,
-                                  run_first, run_count);
+    runs = chunk_mesh_subset_runs(first, count, vertices, lod, 1u << MESH_SUBSET_TRANSPARENT,
+                                  render_uses_lod(distance, lod_from), slices, run_first, run_count);
     for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
     int parts[2];
     render_alpha_parts(distance, RENDER_FAR_LEAVES_FROM, lod_from, &parts[0], &parts[1]);

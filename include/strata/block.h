@@ -111,6 +111,10 @@ typedef struct BlockRegistry {
     /* Per atlas tile, the empty margin around its drawn texels, in sixteenths of the tile (all 0 until
      * block_registry_fit_tiles reads the atlas): crossed plants draw only the box inside it. */
     BlockTileMargin tile_margin[BLOCK_TILE_MAX];
+    /* Per block id, a transparent cube whose tiles are mostly opaque (ice: its texels' mean alpha is at least
+     * one half; 0 until block_registry_fit_tiles): far chunks' half-resolution copy holds it as a solid block
+     * drawn opaque (mesher_lod.c), where glass, mostly clear, keeps its faces. */
+    uint8_t far_opaque[BLOCK_MAX];
 } BlockRegistry;
 
 /* Loads and validates `path`. On a bad file returns ST_ERR_IO / ST_ERR_FORMAT with a message naming the
@@ -120,8 +124,9 @@ void block_registry_destroy(BlockRegistry *reg);
 
 /* Reads the atlas at `atlas_path` (16 tiles per row, RGBA PNG) and sets tile_margin for the tiles of
  * crossed plants: the rows and columns of the tile with no texel of alpha >= 128, in whole sixteenths
- * (rounded outwards for tiles finer than 16 texels). A missing or unreadable
- * atlas leaves every margin 0 (whole quads) and returns the error; the caller decides whether that matters
+ * (rounded outwards for tiles finer than 16 texels); and far_opaque for transparent cubes whose six faces'
+ * texels have a mean alpha of at least 128. A missing or unreadable
+ * atlas leaves every margin and far_opaque 0 (whole quads, no far copy) and returns the error; the caller decides whether that matters
  * (the game's renderer fails on it later with its own message). */
 StResult block_registry_fit_tiles(BlockRegistry *reg, const char *atlas_path);
 

@@ -83,7 +83,9 @@ typedef struct ChunkMesh {
      * (chunk_mesh_lod_runs). The alpha-tested part then holds alpha_leaf_vertices[s] of leaves' cube faces,
      * then plants, torches and other cut-outs. Leaves are wound outward like opaque faces: the renderer draws
      * near chunks' leaves and the rest two-sided, and a far chunk's leaves (at full or half resolution, by
-     * distance) one-sided (MeshAlphaPart). */
+     * distance) one-sided (MeshAlphaPart). The transparent subset has no half-resolution faces: its first
+     * part is instead the faces far chunks draw too (water, glass), then come those of blocks their copy holds
+     * as solid (ice, BlockRegistry.far_opaque), so near chunks draw all of it (chunk_mesh_subset_runs). */
     int lod_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES];
     int alpha_leaf_vertices[CHUNK_SLICES];
     bool lod;                            /* the half-resolution copies are there (a mesh built without them,
@@ -129,12 +131,14 @@ int chunk_mesh_alpha_part_vertices(const ChunkMesh *mesh, MeshAlphaPart part);
 int chunk_mesh_lod_runs(int first, int count, const int slice_vertices[CHUNK_SLICES], const int lod[CHUNK_SLICES],
                         bool lod_part, uint16_t slices, int *run_first, int *run_count);
 /* Draw runs of the subsets in `mask` (k < MESH_SUBSET_COUNT) of a mesh laid out as ChunkMesh's, each at full
- * resolution or half (`lod_part`, chunk_mesh_lod_runs), first[k] and count[k] each subset's first vertex and
- * vertices; runs that touch are joined (across subsets too). At most MESH_SUBSET_COUNT * 16. Pure. */
+ * resolution or half (`lod_part`, chunk_mesh_lod_runs; the transparent subset whole, or a far chunk's first
+ * part), first[k] and count[k] each subset's first vertex and vertices; runs that touch are joined (across
+ * subsets too). At most MESH_SUBSET_COUNT * 16. Pure. */
 int chunk_mesh_subset_runs(const int first[MESH_SUBSET_COUNT], const int count[MESH_SUBSET_COUNT],
                            const int (*slice_vertices)[CHUNK_SLICES], const int (*lod)[CHUNK_SLICES], unsigned mask,
                            bool lod_part, uint16_t slices, int *run_first, int *run_count);
-/* Vertices of subset k at full resolution (`lod` false) or half (true), all slices. Pure. */
+/* Vertices of subset k at full resolution (`lod` false) or half (true; the transparent subset as
+ * chunk_mesh_subset_runs draws it), all slices. Pure. */
 int chunk_mesh_subset_vertices(const ChunkMesh *mesh, int subset, bool lod);
 
 typedef struct MesherContext MesherContext;

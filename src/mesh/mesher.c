@@ -37,6 +37,7 @@ void mesher_context_destroy(MesherContext *ctx)
     if (!ctx) return;
     mesher_merge_free(ctx);
     free(ctx->leaf_list.data);
+    free(ctx->near_list.data);
     for (int k = 0; k < MESH_SUBSET_COUNT; k++) free(ctx->lod_lists[k].data);
     free(ctx);
 }
@@ -202,7 +203,7 @@ static void mesher_copy_slab(MesherContext *ctx, int slice)
             int32_t keep = missing ? CELL_LIGHT_MASK : ~0;
             int col = sx + sz * SLAB_SIZE;
             int32_t *dst = &slab->cells[col * SLAB_STRIDE_X];
-            uint32_t opaque = 0, nonair = 0, water = 0, leaves = 0;
+            uint32_t opaque = 0, nonair = 0, water = 0, leaves = 0, far_opaque = 0;
             for (int j = SLAB_SIZE - 1; j >= 0; j--) {
                 int32_t v = j < j_lo ? below : j >= j_hi ? above : cell_load(&from[j]) & keep;
                 dst[j] = v;
@@ -211,11 +212,13 @@ static void mesher_copy_slab(MesherContext *ctx, int slice)
                 nonair = (nonair << 1) | ((k >> 1) & 1u);
                 water = (water << 1) | ((k >> 2) & 1u);
                 leaves = (leaves << 1) | ((k >> 3) & 1u);
+                far_opaque = (far_opaque << 1) | ((k >> 4) & 1u);
             }
             slab->opaque[col] = opaque;
             slab->nonair[col] = nonair;
             slab->water[col] = water;
             slab->leaves[col] = leaves;
+            slab->far_opaque[col] = far_opaque;
         }
 }
 
@@ -249,14 +252,17 @@ static bool mesher_list_append(MesherContext *ctx, VertexList *to, const VertexL
 
 /* Builds one slice's lists. Each list starts with the slice's faces at half resolution (mesher_lod.c: far
  * chunks draw those instead); the alpha-tested list then holds the leaves' faces, then plants, torches and
- * other cut-outs (ChunkMesh.lod_vertices, alpha_leaf_vertices). Sets lod_counts[k] to list k's first part
- * and *leaf_count to the alpha-tested list's second. */
+ * other cut-outs (ChunkMesh.lod_vertices, alpha_leaf_vertices). The transparent list, which has no half-
+ * resolution faces, starts instead with the faces far chunks draw too (water, glass), then those of cubes
+ * their copy holds (ice). Sets lod_counts[k] to list k's first part and *leaf_count to the alpha-tested
+ * list's second. */
 static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists,
                                int lod_counts[MESH_SUBSET_COUNT], int *leaf_count)
 {
     *leaf_count = 0;
     for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = lod_counts[i] = 0;
     ctx->leaf_list.count = 0;
+    ctx->near_list.count = 0;
     ctx->slab = slab->cells;
     ctx->slice_y0 = slice * CHUNK_SLICE_HEIGHT;
     const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water, *lm = slab->leaves;
@@ -295,7 +301,12 @@ static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int s
     if (ctx->merge) {
         mesher_merge_slice(ctx, lists);
         mesher_merge_list(ctx, &ctx->leaf_list);
+        mesher_merge_list(ctx, &ctx->near_list);
         for (int k = 0; k < MESH_SUBSET_COUNT; k++) mesher_lod_merge(ctx, &lod[k]);
+    }
+    if (ctx->lod) {
+        lod_counts[MESH_SUBSET_TRANSPARENT] = lists[MESH_SUBSET_TRANSPARENT].count;
+        if (!mesher_list_append(ctx, &lists[MESH_SUBSET_TRANSPARENT], &ctx->near_list)) return;
     }
     *leaf_count = ctx->leaf_list.count;
     for (int k = 0; k < MESH_SUBSET_COUNT; k++) {

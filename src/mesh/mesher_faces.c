@@ -79,6 +79,7 @@ static void mesher_emit_cube(MesherContext *ctx, VertexList *lists, int x, int y
     int layer = blocks->layer[id];
     bool cull_same = layer == BLOCK_LAYER_TRANSPARENT;
     bool leaves = (ctx->kind[id] & MESHER_KIND_LEAVES) != 0;
+    bool far_opaque = ctx->lod && (ctx->kind[id] & MESHER_KIND_FAR_OPAQUE);   /* ice: after the far chunks' part */
     for (int f = 0; f < 6; f++) {
         int n = cell_contents(slab[cell + MESHER_FACE_STRIDE[f]]);
         if (blocks->opaque_cube[n] || (cull_same && n == id)) continue;
@@ -86,7 +87,8 @@ static void mesher_emit_cube(MesherContext *ctx, VertexList *lists, int x, int y
         if (f == BLOCK_FACE_POS_Y && blocks->shape[n] == BLOCK_SHAPE_LAYER) continue;  /* under the layer's box */
         int subset = layer == BLOCK_LAYER_OPAQUE ? (f < BLOCK_FACE_POS_Y ? f : MESH_SUBSET_OPAQUE_OTHER)
                                                  : mesher_layer_subset(layer);
-        VertexList *list = leaves && subset == MESH_SUBSET_ALPHA_TESTED ? &ctx->leaf_list : &lists[subset];
+        VertexList *list = leaves && subset == MESH_SUBSET_ALPHA_TESTED ? &ctx->leaf_list
+                         : far_opaque ? &ctx->near_list : &lists[subset];
         mesher_emit_block_face(ctx, list, x, y, z, f, def, 16);
     }
 }

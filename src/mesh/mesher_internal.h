@@ -37,6 +37,7 @@
 #define MESHER_KIND_NONAIR 2u
 #define MESHER_KIND_WATER  4u
 #define MESHER_KIND_LEAVES 8u   /* alpha-tested cube: faces between two of them are culled */
+#define MESHER_KIND_FAR_OPAQUE 16u /* transparent cube the far copy holds as solid (BlockRegistry.far_opaque) */
 
 /* Face geometry shared by the light and face code (mesher_faces.c): per BlockFace the outward normal and
  * the 4 corners of the unit cube face, counter-clockwise seen from outside. */
@@ -61,6 +62,7 @@ typedef struct MesherSlab {
     uint32_t nonair[SLAB_COLUMNS];
     uint32_t water[SLAB_COLUMNS];          /* BLOCK_WATER: culls against itself */
     uint32_t leaves[SLAB_COLUMNS];         /* any leaves: cull against any leaves */
+    uint32_t far_opaque[SLAB_COLUMNS];     /* MESHER_KIND_FAR_OPAQUE (ice): solid in the far copy */
 } MesherSlab;
 
 struct MesherContext {
@@ -102,6 +104,8 @@ struct MesherContext {
                                             * alpha-tested subset once merged (mesher_build_slice) */
     VertexList lod_lists[MESH_SUBSET_COUNT]; /* scratch: the slice at half resolution (mesher_lod.c), put
                                             * before each subset's own faces */
+    VertexList near_list;                  /* scratch: faces of far-opaque cubes (ice), put after the rest of
+                                            * the transparent subset: far chunks' copy holds those blocks */
 };
 
 /* mesher_light.c */

@@ -82,7 +82,8 @@ void mesher_light_prepare_blocks(MesherContext *ctx, const BlockRegistry *blocks
         else ctx->shadow[id] = 0;
         ctx->kind[id] = (uint8_t)((blocks->opaque_cube[id] ? MESHER_KIND_OPAQUE : 0) |
                                   (id != BLOCK_AIR ? MESHER_KIND_NONAIR : 0) |
-                                  (id == BLOCK_WATER ? MESHER_KIND_WATER : 0) | (leaves ? MESHER_KIND_LEAVES : 0));
+                                  (id == BLOCK_WATER ? MESHER_KIND_WATER : 0) | (leaves ? MESHER_KIND_LEAVES : 0) |
+                                  (blocks->far_opaque[id] ? MESHER_KIND_FAR_OPAQUE : 0));
     }
 }
 

@@ -24,7 +24,11 @@
  * for leaves, the block's first leaf. A top at a slice's floor is drawn with the slice above it, the space it
  * faces, which the occlusion walk reaches wherever the top can be seen. Opaque faces go to their subsets by
  * direction (0..3 sides, 4 top and bottom), leaves to the alpha-tested one; non-cube shapes, plants, water
- * and glass have no far copy (the renderer draws them cell by cell at any distance). */
+ * and glass have no far copy (the renderer draws them cell by cell at any distance). Ice, a transparent cube
+ * whose texels are mostly opaque (BlockRegistry.far_opaque), is solid here and drawn opaque: an iced
+ * mountain (the flight over seed 1: up to 60k triangles of ice, blended) becomes merged quads; its own faces
+ * are drawn by near chunks only (the transparent list's second part, mesher.c). An ice cell fills the cell
+ * over it too, so ice in a block's lower row, over water, does not round down to open water. */
 #include "mesher_internal.h"
 
 #define LOD_CELLS 8                       /* blocks per slice side */
@@ -149,6 +153,12 @@ static bool lod_covered(const uint8_t *kinds, unsigned kind, int bx, int by, int
     return kind == LOD_LEAF ? n != 0 : n == LOD_SOLID;
 }
 
+/* Whether block `id` makes a block of the copy solid: an opaque cube, or a far-opaque one (ice). */
+static inline bool lod_solid_cell(const MesherContext *ctx, int id)
+{
+    return (ctx->kind[id] & (MESHER_KIND_OPAQUE | MESHER_KIND_FAR_OPAQUE)) != 0;
+}
+
 /* The block whose texture a solid block's `face` shows. */
 static int lod_solid_face_block(const MesherContext *ctx, const MesherSlab *slab, int slice, int bx, int by, int bz,
                                 int face, const int cells[4][3])
@@ -160,7 +170,7 @@ static int lod_solid_face_block(const MesherContext *ctx, const MesherSlab *slab
             int x = 2 * bx + (c & 1), z = 2 * bz + (c >> 1);
             for (int y = 2 * by + 3; y >= 2 * by && y > best_y; y--) {
                 int id = cell_contents(lod_cell_value(ctx, slab, slice, x, y, z));
-                if (blocks->opaque_cube[id] || blocks->shape[id] == BLOCK_SHAPE_LAYER) {
+                if (lod_solid_cell(ctx, id) || blocks->shape[id] == BLOCK_SHAPE_LAYER) {
                     best = id;
                     best_y = y;
                     break;
@@ -169,14 +179,19 @@ static int lod_solid_face_block(const MesherContext *ctx, const MesherSlab *slab
         }
         if (best) return best;
     }
-    for (int c = 0; c < 4; c++) {
-        int id = cell_contents(lod_cell_value(ctx, slab, slice, cells[c][0], cells[c][1], cells[c][2]));
-        if (blocks->opaque_cube[id]) return id;
-    }
-    for (int c = 7; c >= 0; c--) {   /* top layer first */
-        int x = 2 * bx + (c & 1), y = 2 * by + (c >> 2), z = 2 * bz + (c >> 1 & 1);
-        int id = cell_contents(lod_cell_value(ctx, slab, slice, x, y, z));
-        if (blocks->opaque_cube[id]) return id;
+    /* an opaque cube on that side, else in the block; only then ice (a cliff under a skin of ice shows rock
+     * on its sides, as near by) */
+    static const unsigned kinds[2] = {MESHER_KIND_OPAQUE, MESHER_KIND_FAR_OPAQUE};
+    for (int k = 0; k < 2; k++) {
+        for (int c = 0; c < 4; c++) {
+            int id = cell_contents(lod_cell_value(ctx, slab, slice, cells[c][0], cells[c][1], cells[c][2]));
+            if (ctx->kind[id] & kinds[k]) return id;
+        }
+        for (int c = 7; c >= 0; c--) {   /* top layer first */
+            int x = 2 * bx + (c & 1), y = 2 * by + (c >> 2), z = 2 * bz + (c >> 1 & 1);
+            int id = cell_contents(lod_cell_value(ctx, slab, slice, x, y, z));
+            if (ctx->kind[id] & kinds[k]) return id;
+        }
     }
     return 0;
 }
@@ -191,25 +206,29 @@ static int lod_leaf_block(const MesherContext *ctx, const MesherSlab *slab, int 
     return 0;
 }
 
-/* A column's opaque cubes, leaves and water over the slice's rows -2..17 (bit r = row r - 2): inside the
- * slab's columns its masks (rows -1..16) and two more cells, outside them all 20 cells from the 3x3 chunks. */
+/* A column's solid cells, leaves and water over the slice's rows -2..17 (bit r = row r - 2): inside the
+ * slab's columns its masks (rows -1..16) and two more cells, outside them all 20 cells from the 3x3 chunks.
+ * Solid: opaque cubes, and far-opaque cubes (ice) with the cell over each (so ice in a block's lower row
+ * fills the block: a frozen lake's ice there does not round down into the water under it). */
 static void lod_column_masks(const MesherContext *ctx, const MesherSlab *slab, int slice, int x, int z,
                              uint32_t masks[3])
 {
-    uint32_t o = 0, l = 0, w = 0;
+    uint32_t o = 0, l = 0, w = 0, ice = 0;
     bool in_slab = x >= -1 && x <= CHUNK_SIZE_X && z >= -1 && z <= CHUNK_SIZE_Z;
     if (in_slab) {
         o = slab->opaque[SLAB_COLUMN(x, z)] << 1;
         l = slab->leaves[SLAB_COLUMN(x, z)] << 1;
         w = slab->water[SLAB_COLUMN(x, z)] << 1;
+        ice = slab->far_opaque[SLAB_COLUMN(x, z)] << 1;
     }
     for (int r = 0; r < 20; r += in_slab ? 19 : 1) {
         unsigned k = ctx->kind[cell_contents(lod_source_cell(ctx, slice, x, r - 2, z))];
         o |= (uint32_t)(k & MESHER_KIND_OPAQUE) << r;
         w |= (uint32_t)((k >> 2) & 1u) << r;
         l |= (uint32_t)((k >> 3) & 1u) << r;
+        ice |= (uint32_t)((k >> 4) & 1u) << r;
     }
-    masks[0] = o;
+    masks[0] = o | ice | ice << 1;
     masks[1] = l;
     masks[2] = w;
 }

@@ -146,11 +146,20 @@ int chunk_mesh_lod_runs(int first, int count, const int slice_vertices[CHUNK_SLI
                                  lod_part ? MESH_ALPHA_LOD_LEAVES : MESH_ALPHA_NEAR, slices, run_first, run_count);
 }
 
+/* Subset k's per-slice first parts as a pass draws them: a near chunk draws the transparent subset whole (its
+ * first part is what far chunks keep, not a copy), so for it there is no part to leave out. */
+static const int *mesh_subset_first_parts(int k, bool lod_part, const int *lod)
+{
+    static const int none[CHUNK_SLICES];
+    return k == MESH_SUBSET_TRANSPARENT && !lod_part ? none : lod;
+}
+
 int chunk_mesh_subset_vertices(const ChunkMesh *mesh, int subset, bool lod)
 {
     int first[CHUNK_SLICES], count[CHUNK_SLICES], total = 0;
     int runs = chunk_mesh_lod_runs(0, mesh->subsets[subset].count, mesh->slice_vertices[subset],
-                                   mesh->lod_vertices[subset], lod, 0xFFFF, first, count);
+                                   mesh_subset_first_parts(subset, lod, mesh->lod_vertices[subset]), lod, 0xFFFF,
+                                   first, count);
     for (int i = 0; i < runs; i++) total += count[i];
     return total;
 }
@@ -163,7 +172,8 @@ int chunk_mesh_subset_runs(const int first[MESH_SUBSET_COUNT], const int count[M
     for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
         if (!(mask >> k & 1u)) continue;
         int f[CHUNK_SLICES], n[CHUNK_SLICES];
-        int m = chunk_mesh_lod_runs(first[k], count[k], slice_vertices[k], lod[k], lod_part, slices, f, n);
+        int m = chunk_mesh_lod_runs(first[k], count[k], slice_vertices[k], mesh_subset_first_parts(k, lod_part, lod[k]),
+                                    lod_part, slices, f, n);
         for (int i = 0; i < m; i++) runs = mesh_runs_append(run_first, run_count, runs, f[i], n[i]);
     }
     return runs;

@@ -18,7 +18,8 @@
  *   2. alpha-tested: two-sided, cut-out at alpha 0.5 (near chunks' leaves, and the plants of chunks nearer
  *      than RENDER_LOD_FROM);
  *   then the sky dome, depth-tested at the far plane, so it shades only the pixels no terrain covers;
- *   3. transparent: blended, depth writes off, far to near;
+ *   3. transparent: blended, depth writes off, far to near (far chunks leave out ice, which their opaque
+ *      half-resolution copy holds);
  * and the overlay. Chunk geometry lives in a few big arenas (chunk_arena.c): a pass gathers the merged
  * subset runs of every visible chunk as (count, base vertex) pairs and draws each arena's with one
  * glMultiDrawElementsBaseVertex (the transparent pass keeps its far-to-near order: a new call only where
@@ -721,7 +722,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             glDepthMask(GL_FALSE);
             transparent_begun = true;
         }
-        triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_TRANSPARENT, v->slices, false);
+        triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_TRANSPARENT, v->slices, v->lod);
         v->drawn = true;
     }
     renderer_batch_flush(r);

@@ -9,10 +9,14 @@
  * right after the registry (it is part of loading: the registry stays immutable afterwards). Margins are
  * in sixteenths of the tile whatever its resolution (rounded outwards for finer tiles). Coarser mip levels
  * are cut on the same box: a texel of theirs that straddles its edge keeps only its inner part, which at
- * the distances those levels are sampled is a fraction of a pixel. */
+ * the distances those levels are sampled is a fraction of a pixel.
+ * The atlas also says which transparent cubes are mostly opaque: ice's texels are three quarters opaque,
+ * glass's a third. Far chunks' half-resolution copy (mesher_lod.c) holds the first as solid blocks drawn
+ * opaque, so an iced mountain far away is a few merged quads instead of every ice face blended one by one. */
 #include "strata/block.h"
 
 #include <stdio.h>
+#include <stdint.h>
 
 #include <stb_image.h>
 
@@ -52,6 +56,18 @@ static BlockTileMargin block_tile_measure(const uint8_t *image, int width, int s
     return block_tile_margin(size, x0, y0, x1, y1);
 }
 
+/* Mean alpha (0..255) of a tile's texels. */
+static int block_tile_mean_alpha(const uint8_t *image, int width, int size, int tile)
+{
+    int ox = (tile % BLOCK_TILES_PER_ROW) * size, oy = (tile / BLOCK_TILES_PER_ROW) * size;
+    uint64_t sum = 0;
+    for (int y = 0; y < size; y++) {
+        const uint8_t *row = image + ((size_t)(oy + y) * (size_t)width + (size_t)ox) * 4;
+        for (int x = 0; x < size; x++) sum += row[x * 4 + 3];
+    }
+    return (int)(sum / ((uint64_t)size * (uint64_t)size));
+}
+
 StResult block_registry_fit_tiles(BlockRegistry *reg, const char *atlas_path)
 {
     int w = 0, h = 0, channels = 0;
@@ -67,10 +83,21 @@ StResult block_registry_fit_tiles(BlockRegistry *reg, const char *atlas_path)
     int tiles = BLOCK_TILES_PER_ROW * BLOCK_TILES_PER_ROW;
     for (int id = 0; id < reg->count; id++) {
         const BlockDef *def = &reg->defs[id];
-        if (!def->defined || def->shape != BLOCK_SHAPE_CROSS) continue;
-        int tile = def->textures[BLOCK_FACE_POS_Z];
-        if (tile >= 0 && tile < tiles && tile < BLOCK_TILE_MAX)
-            reg->tile_margin[tile] = block_tile_measure(image, w, size, tile);
+        if (!def->defined) continue;
+        if (def->shape == BLOCK_SHAPE_CROSS) {
+            int tile = def->textures[BLOCK_FACE_POS_Z];
+            if (tile >= 0 && tile < tiles && tile < BLOCK_TILE_MAX)
+                reg->tile_margin[tile] = block_tile_measure(image, w, size, tile);
+        } else if (def->shape == BLOCK_SHAPE_CUBE && def->layer == BLOCK_LAYER_TRANSPARENT) {
+            int sum = 0;
+            bool known = true;
+            for (int f = 0; f < 6; f++) {
+                int tile = def->textures[f];
+                known = known && tile >= 0 && tile < tiles;
+                if (known) sum += block_tile_mean_alpha(image, w, size, tile);
+            }
+            reg->far_opaque[id] = known && sum >= 6 * BLOCK_TILE_ALPHA_DRAWN;
+        }
     }
     stbi_image_free(image);
     return ST_OK;

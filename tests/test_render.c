@@ -509,6 +509,41 @@ static void test_loading_and_ui(void)
     renderer_destroy(r);
 }
 
+/* Geometry arenas for the view distance are made on loading frames, one a frame (a new arena costs llvmpipe a
+ * clear of all its pages: in play that was a frame over 100 ms), and kept while empty; a smaller view
+ * distance lets the extra ones go. */
+static void test_arena_reserve(void)
+{
+    Renderer *r = test_create();
+    if (!r)
+        return;
+    RenderCamera cam = test_camera();
+    RenderFrame frame = test_frame(0.016f);
+    const float backdrop[3] = { 0.0f, 0.0f, 0.0f };
+    RenderStats stats;
+    renderer_set_view_distance(r, 8);
+    renderer_draw_loading(r, &cam, &frame, backdrop);
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.arenas, 1);
+    for (int i = 0; i < 8; i++)
+        renderer_draw_loading(r, &cam, &frame, backdrop);
+    renderer_get_stats(r, &stats);
+    int reserved = stats.arenas;
+    CHECK(reserved >= 2 && reserved <= 4);   /* view distance 8 fills more than one; at most 4 are made */
+    for (int i = 0; i < 4; i++)
+        renderer_draw(r, &cam, &frame);   /* world frames: nothing made, the empty ones kept */
+    renderer_get_stats(r, &stats);
+    CHECK_EQ_INT(stats.arenas, reserved);
+    renderer_set_view_distance(r, 1);
+    renderer_draw_loading(r, &cam, &frame, backdrop);
+    for (int i = 0; i < 4; i++)
+        renderer_draw(r, &cam, &frame);
+    renderer_get_stats(r, &stats);
+    /* 3 x 3 chunks fit one arena; 1024-vertex ones (test_render_small_arenas) keep the cap of 4 */
+    CHECK_EQ_INT(stats.arenas, getenv("STRATA_ARENA_VERTICES") ? reserved : 1);
+    renderer_destroy(r);
+}
+
 /* The sky dome: the sun's circle over the day, and a dome frame that shows the sun where it should be and
  * keeps the fog colour at the horizon. */
 static void test_sky_dome(void)
@@ -692,6 +727,7 @@ int main(void)
     RUN(test_read_pixels);
     RUN(test_edited_upload);
     RUN(test_loading_and_ui);
+    RUN(test_arena_reserve);
     RUN(test_sky_dome);
     RUN(test_errors);
 

@@ -10,7 +10,10 @@
  * Writes are unsynchronized maps of fresh ranges: a range is never written while a frame in flight may
  * still read it, because a freed range only returns to its allocator once the frame that last drew it has
  * finished (chunk_arena_reclaim, after the renderer has waited for that frame's fence). So uploads never
- * wait for the GPU (a plain glBufferSubData on a busy buffer makes llvmpipe finish the frame in flight). */
+ * wait for the GPU (a plain glBufferSubData on a busy buffer makes llvmpipe finish the frame in flight).
+ * A new arena is expensive once: llvmpipe clears the whole buffer when it is created (~60 ms for 66 MiB), which
+ * made the flight's longest frame when the first arena filled. So the renderer keeps a reserve for its view
+ * distance (chunk_arena_set_reserve), made on loading-screen frames (chunk_arena_reserve) and never dropped. */
 #include <stdlib.h>
 #include <string.h>
 #include "render_internal.h"
@@ -75,6 +78,46 @@ static void chunk_arena_drop(ChunkArenaSet *set, RenderArena *a)
     set->live--;
 }
 
+/* Vertices the live arenas hold in all. */
+static long chunk_arena_live_capacity(const ChunkArenaSet *set)
+{
+    long total = 0;
+    for (int i = 0; i < set->count; i++)
+        if (set->arenas[i].vao)
+            total += set->arenas[i].ranges.capacity;
+    return total;
+}
+
+void chunk_arena_set_reserve(ChunkArenaSet *set, long vertices)
+{
+    set->reserve_vertices = vertices > 0 ? vertices : 0;
+}
+
+/* A new arena of `capacity` in the first unused entry (or a new one); its index, or -1. */
+static int chunk_arena_add(ChunkArenaSet *set, int capacity, GLuint quad_index_buffer)
+{
+    int index = -1;
+    for (int i = 0; i < set->count && index < 0; i++)
+        if (!set->arenas[i].vao)
+            index = i;
+    if (index < 0) {
+        RenderArena *grown = realloc(set->arenas, (size_t)(set->count + 1) * sizeof *grown);
+        if (!grown)
+            return -1;
+        set->arenas = grown;
+        index = set->count++;
+        memset(&set->arenas[index], 0, sizeof set->arenas[index]);
+    }
+    return chunk_arena_make(set, &set->arenas[index], capacity, quad_index_buffer) ? index : -1;
+}
+
+bool chunk_arena_reserve(ChunkArenaSet *set, GLuint quad_index_buffer)
+{
+    if (chunk_arena_live_capacity(set) >= set->reserve_vertices)
+        return false;
+    return chunk_arena_add(set, set->arena_vertices, quad_index_buffer) >= 0;
+}
+
 void chunk_arena_free_all(ChunkArenaSet *set)
 {
     for (int i = 0; i < set->count; i++)
@@ -100,20 +143,8 @@ bool chunk_arena_alloc(ChunkArenaSet *set, int vertices, GLuint quad_index_buffe
         }
     }
     /* no room: a new arena, in a dropped entry's place if there is one */
-    int index = -1;
-    for (int i = 0; i < set->count && index < 0; i++)
-        if (!set->arenas[i].vao)
-            index = i;
-    if (index < 0) {
-        RenderArena *grown = realloc(set->arenas, (size_t)(set->count + 1) * sizeof *grown);
-        if (!grown)
-            return false;
-        set->arenas = grown;
-        index = set->count++;
-        memset(&set->arenas[index], 0, sizeof set->arenas[index]);
-    }
-    int capacity = want > set->arena_vertices ? want : set->arena_vertices;
-    if (!chunk_arena_make(set, &set->arenas[index], capacity, quad_index_buffer))
+    int index = chunk_arena_add(set, want > set->arena_vertices ? want : set->arena_vertices, quad_index_buffer);
+    if (index < 0)
         return false;
     *arena = index;
     *offset = range_alloc_take(&set->arenas[index].ranges, want);
@@ -153,15 +184,19 @@ void chunk_arena_reclaim(ChunkArenaSet *set, long finished_frame)
             log_error(RENDER_TAG, "out of memory freeing %d vertices of arena %d; they stay taken", f.size, f.arena);
     }
     set->deferred_count = kept;
-    /* an emptied arena past the first goes back (llvmpipe keeps a buffer's pages in the process) */
+    /* an emptied arena past the first goes back (llvmpipe keeps a buffer's pages in the process), unless the
+     * reserve needs it */
+    long live = chunk_arena_live_capacity(set);
     for (int i = 1; i < set->count; i++) {
         RenderArena *a = &set->arenas[i];
-        if (a->vao && a->ranges.used == 0) {
+        if (a->vao && a->ranges.used == 0 && live - a->ranges.capacity >= set->reserve_vertices) {
             bool pending = false;
             for (int k = 0; k < set->deferred_count && !pending; k++)
                 pending = set->deferred[k].arena == i;
-            if (!pending)
+            if (!pending) {
+                live -= a->ranges.capacity;
                 chunk_arena_drop(set, a);
+            }
         }
     }
 }

@@ -94,6 +94,11 @@ void render_quad_indices_ensure(RenderQuadIndices *indices, int quads);
                                             * environment's STRATA_ARENA_VERTICES overrides it (tests: many
                                             * small arenas) */
 #define RENDER_ARENA_GRANULE 64            /* vertices: ranges round up to this (less fragmentation) */
+#define RENDER_ARENA_RESERVE_PER_CHUNK 16000 /* vertices kept ready per chunk of the view square: the flight
+                                            * over seed 1 at view distance 8 filled 3M (arena 0) 4 s in, with
+                                            * ~340 chunks resident for the 289 of the square at ~9k each
+                                            * (copies, granules, ranges waiting for their frame) */
+#define RENDER_ARENA_RESERVE_MAX 4         /* arenas made ahead at most (264 MiB: view distances to about 12) */
 #define RENDER_SLOT_MAX 65535              /* chunk slots (uint16 per vertex; 0xFFFF unused) */
 
 typedef struct RenderArena {
@@ -114,6 +119,7 @@ typedef struct ChunkArenaSet {
     int deferred_count, deferred_capacity;
     long frames_ended;             /* frames submitted so far (the renderer keeps it) */
     int arena_vertices;            /* capacity of a new arena (RENDER_ARENA_VERTICES or the override) */
+    long reserve_vertices;         /* arenas of this capacity in all are made ahead and kept when emptied */
 } ChunkArenaSet;
 
 /* Empty, with the arena size of RENDER_ARENA_VERTICES or STRATA_ARENA_VERTICES (1024..2^24). */
@@ -123,6 +129,12 @@ void chunk_arena_init(ChunkArenaSet *set);
  * False when out of memory. */
 bool chunk_arena_alloc(ChunkArenaSet *set, int vertices, GLuint quad_index_buffer, int *arena, int *offset,
                        int *size);
+/* Sets the capacity kept ready (chunk_arena_reserve makes it; emptied arenas within it are not dropped). */
+void chunk_arena_set_reserve(ChunkArenaSet *set, long vertices);
+/* Makes one more arena if the live ones hold less than the reserve; true if it made one. A new buffer costs
+ * llvmpipe a clear of all its pages (~60 ms for an arena here: a frame over 100 ms in flight), so the renderer
+ * calls this on loading-screen frames, not in play. */
+bool chunk_arena_reserve(ChunkArenaSet *set, GLuint quad_index_buffer);
 /* Gives a range back once the frames in flight that may draw it are done (see chunk_arena_reclaim). */
 void chunk_arena_release(ChunkArenaSet *set, int arena, int offset, int size);
 /* Returns to their allocators the ranges last drawable in frames <= finished_frame (their fence has

@@ -563,6 +563,11 @@ void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const
 {
     Renderer *r = renderer;
     renderer_wait_frame(r);
+    /* while the player waits anyway: the arenas this view distance will fill, one a frame (chunk_arena.c) */
+    long side = 2L * r->view_distance_chunks + 1;
+    long reserve = side * side * RENDER_ARENA_RESERVE_PER_CHUNK, most = (long)RENDER_ARENA_RESERVE_MAX * r->chunks.arenas.arena_vertices;
+    chunk_arena_set_reserve(&r->chunks.arenas, reserve < most ? reserve : most);
+    chunk_arena_reserve(&r->chunks.arenas, r->chunks.quad_indices.buffer);
     chunk_buffers_upload(&r->chunks, camera->position, renderer_upload_budget(frame));
     glViewport(0, 0, r->width, r->height);
     glDepthMask(GL_TRUE);

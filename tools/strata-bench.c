@@ -464,8 +464,8 @@ int main(int argc, char **argv)
         return 1;
     }
     snprintf(path, sizeof path, "%s/textures/atlas.png", o.asset_dir);
-    if (block_registry_fit_tiles(blocks, path) != ST_OK)  /* mesh the plants as the game does */
-        fprintf(stderr, "strata-bench: %s; plants keep whole quads\n", st_error_message());
+    if (block_registry_fit_tiles(blocks, path) != ST_OK)  /* mesh plants and ice as the game does */
+        fprintf(stderr, "strata-bench: %s; plants keep whole quads, ice has no far copy\n", st_error_message());
     settings.seed = o.seed;
     snprintf(path, sizeof path, "%s/worldgen.json", o.asset_dir);
     Generator *gen = NULL;

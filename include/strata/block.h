@@ -125,9 +125,9 @@ void block_registry_destroy(BlockRegistry *reg);
 /* Reads the atlas at `atlas_path` (16 tiles per row, RGBA PNG) and sets tile_margin for the tiles of
  * crossed plants: the rows and columns of the tile with no texel of alpha >= 128, in whole sixteenths
  * (rounded outwards for tiles finer than 16 texels); and far_opaque for transparent cubes whose six faces'
- * texels have a mean alpha of at least 128. A missing or unreadable
- * atlas leaves every margin and far_opaque 0 (whole quads, no far copy) and returns the error; the caller decides whether that matters
- * (the game's renderer fails on it later with its own message). */
+ * texels have a mean alpha of at least 128. Part of loading: call it before the registry is shared. A
+ * missing or unreadable atlas leaves the registry as it was (all 0: whole quads, no far copy) and returns
+ * the error; the caller decides whether that matters (the game's renderer fails on it with its own message). */
 StResult block_registry_fit_tiles(BlockRegistry *reg, const char *atlas_path);
 
 /* Block id by name, or -1. */

@@ -34,11 +34,11 @@ StResult world_session_load_blocks(WorldSession *ws, const char *asset_dir)
     snprintf(path, sizeof path, "%s/blocks.json", asset_dir);
     StResult rc = block_registry_load(path, &ws->blocks);
     if (rc != ST_OK) return st_fail_context(rc, "cannot load the block registry");
-    /* plants' quads fit their tiles' drawn boxes; without the atlas they stay whole (and the renderer
-     * reports the missing atlas itself) */
+    /* plants' quads fit their tiles' drawn boxes, ice gets a far copy; without the atlas neither (and the
+     * renderer reports the missing atlas itself) */
     snprintf(path, sizeof path, "%s/textures/atlas.png", asset_dir);
     if (block_registry_fit_tiles(ws->blocks, path) != ST_OK)
-        log_warn(WS_TAG, "%s; plants keep whole quads", st_error_message());
+        log_warn(WS_TAG, "%s; plants keep whole quads, ice has no far copy", st_error_message());
     return ST_OK;
 }
 

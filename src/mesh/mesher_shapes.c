@@ -4,9 +4,8 @@
  * renderer draws the alpha-tested subset with back-face culling off (render.h / renderer.c), so a second,
  * reversed copy of each plane would only double the vertices. Each quad covers only the box of its tile
  * that has drawn texels (BlockRegistry.tile_margin, block_tiles.c), so fewer fragments are cut out for
- * nothing. They are lit by the plant's own cell (no
- * ambient occlusion: they have no faces against neighbours) and tinted (tall grass takes the grass
- * colour of its column).
+ * nothing. They are lit by the plant's own cell (no ambient occlusion: they have no faces against
+ * neighbours) and tinted (tall grass takes the grass colour of its column).
  * A torch is a small box on the floor of its cell, 2/16 wide and 10/16 tall, textured with the middle of
  * the torch tile (stick and flame) and lit at least at its emission, so it glows in the dark.
  * A layer (snow cover, after Survivalcraft's snow) is a 16 x 2 x 16 pixel slab on the floor of its cell.
@@ -55,8 +54,8 @@ void mesher_shapes_emit_cross(MesherContext *ctx, VertexList *list, int x, int y
     for (int q = 0; q < MESHER_CROSS_QUADS; q++) {
         float pos[4][3];
         int uv[4][2];
+        const int *from = MESHER_CROSS_CORNER[q][0], *to = MESHER_CROSS_CORNER[q][1];  /* the diagonal */
         for (int k = 0; k < 4; k++) {
-            const int *from = MESHER_CROSS_CORNER[q][0], *to = MESHER_CROSS_CORNER[q][1];
             int u = u_px[MESHER_QUAD_UV[k][0] != 0], v = v_px[MESHER_QUAD_UV[k][1] == 0];
             float along = (float)u / 16.0f;
             pos[k][0] = (float)x + (float)from[0] + (float)(to[0] - from[0]) * along;

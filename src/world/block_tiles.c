@@ -39,13 +39,21 @@ static BlockTileMargin block_tile_margin(int size, int x0, int y0, int x1, int y
     return m;
 }
 
-static BlockTileMargin block_tile_measure(const uint8_t *image, int width, int size, int tile)
+/* What one pass over a tile's texels finds: the margin around its drawn ones and their mean alpha. */
+typedef struct BlockTileScan {
+    BlockTileMargin margin;
+    int mean_alpha;   /* 0..255 */
+} BlockTileScan;
+
+static BlockTileScan block_tile_scan(const uint8_t *image, int width, int size, int tile)
 {
     int ox = (tile % BLOCK_TILES_PER_ROW) * size, oy = (tile / BLOCK_TILES_PER_ROW) * size;
     int x0 = size, y0 = size, x1 = -1, y1 = -1;
+    uint64_t sum = 0;
     for (int y = 0; y < size; y++) {
         const uint8_t *row = image + ((size_t)(oy + y) * (size_t)width + (size_t)ox) * 4;
         for (int x = 0; x < size; x++) {
+            sum += row[x * 4 + 3];
             if (row[x * 4 + 3] < BLOCK_TILE_ALPHA_DRAWN) continue;
             if (x < x0) x0 = x;
             if (x > x1) x1 = x;
@@ -53,19 +61,8 @@ static BlockTileMargin block_tile_measure(const uint8_t *image, int width, int s
             y1 = y;
         }
     }
-    return block_tile_margin(size, x0, y0, x1, y1);
-}
-
-/* Mean alpha (0..255) of a tile's texels. */
-static int block_tile_mean_alpha(const uint8_t *image, int width, int size, int tile)
-{
-    int ox = (tile % BLOCK_TILES_PER_ROW) * size, oy = (tile / BLOCK_TILES_PER_ROW) * size;
-    uint64_t sum = 0;
-    for (int y = 0; y < size; y++) {
-        const uint8_t *row = image + ((size_t)(oy + y) * (size_t)width + (size_t)ox) * 4;
-        for (int x = 0; x < size; x++) sum += row[x * 4 + 3];
-    }
-    return (int)(sum / ((uint64_t)size * (uint64_t)size));
+    BlockTileScan scan = {block_tile_margin(size, x0, y0, x1, y1), (int)(sum / ((uint64_t)size * (uint64_t)size))};
+    return scan;
 }
 
 StResult block_registry_fit_tiles(BlockRegistry *reg, const char *atlas_path)
@@ -80,23 +77,18 @@ StResult block_registry_fit_tiles(BlockRegistry *reg, const char *atlas_path)
         return st_fail(ST_ERR_FORMAT, "texture atlas %s: is %dx%d, expected a square of %d tiles per row",
                        atlas_path, w, h, BLOCK_TILES_PER_ROW);
     }
-    int tiles = BLOCK_TILES_PER_ROW * BLOCK_TILES_PER_ROW;
+    /* every tile a block names exists (the registry checked it against its list, at most BLOCK_TILE_MAX:
+     * the 16 x 16 atlas's) */
     for (int id = 0; id < reg->count; id++) {
         const BlockDef *def = &reg->defs[id];
         if (!def->defined) continue;
         if (def->shape == BLOCK_SHAPE_CROSS) {
             int tile = def->textures[BLOCK_FACE_POS_Z];
-            if (tile >= 0 && tile < tiles && tile < BLOCK_TILE_MAX)
-                reg->tile_margin[tile] = block_tile_measure(image, w, size, tile);
+            reg->tile_margin[tile] = block_tile_scan(image, w, size, tile).margin;
         } else if (def->shape == BLOCK_SHAPE_CUBE && def->layer == BLOCK_LAYER_TRANSPARENT) {
             int sum = 0;
-            bool known = true;
-            for (int f = 0; f < 6; f++) {
-                int tile = def->textures[f];
-                known = known && tile >= 0 && tile < tiles;
-                if (known) sum += block_tile_mean_alpha(image, w, size, tile);
-            }
-            reg->far_opaque[id] = known && sum >= 6 * BLOCK_TILE_ALPHA_DRAWN;
+            for (int f = 0; f < 6; f++) sum += block_tile_scan(image, w, size, def->textures[f]).mean_alpha;
+            reg->far_opaque[id] = sum >= 6 * BLOCK_TILE_ALPHA_DRAWN;
         }
     }
     stbi_image_free(image);

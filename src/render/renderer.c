@@ -632,7 +632,9 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     glViewport(0, 0, r->width, r->height);
     glDepthMask(GL_TRUE);
     glClearColor(sky[0], sky[1], sky[2], 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    /* The dome covers every pixel the world leaves at the far plane, so under it only the depth is cleared
+     * (llvmpipe fills each tile: a colour clear cost ~1 ms of CPU a frame at 1280x720). */
+    glClear(dome ? GL_DEPTH_BUFFER_BIT : GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
     mat4 view_proj;
     renderer_build_matrices(r, camera, view_proj);

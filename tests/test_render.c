@@ -574,6 +574,21 @@ static void test_sky_dome(void)
         CHECK(centre[0] > 240 && centre[1] > 230 && centre[2] > 200); /* the sun's disc */
         stbi_image_free(image.pixels);
     }
+    /* At midnight the dome takes its build with stars: some pixels of the sky are well above the night sky's
+     * colour (looking south, up, away from the moon, which is high in the north). */
+    frame.time_of_day = 0.0f;
+    frame.sky_brightness = 0.0f;
+    cam.pitch_deg = 45.0f;
+    renderer_draw(r, &cam, &frame);
+    if (test_capture(r, "sky_stars.png", &image)) {
+        int stars = 0;
+        for (int y = 0; y < TEST_HEIGHT; y++)
+            for (int x = 0; x < TEST_WIDTH; x++)
+                if (abs(x - TEST_WIDTH / 2) > 12 || abs(y - TEST_HEIGHT / 2) > 12) /* off the crosshair */
+                    stars += test_pixel(&image, x, y)[2] > 120;
+        CHECK(stars > 0 && stars < TEST_WIDTH * TEST_HEIGHT / 50);
+        stbi_image_free(image.pixels);
+    }
     /* Inside a solid block no chunk is drawn (no x-ray); inside water the fog closes in to the water colour. */
     RenderCamera below = test_camera();
     renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z), test_platform_mesh(TEST_CHUNK_X, TEST_CHUNK_Z));
@@ -595,6 +610,33 @@ static void test_sky_dome(void)
     }
     renderer_release_chunk(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z));
     renderer_destroy(r);
+}
+
+/* The cloud cells: a pattern that repeats every RENDER_CLOUD_PERIOD cells (the texture wraps there without a
+ * seam), covers part of the sky, and comes in clumps (a cell mostly agrees with its neighbour). */
+static void test_cloud_cells(void)
+{
+    enum { N = RENDER_CLOUD_PERIOD };
+    int covered = 0, agree = 0;
+    for (int z = 0; z < N; z += 3)
+        for (int x = 0; x < N; x += 3) {
+            bool cloud = render_sky_cloud_cell(x, z);
+            covered += cloud;
+            agree += cloud == render_sky_cloud_cell(x + 1, z);
+            if (x % 51 == 0 && z % 51 == 0) {
+                CHECK(cloud == render_sky_cloud_cell(x + N, z));
+                CHECK(cloud == render_sky_cloud_cell(x, z - N));
+                CHECK(cloud == render_sky_cloud_cell(x - 5 * N, z + 2 * N));
+            }
+        }
+    int cells = (N / 3) * (N / 3);
+    CHECK(covered > cells / 20 && covered < cells * 3 / 5);
+    CHECK(agree > cells * 7 / 10);
+    /* across the wrap: cell N - 1 and cell N (= 0) belong to one smooth pattern, as any neighbours do */
+    int seam = 0;
+    for (int z = 0; z < N; z++)
+        seam += render_sky_cloud_cell(N - 1, z) == render_sky_cloud_cell(N, z);
+    CHECK(seam > N * 7 / 10);
 }
 
 /* A chunk the player edited: its new mesh is uploaded in the next draw even behind a full budget. */
@@ -729,6 +771,7 @@ int main(void)
     RUN(test_loading_and_ui);
     RUN(test_arena_reserve);
     RUN(test_sky_dome);
+    RUN(test_cloud_cells);
     RUN(test_errors);
 
     render_fixture_end();

@@ -26,6 +26,9 @@
 /* Compiles shader_dir/vert_file and shader_dir/frag_file and links them. ST_ERR_IO if a file cannot be
  * read, ST_ERR_GL with the file name and the GL info log if compiling or linking fails. */
 StResult render_shader_load(const char *shader_dir, const char *vert_file, const char *frag_file, GLuint *program);
+/* The same with `defines` (lines of #define, each ending in a newline) put into the fragment shader. */
+StResult render_shader_load_variant(const char *shader_dir, const char *vert_file, const char *frag_file,
+                                    const char *defines, GLuint *program);
 /* Uniform location; a missing uniform (optimised away) is -1, which glUniform* ignores. */
 GLint render_shader_uniform(GLuint program, const char *name);
 
@@ -65,11 +68,21 @@ void render_fog_range(int view_distance_chunks, float *fog_start, float *fog_end
 /* Fog band of a chunk that is still fading in: end = its haze distance, same band width as the global fog. */
 void render_chunk_fog_range(float fog_start, float fog_end, float haze_end, float *chunk_start, float *chunk_end);
 
+/* One build of sky.frag: by day, or with the stars compiled in (RenderSky.night). */
+typedef struct RenderSkyProgram {
+    GLuint program;
+    GLint u_inv_view_proj, u_horizon, u_zenith, u_sun, u_glow_dir, u_low, u_night, u_moon, u_camera,
+          u_cloud_shift, u_fog, u_cloud_color, u_cloud_alpha;
+} RenderSkyProgram;
+
+#define RENDER_CLOUD_UNIT 2               /* texture unit of the sky's cloud cells */
+
 typedef struct RenderSky {
-    GLuint program, vao;
-    GLint u_inv_view_proj, u_horizon, u_sun, u_daylight, u_camera, u_cloud_shift, u_fog;
+    RenderSkyProgram day, night;
+    GLuint vao, clouds;  /* clouds: GL_TEXTURE_2D, R8, RENDER_CLOUD_PERIOD^2 cells */
 } RenderSky;
 
+/* Builds both programs and the cloud texture (ST_ERR_IO / ST_ERR_GL naming the shader, ST_ERR_NOMEM). */
 StResult render_sky_create(RenderSky *sky, const char *shader_dir);
 void render_sky_destroy(RenderSky *sky);
 /* Draws the dome on every pixel still at the far plane (depth test on, writes off): after the opaque terrain

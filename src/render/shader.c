@@ -2,7 +2,9 @@
  *
  * Design: a shader error is a content error the modder must fix, so the message names the file and
  * carries the driver's info log verbatim (trimmed to fit the error buffer). Programs are built once at
- * renderer_create; there is no hot reload. */
+ * renderer_create; there is no hot reload. A variant of a program (render_shader_load_variant) gets lines
+ * of #define after the fragment shader's #version line, and a #line so the log's line numbers stay the
+ * file's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,8 @@ static void shader_copy_log(char *out, size_t size, const char *log)
         out[--n] = '\0';
 }
 
-static StResult shader_compile(const char *dir, const char *file, GLenum type, GLuint *out)
+/* Compiles one stage; `defines` (NULL: none) goes after the source's first line, its #version. */
+static StResult shader_compile(const char *dir, const char *file, GLenum type, const char *defines, GLuint *out)
 {
     char path[1024];
     shader_join_path(path, sizeof path, dir, file);
@@ -37,9 +40,11 @@ static StResult shader_compile(const char *dir, const char *file, GLenum type, G
         return st_fail(rc, "shader %s: cannot read it: %s", path, reason);
     }
     GLuint shader = glCreateShader(type);
-    const GLchar *text = source;
-    GLint length = (GLint)size;
-    glShaderSource(shader, 1, &text, &length);
+    const char *newline = memchr(source, '\n', size);
+    size_t first = newline && defines ? (size_t)(newline - source) + 1 : size;
+    const GLchar *texts[4] = { source, defines, "#line 2\n", source + first };
+    GLint lengths[4] = { (GLint)first, -1, -1, (GLint)(size - first) };
+    glShaderSource(shader, defines ? 4 : 1, texts, lengths);
     glCompileShader(shader);
     free(source);
 
@@ -59,11 +64,17 @@ static StResult shader_compile(const char *dir, const char *file, GLenum type, G
 
 StResult render_shader_load(const char *shader_dir, const char *vert_file, const char *frag_file, GLuint *program)
 {
+    return render_shader_load_variant(shader_dir, vert_file, frag_file, NULL, program);
+}
+
+StResult render_shader_load_variant(const char *shader_dir, const char *vert_file, const char *frag_file,
+                                    const char *defines, GLuint *program)
+{
     GLuint vert = 0, frag = 0;
-    StResult rc = shader_compile(shader_dir, vert_file, GL_VERTEX_SHADER, &vert);
+    StResult rc = shader_compile(shader_dir, vert_file, GL_VERTEX_SHADER, NULL, &vert);
     if (rc != ST_OK)
         return rc;
-    rc = shader_compile(shader_dir, frag_file, GL_FRAGMENT_SHADER, &frag);
+    rc = shader_compile(shader_dir, frag_file, GL_FRAGMENT_SHADER, defines, &frag);
     if (rc != ST_OK) {
         glDeleteShader(vert);
         return rc;

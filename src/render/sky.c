@@ -8,10 +8,15 @@
  * recedes outward; its fog band keeps the global band's width so the haze looks the same as the fog.
  * The dome (sky.frag, when the frame asks for it) is drawn over the clear: its horizon is that same colour,
  * so the fog still meets the sky without a seam, and it adds the zenith gradient, the sun and moon on their
- * daily circle, stars at night, the sunrise/sunset glow and the drifting cloud layer. The biome at the player
+ * daily circle, stars at night, the sunrise/sunset glow and the drifting cloud layer. Its every pixel cost
+ * ~40 ns of CPU on llvmpipe (a full-screen sky 33 ms a frame), so the per-frame parts (zenith, glow centre,
+ * cloud colour) are uniforms computed here, the stars are a second build of the shader drawn only while they
+ * show, and the cloud cells are a texture made once (render_sky_cloud_cell) instead of five hashes a pixel:
+ * a full-screen sky now costs ~60% of that. The biome at the player
  * (renderer_set_fog) tints that one colour and widens or narrows the fog band, so clear, horizon, voxel fog and
  * far-terrain fog change together and still meet without a seam. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "render_internal.h"
 
@@ -99,19 +104,108 @@ void renderer_sun_direction(float time_of_day, float out[3])
         out[i] = v[i] / n;
 }
 
+/* GLSL's fract and sky.frag's old per-pixel hash of a cloud cell, in the same float steps. */
+static float sky_fract(float x)
+{
+    return x - floorf(x);
+}
+
+static float sky_hash2(float x, float y)
+{
+    float q0 = sky_fract(x * 0.1031f), q1 = sky_fract(y * 0.1031f), q2 = q0;
+    float d = q0 * (q1 + 33.33f) + q1 * (q2 + 33.33f) + q2 * (q0 + 33.33f);
+    return sky_fract((q0 + d + q1 + d) * (q2 + d));
+}
+
+#define SKY_CLOUD_CELL 12.0f              /* blocks a cloud cell's side */
+
+/* Clumps are smooth value noise over 6 cells, wrapped so the pattern repeats every RENDER_CLOUD_PERIOD cells. */
+#define SKY_CLUMP_CELLS 6
+#define SKY_CLUMPS (RENDER_CLOUD_PERIOD / SKY_CLUMP_CELLS)
+
+static float sky_clump_hash(int i, int j)
+{
+    return sky_hash2((float)(((i % SKY_CLUMPS) + SKY_CLUMPS) % SKY_CLUMPS),
+                     (float)(((j % SKY_CLUMPS) + SKY_CLUMPS) % SKY_CLUMPS));
+}
+
+bool render_sky_cloud_cell(int x, int z)
+{
+    x = ((x % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
+    z = ((z % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
+    int i = x / SKY_CLUMP_CELLS, j = z / SKY_CLUMP_CELLS;
+    float fx = (float)(x - i * SKY_CLUMP_CELLS) / SKY_CLUMP_CELLS, fz = (float)(z - j * SKY_CLUMP_CELLS) / SKY_CLUMP_CELLS;
+    fx = fx * fx * (3.0f - 2.0f * fx);
+    fz = fz * fz * (3.0f - 2.0f * fz);
+    float a = sky_clump_hash(i, j), b = sky_clump_hash(i + 1, j);
+    float c = sky_clump_hash(i, j + 1), d = sky_clump_hash(i + 1, j + 1);
+    float clump = (a + (b - a) * fx) + ((c + (d - c) * fx) - (a + (b - a) * fx)) * fz;
+    return clump * 0.85f + sky_hash2((float)x, (float)z) * 0.3f > 0.78f;
+}
+
+/* The cloud cells as an R8 texture on RENDER_CLOUD_UNIT (~5 ms at start). */
+static bool render_sky_make_clouds(RenderSky *sky)
+{
+    uint8_t *cells = malloc((size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD);
+    if (!cells)
+        return false;
+    for (int z = 0; z < RENDER_CLOUD_PERIOD; z++)
+        for (int x = 0; x < RENDER_CLOUD_PERIOD; x++)
+            cells[(size_t)z * RENDER_CLOUD_PERIOD + x] = render_sky_cloud_cell(x, z) ? 255 : 0;
+    glGenTextures(1, &sky->clouds);
+    glActiveTexture(GL_TEXTURE0 + RENDER_CLOUD_UNIT);
+    glBindTexture(GL_TEXTURE_2D, sky->clouds);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, RENDER_CLOUD_PERIOD, RENDER_CLOUD_PERIOD, 0, GL_RED, GL_UNSIGNED_BYTE, cells);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    glActiveTexture(GL_TEXTURE0);
+    free(cells);
+    return true;
+}
+
+static StResult render_sky_program(RenderSkyProgram *p, const char *shader_dir, const char *defines)
+{
+    StResult rc = render_shader_load_variant(shader_dir, "sky.vert", "sky.frag", defines, &p->program);
+    if (rc != ST_OK)
+        return rc;
+    GLuint g = p->program;
+    p->u_inv_view_proj = render_shader_uniform(g, "u_inv_view_proj");
+    p->u_horizon = render_shader_uniform(g, "u_horizon");
+    p->u_zenith = render_shader_uniform(g, "u_zenith");
+    p->u_sun = render_shader_uniform(g, "u_sun");
+    p->u_glow_dir = render_shader_uniform(g, "u_glow_dir");
+    p->u_low = render_shader_uniform(g, "u_low");
+    p->u_night = render_shader_uniform(g, "u_night");
+    p->u_moon = render_shader_uniform(g, "u_moon");
+    p->u_camera = render_shader_uniform(g, "u_camera");
+    p->u_cloud_shift = render_shader_uniform(g, "u_cloud_shift");
+    p->u_fog = render_shader_uniform(g, "u_fog");
+    p->u_cloud_color = render_shader_uniform(g, "u_cloud_color");
+    p->u_cloud_alpha = render_shader_uniform(g, "u_cloud_alpha");
+    glUseProgram(g);
+    glUniform1i(render_shader_uniform(g, "u_clouds"), RENDER_CLOUD_UNIT);
+    glUniform1f(render_shader_uniform(g, "u_cloud_scale"), 1.0f / (SKY_CLOUD_CELL * RENDER_CLOUD_PERIOD));
+    glUseProgram(0);
+    return ST_OK;
+}
+
 StResult render_sky_create(RenderSky *sky, const char *shader_dir)
 {
     memset(sky, 0, sizeof *sky);
-    StResult rc = render_shader_load(shader_dir, "sky.vert", "sky.frag", &sky->program);
-    if (rc != ST_OK)
+    StResult rc = render_sky_program(&sky->day, shader_dir, NULL);
+    if (rc == ST_OK)
+        rc = render_sky_program(&sky->night, shader_dir, "#define STARS\n");
+    if (rc == ST_OK && !render_sky_make_clouds(sky))
+        rc = st_fail(ST_ERR_NOMEM, "out of memory for the sky's cloud cells");
+    if (rc != ST_OK) {
+        render_sky_destroy(sky);
         return rc;
-    sky->u_inv_view_proj = render_shader_uniform(sky->program, "u_inv_view_proj");
-    sky->u_horizon = render_shader_uniform(sky->program, "u_horizon");
-    sky->u_sun = render_shader_uniform(sky->program, "u_sun");
-    sky->u_daylight = render_shader_uniform(sky->program, "u_daylight");
-    sky->u_camera = render_shader_uniform(sky->program, "u_camera");
-    sky->u_cloud_shift = render_shader_uniform(sky->program, "u_cloud_shift");
-    sky->u_fog = render_shader_uniform(sky->program, "u_fog");
+    }
     glGenVertexArrays(1, &sky->vao);
     return ST_OK;
 }
@@ -120,8 +214,12 @@ void render_sky_destroy(RenderSky *sky)
 {
     if (sky->vao)
         glDeleteVertexArrays(1, &sky->vao);
-    if (sky->program)
-        glDeleteProgram(sky->program);
+    if (sky->day.program)
+        glDeleteProgram(sky->day.program);
+    if (sky->night.program)
+        glDeleteProgram(sky->night.program);
+    if (sky->clouds)
+        glDeleteTextures(1, &sky->clouds);
     memset(sky, 0, sizeof *sky);
 }
 
@@ -132,19 +230,44 @@ void render_sky_draw(const RenderSky *sky, mat4 view_proj, const RenderCamera *c
     glm_mat4_inv(view_proj, inverse);
     float sun[3];
     renderer_sun_direction(frame->time_of_day, sun);
-    /* The cloud pattern repeats every 12 * 4096 blocks: wrap the camera there so floats stay exact. */
-    const double period = 12.0 * 4096.0;
+    float daylight = frame->sky_brightness;
+    /* Per frame, not per pixel: the zenith (bluer, and towards night blue while the sun is low), the glow's
+     * centre and strength, the stars' brightness, whether the moon is up, the clouds' colour. */
+    float low = fminf(fmaxf(1.0f - fabsf(sun[1]) * 4.0f, 0.0f), 1.0f);
+    static const float zenith_tint[3] = { 0.55f, 0.70f, 0.98f }, dusk_zenith[3] = { 0.14f, 0.20f, 0.42f };
+    float zenith[3], cloud[3];
+    for (int c = 0; c < 3; c++) {
+        float day = horizon[c] * zenith_tint[c], dusk = dusk_zenith[c] * (0.3f + 0.7f * daylight);
+        zenith[c] = day + (dusk - day) * low * 0.85f;
+        float shade = horizon[c] * 0.6f + 0.02f;
+        cloud[c] = shade + (1.0f - shade) * daylight;
+    }
+    float glow_length = sqrtf(sun[0] * sun[0] + 0.01f + sun[2] * sun[2]);
+    float glow_dir[3] = { sun[0] / glow_length, 0.1f / glow_length, sun[2] / glow_length };
+    float night = fminf(fmaxf(-sun[1] * 5.0f, 0.0f), 1.0f);
+    const RenderSkyProgram *p = night > 0.0f ? &sky->night : &sky->day;
+    /* The cloud pattern repeats every RENDER_CLOUD_PERIOD cells: wrap the camera there so floats stay exact. */
+    const double period = (double)SKY_CLOUD_CELL * RENDER_CLOUD_PERIOD;
     double shift = fmod(frame->game_seconds * 1.2, period);
     float camera_pos[3] = { (float)fmod(camera->position[0], period), (float)camera->position[1],
                             (float)fmod(camera->position[2], period) };
-    glUseProgram(sky->program);
-    glUniformMatrix4fv(sky->u_inv_view_proj, 1, GL_FALSE, (const float *)inverse);
-    glUniform3fv(sky->u_horizon, 1, horizon);
-    glUniform3fv(sky->u_sun, 1, sun);
-    glUniform1f(sky->u_daylight, frame->sky_brightness);
-    glUniform3fv(sky->u_camera, 1, camera_pos);
-    glUniform1f(sky->u_cloud_shift, (float)shift);
-    glUniform2f(sky->u_fog, fog_start, fog_end);
+    glUseProgram(p->program);
+    glUniformMatrix4fv(p->u_inv_view_proj, 1, GL_FALSE, (const float *)inverse);
+    glUniform3fv(p->u_horizon, 1, horizon);
+    glUniform3fv(p->u_zenith, 1, zenith);
+    glUniform3fv(p->u_sun, 1, sun);
+    glUniform3fv(p->u_glow_dir, 1, glow_dir);
+    glUniform1f(p->u_low, low);
+    glUniform1f(p->u_night, night);
+    glUniform1f(p->u_moon, -sun[1] > -0.05f ? 1.0f : 0.0f);
+    glUniform3fv(p->u_camera, 1, camera_pos);
+    glUniform1f(p->u_cloud_shift, (float)shift);
+    glUniform2f(p->u_fog, fog_start, fog_end);
+    glUniform3fv(p->u_cloud_color, 1, cloud);
+    glUniform1f(p->u_cloud_alpha, 0.35f + 0.5f * daylight);
+    glActiveTexture(GL_TEXTURE0 + RENDER_CLOUD_UNIT);
+    glBindTexture(GL_TEXTURE_2D, sky->clouds);
+    glActiveTexture(GL_TEXTURE0);
     /* At the far plane (depth 1) with the depth test on and writes off: drawn after the opaque terrain, the
      * dome shades only the pixels nothing covers (a third to a half of the screen, not all of it). */
     glEnable(GL_DEPTH_TEST);

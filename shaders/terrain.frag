@@ -1,7 +1,8 @@
 #version 330 core
 // Opaque and transparent terrain: tile texel times vertex colour, then linear fog to the sky colour.
 // The tile array repeats a tile across a merged quad by itself (GL_REPEAT), and its mip level comes from
-// the unwrapped coordinate, so tile seams inside a quad pick no coarser level.
+// the unwrapped coordinate, so tile seams inside a quad pick no coarser level. Built twice (renderer.c): with
+// CLEAR defined it skips the fog, for chunks wholly nearer than the fog's start (most of a view's pixels).
 flat in float v_layer;
 in vec2 v_local;
 in vec4 v_color;
@@ -15,5 +16,9 @@ out vec4 o_color;
 void main()
 {
     vec4 color = texture(u_tiles, vec3(v_local, v_layer)) * v_color;
+#ifdef CLEAR
+    o_color = color;
+#else
     o_color = vec4(mix(color.rgb, u_fog_color, clamp(v_fog, 0.0, 1.0)), color.a);
+#endif
 }

@@ -364,17 +364,18 @@ static void test_upload_queue(void)
     /* Flushed for a screenshot: no haze, even with no time passing. */
     RenderFrame still = test_frame(0.0f);
     renderer_draw(r, &cam, &still);
-    /* Every visible chunk's subsets in one multi-draw per arena and pass (platforms: opaque only). With
-     * STRATA_ARENA_VERTICES small (test_render_small_arenas) the chunks spread over many arenas. */
+    /* Every visible chunk's subsets in one multi-draw per arena, pass and build (platforms: opaque only; the
+     * near ones clear of the fog, the far ones not). With STRATA_ARENA_VERTICES small
+     * (test_render_small_arenas) the chunks spread over many arenas. */
     renderer_get_stats(r, &stats);
     bool small_arenas = getenv("STRATA_ARENA_VERTICES") != NULL;
     CHECK(stats.chunks_drawn > 1);
     CHECK(stats.chunk_draws >= stats.chunks_drawn);
-    CHECK(stats.arenas >= 1 && stats.draw_calls >= 1 && stats.draw_calls <= stats.arenas);
+    CHECK(stats.arenas >= 1 && stats.draw_calls >= 1 && stats.draw_calls <= 2 * stats.arenas);
     if (small_arenas)
         CHECK(stats.arenas > 1);
     else
-        CHECK(stats.arenas == 1 && stats.draw_calls == 1);
+        CHECK(stats.arenas == 1 && stats.draw_calls == 2);
     uint8_t sky[3];
     test_sky_bytes(0.5f, sky);
     TestImage image;

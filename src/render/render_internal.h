@@ -321,11 +321,22 @@ typedef struct TerrainProgram {
     GLint u_view_proj, u_fog_color, u_tiles, u_slots;
 } TerrainProgram;
 
+/* Each terrain pass's shader is built twice: for chunks wholly nearer than their fog's start (CLEAR: no fog
+ * a pixel) and for the rest. */
+enum { RENDER_CLEAR = 0, RENDER_FOGGED = 1 };
+
 /* The per-frame slot table (a texture buffer, RGBA32F, RENDER_SLOT_TEXELS texels per slot): texel 0 =
  * chunk origin - camera (xyz), texel 1 = the chunk's fog band (start, end). The terrain shader reads its
  * vertex's slot there, so chunks need no per-draw uniforms and a pass is one multi-draw per arena. */
 #define RENDER_SLOT_TEXELS 2
 #define RENDER_SLOT_UNIT 1                 /* texture unit of the slot table (the atlas is unit 0) */
+
+/* A pass's program in use: its pair of builds, which one is bound (-1: none yet), and the frame's uniforms. */
+typedef struct RenderPass {
+    const TerrainProgram *programs;
+    int bound;
+    const float *view_proj, *fog_color;
+} RenderPass;
 
 /* One pass's draws of one arena: (count, base vertex) runs for glMultiDrawElementsBaseVertex. */
 typedef struct RenderBatch {
@@ -343,6 +354,7 @@ typedef struct VisibleChunk {
     float fog_start, fog_end;
     uint16_t slices;    /* slices the occlusion walk reached (visibility.h) */
     bool lod;           /* its opaque subsets at half resolution (render_uses_lod) */
+    bool fogged;        /* some of it lies past its fog's start: drawn with the fogged builds */
     int8_t alpha_one_sided, alpha_two_sided; /* its alpha-tested parts per pass (render_alpha_parts; -1 none) */
     bool drawn;         /* any pass drew triangles of it this frame */
 } VisibleChunk;
@@ -353,9 +365,9 @@ typedef struct VisibleChunk {
 struct Renderer {
     int width, height;
     int view_distance_chunks;
-    TerrainProgram terrain;     /* opaque and transparent passes */
-    TerrainProgram cutout;      /* alpha-tested pass: discards alpha < 0.5 */
-    TerrainProgram leaves;      /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
+    TerrainProgram terrain[2];  /* opaque and transparent passes ([RENDER_CLEAR], [RENDER_FOGGED]) */
+    TerrainProgram cutout[2];   /* alpha-tested pass: discards alpha < 0.5 */
+    TerrainProgram leaves[2];   /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
     float far_leaves_from;      /* chunks this far (horizontal, to the centre) draw leaves so; 0: never */
     float lod_from;             /* chunks this far draw their half-resolution faces (RENDER_LOD_FROM); 0: never */
     RenderAtlas atlas;

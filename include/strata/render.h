@@ -79,12 +79,12 @@ enum { RENDER_MEDIUM_AIR = 0, RENDER_MEDIUM_WATER, RENDER_MEDIUM_LAVA, RENDER_ME
 /* Chunks by distance (horizontal, camera to chunk centre, blocks). From RENDER_FAR_LEAVES_FROM a chunk's
  * leaves are drawn one-sided (back faces culled, terrain_leaves.frag) in a pass of their own instead of
  * two-sided: from a chunk or so away a canopy's far side barely shows through its near side's holes, and the
- * two-sided pass cost seed 42's spawn a quarter of its frame, most of it in the canopies 20 to 40 blocks off
- * (from 32: 21.2 -> 24.6 fps; from 20 instead of 32: another 5%; screenshots differ in ~0.5% of pixels, in
- * what shows through the holes of canopies 20 to 30 blocks off). From RENDER_LOD_FROM a chunk draws its faces at half resolution
- * (2 x 2 x 2 cells a block: ChunkMesh.lod_vertices, mesher_lod.c), opaque and leaves: a cell is ~11 pixels
- * there, and the ragged outside of canopies and hills, most of a view's triangles, shrinks to about a quarter.
- * STRATA_FAR_LEAVES_FROM and STRATA_LOD_FROM override them (0: never). */
+ * two-sided pass cost seed 42's spawn a quarter of its frame, most of it in the canopies 20 to 40 blocks
+ * off (from 32: 21.2 -> 24.6 fps; from 20 instead of 32: another 5%; screenshots differ in ~0.5% of
+ * pixels, in what shows through the holes of canopies 20 to 30 blocks off). From RENDER_LOD_FROM a chunk
+ * draws its faces at half resolution (2 x 2 x 2 cells a block: ChunkMesh.lod_vertices, mesher_lod.c), opaque
+ * and leaves: a cell is ~11 pixels there, and the ragged outside of canopies and hills, most of a view's
+ * triangles, shrinks to about a quarter. STRATA_FAR_LEAVES_FROM and STRATA_LOD_FROM override them (0: never). */
 #define RENDER_FAR_LEAVES_FROM 20.0f
 #define RENDER_LOD_FROM 48.0f
 

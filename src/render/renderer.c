@@ -50,10 +50,10 @@ static GLADapiproc renderer_load_proc(void *user, const char *name)
 
 static StResult renderer_load_terrain_builds(const char *shader_dir, const char *frag_file, TerrainProgram out[2])
 {
-    for (int fogged = 0; fogged < 2; fogged++) {
-        TerrainProgram *p = &out[fogged];
+    for (int build = RENDER_CLEAR; build <= RENDER_FOGGED; build++) {
+        TerrainProgram *p = &out[build];
         StResult rc = render_shader_load_variant(shader_dir, "terrain.vert", frag_file,
-                                                 fogged ? NULL : "#define CLEAR\n", &p->program);
+                                                 build == RENDER_CLEAR ? "#define CLEAR\n" : NULL, &p->program);
         if (rc != ST_OK)
             return rc;
         p->u_view_proj = render_shader_uniform(p->program, "u_view_proj");
@@ -148,10 +148,10 @@ void renderer_destroy(Renderer *renderer)
     render_edit_overlay_destroy(&renderer->edit_overlay);
     render_far_destroy(&renderer->far);
     render_atlas_free(&renderer->atlas);
-    for (int fogged = 0; fogged < 2; fogged++) {
-        glDeleteProgram(renderer->terrain[fogged].program); /* 0 is ignored */
-        glDeleteProgram(renderer->cutout[fogged].program);
-        glDeleteProgram(renderer->leaves[fogged].program);
+    for (int build = RENDER_CLEAR; build <= RENDER_FOGGED; build++) {
+        glDeleteProgram(renderer->terrain[build].program); /* 0 is ignored */
+        glDeleteProgram(renderer->cutout[build].program);
+        glDeleteProgram(renderer->leaves[build].program);
     }
     if (renderer->slot_texture)
         glDeleteTextures(1, &renderer->slot_texture);
@@ -499,14 +499,15 @@ static long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_
 /* Binds the pass's build for a chunk (VisibleChunk.fogged), drawing what is queued first on a change. */
 static void renderer_pass_use(Renderer *r, RenderPass *pass, bool fogged)
 {
-    if (pass->bound == (int)fogged)
+    int build = fogged ? RENDER_FOGGED : RENDER_CLEAR;
+    if (pass->bound == build)
         return;
     renderer_batch_flush(r);
-    const TerrainProgram *p = &pass->programs[fogged];
+    const TerrainProgram *p = &pass->programs[build];
     glUseProgram(p->program);
     glUniformMatrix4fv(p->u_view_proj, 1, GL_FALSE, pass->view_proj);
     glUniform3fv(p->u_fog_color, 1, pass->fog_color);
-    pass->bound = fogged;
+    pass->bound = build;
 }
 
 /* The slot table for this frame: each visible chunk's offset and fog band at its slot, uploaded to fresh

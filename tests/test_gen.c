@@ -118,10 +118,14 @@ static void test_create_errors(void)
     CHECK_EQ_INT(generator_create(&s, blocks, "/nonexistent/worldgen.json", &g), ST_ERR_IO);
     CHECK_STR_CONTAINS(st_error_message(), "/nonexistent/worldgen.json");
 
-    /* versions: 0 means the current one (4: the climate review, test_gen_climate.c, and the scatter rules, test_scatter.c); 3 (structures), 2 (snow
-     * cover is snow_layer, no structures) and 1 (full snow blocks as cover) are still built for worlds made with
-     * them; an unknown one is refused */
+    /* versions: 0 means the current one (5: snow after the structures, test_structures.c); 4 (the climate
+     * review, test_gen_climate.c, and the scatter rules, test_scatter.c), 3 (structures), 2 (snow cover is
+     * snow_layer, no structures) and 1 (full snow blocks as cover) are still built for worlds made with them;
+     * an unknown one is refused */
     CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 0, &g), ST_OK);
+    CHECK(g && strcmp(g->name, "gen24") == 0 && g->version == 5);
+    generator_destroy(g);
+    CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 4, &g), ST_OK);
     CHECK(g && strcmp(g->name, "gen24") == 0 && g->version == 4);
     generator_destroy(g);
     CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 3, &g), ST_OK);

@@ -3,6 +3,7 @@
  * (fresh contexts, reversed and shuffled orders, a second thread), flat zone cores are level at the zone
  * height, stations and dungeon walls are there, and version 2 has none of it. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,12 +172,73 @@ static void test_sites_and_order_version(int version)
     generator_destroy(g2);
 }
 
+/* Snow layers over a settlement's footprint in a frozen world: those resting on neither a cube nor leaves
+ * (floating), and those on the stations' blocks (planks, cobblestone, sandstone, bricks: their roofs and walls). */
+static void count_site_snow(const Generator *g, const GeneratorStructure *site, int *floating, int *stations)
+{
+    *floating = *stations = 0;
+    TerrainChunk *c = calloc(1, sizeof *c);
+    GenContext *ctx = gen_context_create();
+    for (int cz = site->min_z >> 4; cz <= site->max_z >> 4; cz++)
+        for (int cx = site->min_x >> 4; cx <= site->max_x >> 4; cx++) {
+            chunk_reset(c, cx, cz);
+            generator_generate_chunk(g, c, ctx);
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++)
+                    for (int y = 1; y < 255; y++) {
+                        if (chunk_get_contents(c, x, y, z) != BLOCK_SNOW_LAYER)
+                            continue;
+                        int below = chunk_get_contents(c, x, y - 1, z);
+                        bool leaves = blocks->layer[below] == BLOCK_LAYER_ALPHA_TESTED &&
+                                      blocks->shape[below] == BLOCK_SHAPE_CUBE;
+                        *floating += !blocks->opaque_cube[below] && !leaves;
+                        *stations += below == BLOCK_PLANKS || below == BLOCK_COBBLESTONE || below == BLOCK_SANDSTONE ||
+                                     below == BLOCK_BRICKS;
+                    }
+        }
+    chunk_destroy(c);
+    gen_context_destroy(ctx);
+}
+
+/* Version 5 lays the snow after the structures: in a frozen world (temperature offset -15) version 4 left the
+ * snow that lay on a settlement's trees floating where it then cleared them; version 5 leaves none floating,
+ * and its stations carry snow. */
+static void test_snow_after_structures(void)
+{
+    int floating[2] = { 0, 0 }, stations[2] = { 0, 0 };
+    for (int k = 0; k < 2; k++) {
+        WorldSettings s;
+        world_settings_default(&s);
+        s.seed = 1;
+        s.mode = TERRAIN_MODE_CONTINENT;
+        s.temperature_offset = -15.0f;
+        Generator *g = NULL;
+        CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 4 + k, &g), ST_OK);
+        if (!g)
+            return;
+        GeneratorStructure list[64];
+        int n = generator_list_structures(g, 0, 0, 3000, list, 64), i = 0;
+        while (i < n && list[i].type != GEN_STRUCTURE_SETTLEMENT)
+            i++;
+        CHECK(i < n);
+        if (i < n) {
+            count_site_snow(g, &list[i], &floating[k], &stations[k]);
+            fprintf(stderr, "  version %d, settlement at %d %d %d: %d floating snow layers, %d on stations\n", 4 + k,
+                    list[i].x, list[i].y, list[i].z, floating[k], stations[k]);
+        }
+        generator_destroy(g);
+    }
+    CHECK(floating[0] > 0);
+    CHECK_EQ_INT(floating[1], 0);
+    CHECK(stations[1] > stations[0]);
+}
+
 static void test_sites_and_order(void)
 {
     test_sites_and_order_version(3);
     test_sites_and_order_version(4);
     Generator *g = make(1, 0);
-    CHECK(g && g->version == 4); /* the default for new worlds */
+    CHECK(g && g->version == 5); /* the default for new worlds */
     generator_destroy(g);
 }
 
@@ -185,6 +247,7 @@ int main(void)
     if (block_registry_load("assets/blocks.json", &blocks) != ST_OK)
         return 1;
     RUN(test_sites_and_order);
+    RUN(test_snow_after_structures);
     block_registry_destroy(blocks);
     return check_report();
 }

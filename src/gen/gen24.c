@@ -23,7 +23,7 @@
 /* Version 2: snow cover is the thin snow_layer, and frozen columns grow no plant (the layer lies there instead).
  * Version 1 (worlds made before) covered frozen ground, leaves and ice with full snow cubes and grew plants in
  * frozen columns; it is still built on request, so such a world's new chunks match its old. */
-#define GEN24_VERSION 4
+#define GEN24_VERSION 5
 #define GEN24_VERSION_FULL_SNOW 1
 /* Version 3: structures (src/gen/structures): settlements of stations on flat zones that level pass 1's
  * density, vegetation cleared on them, WFC dungeons carved in pass 3 with an entrance shaft to a flat zone.
@@ -42,6 +42,10 @@
  *   ice_s1_closeup.png: 170, 120, changed columns in red): the maps still look right, so the seed's rule stands.
  * - mountain ranges: kept the folded octave sum (gen24_fields.c says why; review/mountain_s*_*.png).
  * Versions 1..3 keep IsPlaceFrozen, ice above 170 and the folded sum, whatever worldgen.json says. */
+/* Version 5 (GEN24_VERSION_SNOW_LAST): pass 4 lays snow and ice after the structures. Before, the snow fell
+ * first and a settlement then cleared its trees, so in frozen land the snow that lay on their leaves floated
+ * over the plaza; now it lies on the cleared ground, and the stations' roofs carry it too. Versions 1..4 are
+ * still built exactly as before (their worlds' new chunks match their old ones). */
 /* Version 4 also (GEN24_VERSION_SCATTER, gen24_internal.h): pass 4's trees and plants (grass, flowers, bushes,
  * cacti, pumpkins) come from the scatter rules of assets/scatter.json (gen_scatter.c): order-independent
  * spacing, density maps, exclusions, biome layers. Versions 1..3 are still built exactly as before. */
@@ -93,9 +97,12 @@ static void g24_pass4(const Generator *gen, TerrainChunk *chunk, GenContext *ctx
         gen24_cacti(g, chunk);
         gen24_pumpkins(g, chunk);
     }
-    gen24_snow_and_ice(g, chunk);
+    if (!g->snow_last)
+        gen24_snow_and_ice(g, chunk);
     if (g->structures)
         gen_structures_pass4(g->structures, chunk);
+    if (g->snow_last)
+        gen24_snow_and_ice(g, chunk);
     gen24_bedrock_and_air(g, chunk);
 }
 
@@ -215,6 +222,7 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
     init_block_tables(g);
     g->snow_cover = version == GEN24_VERSION_FULL_SNOW ? BLOCK_SNOW : BLOCK_SNOW_LAYER;
     g->plants_in_snow = version == GEN24_VERSION_FULL_SNOW;
+    g->snow_last = version >= GEN24_VERSION_SNOW_LAST;
     if (version >= GEN24_VERSION_CLIMATE) {
         g->climate = cfg->climate;
     } else {

@@ -21,9 +21,11 @@
 #define GEN24_COARSE_LEVELS 33      /* density samples every 8 blocks, y 0..256 */
 
 /* Generator versions (gen24.c describes each). Version 4 is the climate review of seed 000's rules and the
- * scatter rules (src/gen/structures); versions 1..3 still generate exactly as they did. */
+ * scatter rules (src/gen/structures); version 5 lays the snow after the structures; versions 1..4 still
+ * generate exactly as they did. */
 #define GEN24_VERSION_SCATTER 4
 #define GEN24_VERSION_CLIMATE 4
+#define GEN24_VERSION_SNOW_LAST 5
 
 struct GenHeightmap; /* gen_heightmap.h */
 
@@ -67,6 +69,7 @@ typedef struct Gen24 {
     uint8_t supports_snow[BLOCK_MAX];
     int snow_cover;             /* what pass 4 lays on frozen tops: BLOCK_SNOW_LAYER (version 1: BLOCK_SNOW) */
     bool plants_in_snow;        /* version 1: frozen columns grow plants too (and then carry no snow) */
+    bool snow_last;             /* version 5: pass 4 lays the snow after the structures, not before */
     struct GenStructures *structures; /* version 3: settlements, flat zones, dungeons (NULL before) */
     GenClimateConfig climate;   /* version 4: cfg.climate; before: frozen at <= 0, ice above 170, folded sum */
     int tree_ext;               /* the widest reach of a tree brush from its trunk, blocks */

@@ -365,7 +365,8 @@ typedef struct VisibleChunk {
 struct Renderer {
     int width, height;
     int view_distance_chunks;
-    TerrainProgram terrain[2];  /* opaque and transparent passes ([RENDER_CLEAR], [RENDER_FOGGED]) */
+    TerrainProgram opaque[2];   /* opaque pass: terrain.frag with OPAQUE ([RENDER_CLEAR], [RENDER_FOGGED]) */
+    TerrainProgram terrain[2];  /* transparent pass: terrain.frag, its alpha blended */
     TerrainProgram cutout[2];   /* alpha-tested pass: discards alpha < 0.5 */
     TerrainProgram leaves[2];   /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
     float far_leaves_from;      /* chunks this far (horizontal, to the centre) draw leaves so; 0: never */

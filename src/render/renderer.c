@@ -27,6 +27,7 @@
  * builds (RenderPass): chunks wholly nearer than their fog's start, most of a view's pixels, take the one
  * without fog (a clamp and a mix a pixel: ~7% of seed 42's spawn frame on llvmpipe), the rest the other. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "render_internal.h"
@@ -48,12 +49,16 @@ static GLADapiproc renderer_load_proc(void *user, const char *name)
     return proc;
 }
 
-static StResult renderer_load_terrain_builds(const char *shader_dir, const char *frag_file, TerrainProgram out[2])
+/* Both builds of a terrain shader; `defines` (NULL: none) go into both. */
+static StResult renderer_load_terrain_builds(const char *shader_dir, const char *frag_file, const char *defines,
+                                             TerrainProgram out[2])
 {
     for (int build = RENDER_CLEAR; build <= RENDER_FOGGED; build++) {
         TerrainProgram *p = &out[build];
-        StResult rc = render_shader_load_variant(shader_dir, "terrain.vert", frag_file,
-                                                 build == RENDER_CLEAR ? "#define CLEAR\n" : NULL, &p->program);
+        char lines[64];
+        snprintf(lines, sizeof lines, "%s%s", defines ? defines : "", build == RENDER_CLEAR ? "#define CLEAR\n" : "");
+        StResult rc = render_shader_load_variant(shader_dir, "terrain.vert", frag_file, lines[0] ? lines : NULL,
+                                                 &p->program);
         if (rc != ST_OK)
             return rc;
         p->u_view_proj = render_shader_uniform(p->program, "u_view_proj");
@@ -98,9 +103,10 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         r->lod_from = (float)atof(lod);
 
     StResult rc;
-    if ((rc = renderer_load_terrain_builds(config->shader_dir, "terrain.frag", r->terrain)) != ST_OK ||
-        (rc = renderer_load_terrain_builds(config->shader_dir, "terrain_cutout.frag", r->cutout)) != ST_OK ||
-        (rc = renderer_load_terrain_builds(config->shader_dir, "terrain_leaves.frag", r->leaves)) != ST_OK ||
+    if ((rc = renderer_load_terrain_builds(config->shader_dir, "terrain.frag", "#define OPAQUE\n", r->opaque)) != ST_OK ||
+        (rc = renderer_load_terrain_builds(config->shader_dir, "terrain.frag", NULL, r->terrain)) != ST_OK ||
+        (rc = renderer_load_terrain_builds(config->shader_dir, "terrain_cutout.frag", NULL, r->cutout)) != ST_OK ||
+        (rc = renderer_load_terrain_builds(config->shader_dir, "terrain_leaves.frag", NULL, r->leaves)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
         (rc = render_sky_create(&r->sky, config->shader_dir)) != ST_OK ||
@@ -149,7 +155,8 @@ void renderer_destroy(Renderer *renderer)
     render_far_destroy(&renderer->far);
     render_atlas_free(&renderer->atlas);
     for (int build = RENDER_CLEAR; build <= RENDER_FOGGED; build++) {
-        glDeleteProgram(renderer->terrain[build].program); /* 0 is ignored */
+        glDeleteProgram(renderer->opaque[build].program); /* 0 is ignored */
+        glDeleteProgram(renderer->terrain[build].program);
         glDeleteProgram(renderer->cutout[build].program);
         glDeleteProgram(renderer->leaves[build].program);
     }
@@ -664,7 +671,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     glBindTexture(GL_TEXTURE_2D_ARRAY, r->atlas.tiles);
 
     /* 1. opaque, near to far within each arena */
-    RenderPass pass = { r->terrain, -1, (const float *)view_proj, sky };
+    RenderPass pass = { r->opaque, -1, (const float *)view_proj, sky };
     glEnable(GL_CULL_FACE);
     glDisable(GL_BLEND);
     for (int a = 0; a < t->arenas.count; a++) {

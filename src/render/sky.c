@@ -12,10 +12,11 @@
  * ~40 ns of CPU on llvmpipe (a full-screen sky 33 ms a frame), so the per-frame parts (zenith, glow centre,
  * cloud colour) are uniforms computed here, the stars are a second build of the shader drawn only while they
  * show, and the cloud cells are a texture made once (render_sky_cloud_cell) instead of five hashes a pixel:
- * a full-screen sky now costs ~60% of that. The biome at the player
- * (renderer_set_fog) tints that one colour and widens or narrows the fog band, so clear, horizon, voxel fog and
- * far-terrain fog change together and still meet without a seam. */
+ * a full-screen sky now costs ~60% of that. The biome at the player (renderer_set_fog) tints that one colour
+ * and widens or narrows the fog band, so clear, horizon, voxel fog and far-terrain fog change together and
+ * still meet without a seam. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "render_internal.h"
@@ -104,10 +105,12 @@ void renderer_sun_direction(float time_of_day, float out[3])
         out[i] = v[i] / n;
 }
 
-/* GLSL's fract and sky.frag's old per-pixel hash of a cloud cell, in the same float steps. */
+/* GLSL's fract and sky.frag's old per-pixel hash of a cloud cell, in the same float steps. The hash only ever
+ * takes the fraction of non-negative values below 2^31 (cells and clumps are counted from 0), so truncating
+ * is flooring, without libm's floorf call (half the time of building the cloud texture). */
 static float sky_fract(float x)
 {
-    return x - floorf(x);
+    return x - (float)(int32_t)x;
 }
 
 static float sky_hash2(float x, float y)
@@ -129,29 +132,48 @@ static float sky_clump_hash(int i, int j)
                      (float)(((j % SKY_CLUMPS) + SKY_CLUMPS) % SKY_CLUMPS));
 }
 
+/* Cell (x, z) of the period (0..RENDER_CLOUD_PERIOD - 1) from its clump's corner hashes: (i, j), (i + 1, j),
+ * (i, j + 1), (i + 1, j + 1). */
+static bool sky_cloud_from(const float corner[4], int x, int z)
+{
+    float fx = (float)(x % SKY_CLUMP_CELLS) / SKY_CLUMP_CELLS, fz = (float)(z % SKY_CLUMP_CELLS) / SKY_CLUMP_CELLS;
+    fx = fx * fx * (3.0f - 2.0f * fx);
+    fz = fz * fz * (3.0f - 2.0f * fz);
+    float near = corner[0] + (corner[1] - corner[0]) * fx, far = corner[2] + (corner[3] - corner[2]) * fx;
+    float clump = near + (far - near) * fz;
+    return clump * 0.85f + sky_hash2((float)x, (float)z) * 0.3f > 0.78f;
+}
+
 bool render_sky_cloud_cell(int x, int z)
 {
     x = ((x % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
     z = ((z % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
     int i = x / SKY_CLUMP_CELLS, j = z / SKY_CLUMP_CELLS;
-    float fx = (float)(x - i * SKY_CLUMP_CELLS) / SKY_CLUMP_CELLS, fz = (float)(z - j * SKY_CLUMP_CELLS) / SKY_CLUMP_CELLS;
-    fx = fx * fx * (3.0f - 2.0f * fx);
-    fz = fz * fz * (3.0f - 2.0f * fz);
-    float a = sky_clump_hash(i, j), b = sky_clump_hash(i + 1, j);
-    float c = sky_clump_hash(i, j + 1), d = sky_clump_hash(i + 1, j + 1);
-    float clump = (a + (b - a) * fx) + ((c + (d - c) * fx) - (a + (b - a) * fx)) * fz;
-    return clump * 0.85f + sky_hash2((float)x, (float)z) * 0.3f > 0.78f;
+    float corner[4] = { sky_clump_hash(i, j), sky_clump_hash(i + 1, j), sky_clump_hash(i, j + 1),
+                        sky_clump_hash(i + 1, j + 1) };
+    return sky_cloud_from(corner, x, z);
 }
 
-/* The cloud cells as an R8 texture on RENDER_CLOUD_UNIT (~5 ms at start). */
+/* The cloud cells as an R8 texture on RENDER_CLOUD_UNIT; the clumps' hashes are taken once each. */
 static bool render_sky_make_clouds(RenderSky *sky)
 {
     uint8_t *cells = malloc((size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD);
-    if (!cells)
+    float *clumps = malloc(sizeof *clumps * (SKY_CLUMPS + 1) * (SKY_CLUMPS + 1));
+    if (!cells || !clumps) {
+        free(cells);
+        free(clumps);
         return false;
+    }
+    for (int j = 0; j <= SKY_CLUMPS; j++)
+        for (int i = 0; i <= SKY_CLUMPS; i++)
+            clumps[j * (SKY_CLUMPS + 1) + i] = sky_clump_hash(i, j);
     for (int z = 0; z < RENDER_CLOUD_PERIOD; z++)
-        for (int x = 0; x < RENDER_CLOUD_PERIOD; x++)
-            cells[(size_t)z * RENDER_CLOUD_PERIOD + x] = render_sky_cloud_cell(x, z) ? 255 : 0;
+        for (int x = 0; x < RENDER_CLOUD_PERIOD; x++) {
+            const float *c = &clumps[(z / SKY_CLUMP_CELLS) * (SKY_CLUMPS + 1) + x / SKY_CLUMP_CELLS];
+            float corner[4] = { c[0], c[1], c[SKY_CLUMPS + 1], c[SKY_CLUMPS + 2] };
+            cells[(size_t)z * RENDER_CLOUD_PERIOD + x] = sky_cloud_from(corner, x, z) ? 255 : 0;
+        }
+    free(clumps);
     glGenTextures(1, &sky->clouds);
     glActiveTexture(GL_TEXTURE0 + RENDER_CLOUD_UNIT);
     glBindTexture(GL_TEXTURE_2D, sky->clouds);

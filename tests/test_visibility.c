@@ -4,7 +4,8 @@
  * union-find over the cells). The mesher's graphs: a meshed world's slices (air open, buried stone closed).
  * The walk, on a meshed world of stone under air: a cave sealed in the stone is culled, the same cave under
  * an open shaft is not; an unknown chunk counts as open; a frustum plane cuts what lies behind it. The
- * occluders: a pillar behind a wall is dropped, one rising above the wall's shadow is not. Draw runs: the
+ * occluders: a pillar behind a wall is dropped, one rising above the wall's shadow is not; over random hills,
+ * every box the horizon hides is hidden from every ray (brute force against the columns). Draw runs: the
  * slice ranges of a subset-major mesh. A camera no chunk coordinate can hold (NaN, infinite, past 1e9 blocks)
  * judges nothing. */
 #include <math.h>
@@ -558,6 +559,155 @@ static void test_hides_far_boxes(void)
     wall_scene_close(&sc);
 }
 
+/* ---- the horizon against rays ---- */
+
+#define FIELD_CHUNKS 11                       /* chunks -5..5 on each axis */
+#define FIELD_BLOCKS (FIELD_CHUNKS * 16)
+#define FIELD_ORIGIN (-5 * 16)                /* the field's lowest block coordinate */
+
+static VisibilityChunk field_chunks[FIELD_CHUNKS * FIELD_CHUNKS];
+static int field_bottom[FIELD_BLOCKS * FIELD_BLOCKS], field_top[FIELD_BLOCKS * FIELD_BLOCKS];   /* top < bottom: none */
+
+static const VisibilityChunk *field_graph(void *user, int coord_x, int coord_z)
+{
+    (void)user;
+    int i = coord_x + 5, k = coord_z + 5;
+    if (i < 0 || k < 0 || i >= FIELD_CHUNKS || k >= FIELD_CHUNKS) return NULL;
+    return &field_chunks[i + FIELD_CHUNKS * k];
+}
+
+/* Rolling hills of occluder columns (runs of 32 rows, as the mesher's), a few columns missing; or, with
+ * `walls`, open ground (no occluders) with scattered walls and pillars, whose shadows have edges everywhere. */
+static void field_make(Rng *rng, bool walls)
+{
+    float phase[4];
+    for (int i = 0; i < 4; i++) phase[i] = rng_float_range(rng, 0.0f, 6.2831853f);
+    for (int z = 0; z < FIELD_BLOCKS; z++)
+        for (int x = 0; x < FIELD_BLOCKS; x++) {
+            double h = 72.0 + 14.0 * sin(x * 0.07 + phase[0]) * cos(z * 0.05 + phase[1]) +
+                       8.0 * sin(x * 0.19 + z * 0.13 + phase[2]) + 4.0 * cos(z * 0.31 + phase[3]) +
+                       rng_float_range(rng, -1.5f, 1.5f);
+            int i = x + FIELD_BLOCKS * z;
+            field_top[i] = (int)h;
+            field_bottom[i] = rng_float(rng) < 0.03f || walls ? 255 : field_top[i] - 31;
+        }
+    for (int k = 0; walls && k < 120; k++) {
+        int x = (int)rng_float_range(rng, 0.0f, FIELD_BLOCKS - 24.0f), z = (int)rng_float_range(rng, 0.0f, FIELD_BLOCKS - 24.0f);
+        int along = k % 2 ? 1 : (int)rng_float_range(rng, 1.0f, 20.0f), across = k % 2 ? 1 : (int)rng_float_range(rng, 1.0f, 3.0f);
+        int top = (int)rng_float_range(rng, 66.0f, 100.0f);
+        bool x_wise = rng_float(rng) < 0.5f;
+        for (int a = 0; a < along; a++)
+            for (int c = 0; c < across; c++) {
+                int i = x_wise ? (x + a) + FIELD_BLOCKS * (z + c) : (x + c) + FIELD_BLOCKS * (z + a);
+                field_top[i] = top;
+                field_bottom[i] = top - 31;
+            }
+    }
+    for (int k = 0; k < FIELD_CHUNKS * FIELD_CHUNKS; k++) {
+        VisibilityChunk *c = &field_chunks[k];
+        visibility_chunk_init(c);
+        c->known = true;
+        for (int g = 0; g < 256; g++) {
+            int x = (k % FIELD_CHUNKS) * 16 + g % 16, z = (k / FIELD_CHUNKS) * 16 + g / 16, i = x + FIELD_BLOCKS * z;
+            bool none = field_top[i] < field_bottom[i];
+            c->occluder_bottom[g] = (uint8_t)(none ? 1 : field_bottom[i]);
+            c->occluder_top[g] = (uint8_t)(none ? 0 : field_top[i]);
+        }
+    }
+}
+
+/* Whether the segment from a to b passes through some column's occluder rows (a box of positive length
+ * along it), by slab tests against every column under the segment. */
+static bool field_blocks(const double a[3], const double b[3])
+{
+    int x0 = (int)floor(fmin(a[0], b[0])), x1 = (int)floor(fmax(a[0], b[0]));
+    int z0 = (int)floor(fmin(a[2], b[2])), z1 = (int)floor(fmax(a[2], b[2]));
+    for (int z = z0; z <= z1; z++)
+        for (int x = x0; x <= x1; x++) {
+            int fx = x - FIELD_ORIGIN, fz = z - FIELD_ORIGIN;
+            if (fx < 0 || fz < 0 || fx >= FIELD_BLOCKS || fz >= FIELD_BLOCKS) continue;
+            int i = fx + FIELD_BLOCKS * fz;
+            if (field_top[i] < field_bottom[i]) continue;
+            double lo[3] = {x, field_bottom[i], z}, hi[3] = {x + 1.0, field_top[i] + 1.0, z + 1.0};
+            double t0 = 0.0, t1 = 1.0;
+            for (int d = 0; d < 3 && t0 < t1; d++) {
+                double dir = b[d] - a[d];
+                if (fabs(dir) < 1e-12) {
+                    if (a[d] < lo[d] || a[d] > hi[d]) t1 = -1.0;
+                    continue;
+                }
+                double ta = (lo[d] - a[d]) / dir, tb = (hi[d] - a[d]) / dir;
+                t0 = fmax(t0, fmin(ta, tb));
+                t1 = fmin(t1, fmax(ta, tb));
+            }
+            if (t1 - t0 > 1e-9) return true;
+        }
+    return false;
+}
+
+/* Every box the horizon hides is hidden: rays from the camera to its corners and to points inside it all
+ * pass through an occluder column first (brute force over random hills, cameras and boxes). */
+static void test_horizon_against_rays(void)
+{
+    VisibilityWalk *w = visibility_walk_create();
+    CHECK(w != NULL);
+    if (!w) return;
+    Rng rng, points;   /* the points their own stream: the boxes are the same whatever the horizon hides */
+    rng_init(&rng, 20261201);
+    rng_init(&points, 20261202);
+    int hidden = 0, shown = 0, wrong = 0;
+    for (int scene = 0; scene < 6; scene++) {
+        field_make(&rng, scene % 2 == 1);
+        VisibilityView view = {.radius_chunks = 5, .occlusion = true};
+        view.camera[0] = rng_float_range(&rng, 0.2f, 15.8f);
+        view.camera[2] = rng_float_range(&rng, 0.2f, 15.8f);
+        view.camera[1] = rng_float_range(&rng, 60.0f, 95.0f);
+        visibility_walk_run(w, &view, field_graph, NULL);
+        for (int b = 0; b < 1000; b++) {
+            double lo[3], hi[3];
+            if (scene % 2 == 0) {   /* hills: just over the ground (canopies), where the bounds are tightest */
+                lo[0] = rng_float_range(&rng, -70.0f, 70.0f);
+                lo[2] = rng_float_range(&rng, -70.0f, 70.0f);
+                hi[0] = lo[0] + rng_float_range(&rng, 0.5f, 6.0f);
+                hi[2] = lo[2] + rng_float_range(&rng, 0.5f, 6.0f);
+                int i = ((int)floor(lo[0]) - FIELD_ORIGIN) + FIELD_BLOCKS * ((int)floor(lo[2]) - FIELD_ORIGIN);
+                lo[1] = field_top[i] + rng_float_range(&rng, -2.0f, 10.0f);
+                hi[1] = lo[1] + rng_float_range(&rng, 0.5f, 8.0f);
+            } else {   /* walls: behind a wall column, about the edge of its shadow */
+                int i;
+                do i = (int)rng_float_range(&rng, 0.0f, FIELD_BLOCKS * FIELD_BLOCKS - 1.0f);
+                while (field_top[i] < field_bottom[i]);
+                double wx = FIELD_ORIGIN + i % FIELD_BLOCKS + 0.5 - view.camera[0];
+                double wz = FIELD_ORIGIN + i / FIELD_BLOCKS + 0.5 - view.camera[2];
+                double d = hypot(wx, wz), at = d + rng_float_range(&rng, 1.5f, 40.0f), size = rng_float_range(&rng, 0.3f, 3.0f);
+                double shadow = view.camera[1] + (field_top[i] + 1.0 - view.camera[1]) * at / d;
+                lo[0] = view.camera[0] + wx * at / d - size * 0.5;
+                lo[2] = view.camera[2] + wz * at / d - size * 0.5;
+                lo[1] = shadow + rng_float_range(&rng, -4.0f, 1.0f);
+                for (int k = 0; k < 3; k++) hi[k] = lo[k] + size;
+            }
+            if (!visibility_walk_hides(w, &view, lo, hi)) {
+                shown++;
+                continue;
+            }
+            hidden++;
+            for (int p = 0; p < 24; p++) {
+                double point[3];
+                for (int d = 0; d < 3; d++)
+                    point[d] = p < 8 ? (p >> d & 1 ? hi[d] : lo[d]) : lo[d] + (hi[d] - lo[d]) * rng_float(&points);
+                if (!field_blocks(view.camera, point)) {
+                    wrong++;
+                    break;
+                }
+            }
+        }
+    }
+    CHECK_EQ_INT(wrong, 0);
+    CHECK(hidden > 200);   /* the hills hide a good share, so the check means something */
+    CHECK(shown > 200);
+    visibility_walk_destroy(w);
+}
+
 /* ---- cameras no chunk coordinate can hold ---- */
 
 /* Every chunk: open slices over a solid occluder run 0..64 in every column (so the horizon has work). */
@@ -650,6 +800,7 @@ int main(void)
     RUN(test_horizon_reuse);
     RUN(test_horizon_rest);
     RUN(test_hides_far_boxes);
+    RUN(test_horizon_against_rays);
     RUN(test_camera_out_of_range);
     RUN(test_draw_runs);
     block_registry_destroy(blocks);

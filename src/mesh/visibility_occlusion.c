@@ -6,8 +6,11 @@
  * group of columns, the highest run of rows that are opaque cubes). Seen from the camera, a column whose
  * footprint spans azimuths A at horizontal distances d_min..d_max stops every ray of azimuth in A whose
  * slope (rise over horizontal run) lies between (bottom - eye) / d and (top + 1 - eye) / d, taking for each
- * bound the distance that makes it strictest: such a ray is inside the column's rows all the way across its
- * footprint. The horizon keeps, per azimuth bin (only bins the footprint covers whole) and per band of
+ * bound the distance that makes it strictest: such a ray meets the column's rows. For the top of a column
+ * above the eye that distance is the farthest a ray can enter the footprint (the edges facing the camera),
+ * not its farthest corner: a rising ray is lowest where it enters, so entering under the top it is stopped
+ * (this hides canopies just behind a ridge; test_visibility checks every hidden box against rays). The
+ * horizon keeps, per azimuth bin (only bins the footprint covers whole) and per band of
  * distance (occluders wholly nearer than the band's start), two intervals of stopped slopes: an interval
  * that meets a kept one widens it, one apart from both takes the place of the shorter if it is longer
  * (the ground's long interval survives an overhang's or a trunk's short one). A slice box
@@ -94,6 +97,20 @@ static bool occ_footprint(double x0, double x1, double z0, double z1, double *a0
     *a0 = lo;
     *a1 = hi;
     return true;
+}
+
+/* The farthest a ray of a footprint's azimuths can travel before it enters the footprint (camera-relative
+ * x0..x1 by z0..z1, the camera outside it): the farthest corner of the edges that face the camera. A ray
+ * rising over a column is lowest where it enters, so it is stopped when it enters below the top; this
+ * distance bounds that tighter than the footprint's farthest corner (which no ray enters by). */
+static double occ_enter_max(double x0, double x1, double z0, double z1)
+{
+    double enter = 0.0;
+    if (x0 > 0.0) enter = fmax(enter, fmax(hypot(x0, z0), hypot(x0, z1)));
+    if (x1 < 0.0) enter = fmax(enter, fmax(hypot(x1, z0), hypot(x1, z1)));
+    if (z0 > 0.0) enter = fmax(enter, fmax(hypot(x0, z0), hypot(x1, z0)));
+    if (z1 < 0.0) enter = fmax(enter, fmax(hypot(x0, z1), hypot(x1, z1)));
+    return enter;
 }
 
 /* Slopes every ray to rows y0..y1 (eye-relative) across distances d_min..d_max stays within: to stop
@@ -184,7 +201,7 @@ void visibility_occlusion_build(VisibilityOcclusion *o, const VisibilityView *vi
                 double y0 = (double)bottom - view->camera[1];
                 double y1 = (double)top + 1.0 - view->camera[1];
                 float lo = (float)(y0 / (y0 < 0.0 ? d_max : d_min)) + OCC_EPS;
-                float hi = (float)(y1 / (y1 > 0.0 ? d_max : d_min)) - OCC_EPS;
+                float hi = (float)(y1 / (y1 > 0.0 ? occ_enter_max(x0, x0 + span, z0, z0 + span) : d_min)) - OCC_EPS;
                 if (lo > hi) continue;
                 double band_at = ceil(d_max / OCC_BAND);  /* counts for boxes starting at band * OCC_BAND on */
                 if (!(band_at < bands)) continue;           /* beyond the horizon (or not a number) */

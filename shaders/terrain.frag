@@ -3,11 +3,15 @@
 // The tile array repeats a tile across a merged quad by itself (GL_REPEAT), and its mip level comes from
 // the unwrapped coordinate, so tile seams inside a quad pick no coarser level. Built twice (renderer.c): with
 // CLEAR defined it skips the fog, for chunks wholly nearer than the fog's start (most of a view's pixels);
-// the opaque pass's builds also define OPAQUE: alpha is 1 (one interpolated channel and a product less).
+// the opaque pass's builds also define OPAQUE: alpha is 1 (one interpolated channel and a product less). The
+// FADE builds draw a chunk dissolving between its full- and half-resolution faces (renderer.c).
 flat in float v_layer;
 in vec2 v_local;
 in vec4 v_color;
 in float v_fog;
+#ifdef FADE
+flat in float v_share;
+#endif
 
 uniform sampler2DArray u_tiles;
 uniform vec3 u_fog_color;
@@ -16,6 +20,15 @@ out vec4 o_color;
 
 void main()
 {
+#ifdef FADE
+    // A screen-door dissolve, a 4x4 ordered dither: FADE 1 (the full-resolution faces) keeps the pixels whose
+    // threshold is at or above the share, FADE 2 (the half-resolution ones) the others; each pixel shows one.
+    ivec2 p = ivec2(gl_FragCoord.xy) & 3;
+    int q = p.x ^ p.y;
+    float threshold = (float(8 * (q & 1) + 4 * (p.y & 1) + 2 * (q >> 1) + (p.y >> 1)) + 0.5) / 16.0;
+    if ((threshold < v_share) == (FADE == 1))
+        discard;
+#endif
 #ifdef OPAQUE
     vec4 color = vec4(texture(u_tiles, vec3(v_local, v_layer)).rgb * v_color.rgb, 1.0);
 #else

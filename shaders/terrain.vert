@@ -14,7 +14,7 @@ layout(location = 2) in vec4 a_color;
 layout(location = 3) in uint a_slot;
 
 uniform mat4 u_view_proj;
-uniform samplerBuffer u_slots;  // per slot: (offset.xyz, 0), (fog start, fog end, 0, 0)
+uniform samplerBuffer u_slots;  // per slot: (offset.xyz, 0), (fog start, fog end, lod share, 0)
 
 const float UV_TILE_STRIDE = 512.0;
 
@@ -22,12 +22,15 @@ flat out float v_layer; // the tile's layer in the tile array
 out vec2 v_local;       // tile-local coordinate in tiles (repeats past 1)
 out vec4 v_color;
 out float v_fog;        // 0 clear .. 1 fully fogged (clamped per pixel); a chunk still fading in has a nearer band
+flat out float v_share; // the chunk's share of half resolution: the FADE builds dissolve by it (renderer.c)
 
 void main()
 {
     int slot = int(a_slot) * 2;
     vec3 relative = a_position + texelFetch(u_slots, slot).xyz;
-    vec2 fog_range = texelFetch(u_slots, slot + 1).xy;
+    vec3 band = texelFetch(u_slots, slot + 1).xyz;
+    vec2 fog_range = band.xy;
+    v_share = band.z;
     vec2 tile = floor(a_uv / UV_TILE_STRIDE);
     v_layer = tile.x + 16.0 * tile.y;
     v_local = (a_uv - tile * UV_TILE_STRIDE) / 16.0;

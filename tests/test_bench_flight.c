@@ -104,8 +104,10 @@ int main(int argc, char **argv)
     CHECK(key(root, "frames_over_100ms") >= 0 && key(root, "frames_over_100ms") <= frames);
     CHECK(key(root, "triangles_p50") > 0);
     double calls = key(root, "draw_calls_p50"), chunk_draws = key(root, "chunk_draws_p50");
-    CHECK(calls >= 1 && calls <= 8);   /* one arena; opaque, far leaves, cut-out, transparent, each clear of the
-                                        * fog and fogged; no far terrain */
+    /* one arena; opaque, far leaves, cut-out, transparent, each clear of the fog and fogged, and the chunks
+     * dissolving between resolutions in two builds more in the first three (none in the cut-out's half); no
+     * far terrain */
+    CHECK(calls >= 1 && calls <= 13);
     CHECK(chunk_draws > calls);                       /* a per-chunk renderer would have made these */
     CHECK(key(root, "backlog_max") >= 0);
     double holes = key(root, "holes_max");

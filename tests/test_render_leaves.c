@@ -9,8 +9,9 @@
  * Each frame is compared with an empty frame from the same camera: from 40 blocks the wall facing away is gone
  * and the leaves toward the camera and the plants are there, with one draw call more (the leaves pass); from
  * 18 blocks the leaves and plants show, in one call, and no far leaves; from 56 blocks the far leaves show, and
- * neither the leaves nor the plants. A mesh without a per-slice layout draws as before. Exit 77 when no GL
- * context. */
+ * neither the leaves nor the plants. A mesh without a per-slice layout draws as before. Crossing
+ * RENDER_LOD_FROM the chunk dissolves from one resolution to the other (a dither), pixel for pixel between
+ * the two pictures. Exit 77 when no GL context. */
 #define _GNU_SOURCE
 #include "render_fixture.h"
 
@@ -137,6 +138,95 @@ static void test_near_chunk_two_sided(void) { check_walls(true, RENDER_FAR_LEAVE
 static void test_farther_chunk_lod_leaves(void) { check_walls(true, 56.0, false, true, false, 1, WALL_TRIANGLES); }
 static void test_no_layout_two_sided(void) { check_walls(false, 48.0, true, true, true, 1, 3 * WALL_TRIANGLES); }
 
+/* The pixels where pictures `full` and `half` differ, by which of them `mid` shows there (or neither). */
+typedef struct DissolveCount {
+    int from_full, from_half, neither;
+} DissolveCount;
+
+static DissolveCount dissolve_count(const TestImage *full, const TestImage *half, const TestImage *mid)
+{
+    DissolveCount n = { 0, 0, 0 };
+    for (int y = 0; y < full->height; y++)
+        for (int x = 0; x < full->width; x++) {
+            const uint8_t *f = test_pixel(full, x, y), *h = test_pixel(half, x, y), *m = test_pixel(mid, x, y);
+            if (test_near(f, h, 6))
+                continue;
+            if (test_near(m, h, 6))
+                n.from_half++;
+            else if (test_near(m, f, 6))
+                n.from_full++;
+            else
+                n.neither++;
+        }
+    return n;
+}
+
+/* The chunk seen from `distance` blocks, drawn by a renderer that first showed it from `shown_from` (10-s frames:
+ * every dissolve over), then `frames` frames of `seconds` each from `distance`. lod_from: STRATA_LOD_FROM (NULL:
+ * the default). */
+static bool dissolve_capture(const char *lod_from, double shown_from, double distance, int frames, float seconds,
+                             const char *name, TestImage *image)
+{
+    if (lod_from)
+        setenv("STRATA_LOD_FROM", lod_from, 1);
+    else
+        unsetenv("STRATA_LOD_FROM");
+    unsetenv("STRATA_FAR_LEAVES_FROM");
+    Renderer *r = test_create();
+    unsetenv("STRATA_LOD_FROM");
+    if (!r)
+        return false;
+    RenderCamera cam = { { TEST_CHUNK_X * 16.0 + 8.0, 6.0, TEST_CHUNK_Z * 16.0 + 8.0 + shown_from }, 0.0f, 0.0f,
+                         70.0f };
+    renderer_set_chunk_mesh(r, test_chunk_at(TEST_CHUNK_X, TEST_CHUNK_Z), walls_mesh(true));
+    RenderFrame settled = test_frame(10.0f), step = test_frame(seconds);
+    renderer_draw(r, &cam, &settled);
+    renderer_draw(r, &cam, &settled);
+    cam.position[2] = TEST_CHUNK_Z * 16.0 + 8.0 + distance;
+    for (int i = 0; i < frames; i++)
+        renderer_draw(r, &cam, &step);
+    bool ok = test_capture(r, name, image);
+    renderer_destroy(r);
+    return ok;
+}
+
+/* Crossing RENDER_LOD_FROM a chunk dissolves from its full-resolution faces to its half-resolution ones over
+ * RENDER_LOD_DISSOLVE_SECONDS: two frames of 0.05 s in, each pixel where the two pictures differ shows one of
+ * them (a 4x4 dither), the half-resolution one in 3 of 16 (share 0.2); when it is over, only that one. A chunk
+ * first shown beyond RENDER_LOD_FROM takes its half resolution at once. */
+static void test_lod_dissolve(void)
+{
+    const double near = RENDER_LOD_FROM - 8.0, far = RENDER_LOD_FROM + 8.0;
+    TestImage full, half, mid, done, arrived;
+    if (!dissolve_capture("0", far, far, 2, 0.05f, "dissolve_full.png", &full))
+        return;
+    if (dissolve_capture(NULL, far, far, 2, 10.0f, "dissolve_half.png", &half)) {
+        if (dissolve_capture(NULL, near, far, 2, 0.05f, "dissolve_mid.png", &mid)) {
+            DissolveCount n = dissolve_count(&full, &half, &mid);
+            fprintf(stderr, "dissolve at 0.2: %d pixels from the full resolution, %d from the half, %d neither\n",
+                    n.from_full, n.from_half, n.neither);
+            CHECK(n.from_full + n.from_half > 200);
+            CHECK(n.neither <= (n.from_full + n.from_half) / 50);   /* edges where both pictures blend */
+            double share = (double)n.from_half / (n.from_full + n.from_half);
+            CHECK(share > 3.0 / 16.0 - 0.06 && share < 3.0 / 16.0 + 0.06);
+            stbi_image_free(mid.pixels);
+        }
+        if (dissolve_capture(NULL, near, far, 12, 0.05f, "dissolve_done.png", &done)) {
+            DissolveCount n = dissolve_count(&full, &half, &done);
+            CHECK_EQ_INT(n.from_full, 0);
+            CHECK(n.from_half > 200);
+            stbi_image_free(done.pixels);
+        }
+        if (dissolve_capture(NULL, far, far, 1, 0.05f, "dissolve_arrived.png", &arrived)) {
+            DissolveCount n = dissolve_count(&full, &half, &arrived);
+            CHECK_EQ_INT(n.from_full, 0);
+            stbi_image_free(arrived.pixels);
+        }
+        stbi_image_free(half.pixels);
+    }
+    stbi_image_free(full.pixels);
+}
+
 /* STRATA_FAR_LEAVES_FROM=0 turns the pass off (comparisons and benchmarks). */
 static void test_switched_off(void)
 {
@@ -167,6 +257,7 @@ int main(void)
     RUN(test_farther_chunk_lod_leaves);
     RUN(test_no_layout_two_sided);
     RUN(test_switched_off);
+    RUN(test_lod_dissolve);
     render_fixture_end();
     return check_report();
 }

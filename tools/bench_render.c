@@ -151,7 +151,7 @@ static long bench_render_drawn(const ChunkMesh *m, const double camera[3], const
                                   render_uses_lod(distance, lod_from), slices, run_first, run_count);
     for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
     int parts[2];
-    render_alpha_parts(distance, RENDER_FAR_LEAVES_FROM, lod_from, &parts[0], &parts[1]);
+    render_alpha_parts(distance, RENDER_FAR_LEAVES_FROM, render_uses_lod(distance, lod_from), &parts[0], &parts[1]);
     const int k = MESH_SUBSET_ALPHA_TESTED;
     for (int p = 0; p < 2; p++) {
         if (parts[p] < 0) continue;

@@ -94,16 +94,32 @@ static inline bool render_uses_lod(float distance, float lod_from)
     return lod_from > 0.0f && distance >= lod_from;
 }
 
-/* The parts of a chunk's alpha-tested subset drawn at `distance`: *one_sided in the far-leaves pass, *two_sided
- * in the cut-out pass (-1: none). far_from, lod_from: the two distances above (0: never). A chunk drawn at half
- * resolution draws no plants, torches or other cut-outs: they stand on the cells' ground, which its copy may
- * round down by a cell (they would float), and they are a few pixels there. Pure; the renderer's rule, also
- * counted by strata-bench. */
-static inline void render_alpha_parts(float distance, float far_from, float lod_from, int *one_sided,
-                                      int *two_sided)
+/* A chunk that crosses RENDER_LOD_FROM does not switch at once: it dissolves from one resolution to the other
+ * over this long (a screen-door dither; both are drawn meanwhile), so the switch does not pop. */
+#define RENDER_LOD_DISSOLVE_SECONDS 0.5f
+
+/* A chunk's share of half resolution (0 full .. 1 half) after `seconds` more toward `half`; a share below 0
+ * (a chunk just shown, or after a teleport) takes its target at once. Pure. */
+static inline float render_lod_share_step(float share, bool half, float seconds)
+{
+    float target = half ? 1.0f : 0.0f;
+    if (share < 0.0f)
+        return target;
+    float step = seconds > 0.0f ? seconds / RENDER_LOD_DISSOLVE_SECONDS : 0.0f;
+    return share < target ? (share + step < target ? share + step : target)
+                          : (share - step > target ? share - step : target);
+}
+
+/* The parts of a chunk's alpha-tested subset drawn at `distance`, at full or half resolution (`half`):
+ * *one_sided in the far-leaves pass, *two_sided in the cut-out pass (-1: none). far_from: the distance above
+ * (0: never); the half-resolution leaves are the far leaves' (a chunk nearer than far_from draws its own). A
+ * chunk drawn at half resolution draws no plants, torches or other cut-outs: they stand on the cells' ground,
+ * which its copy may round down by a cell (they would float), and they are a few pixels there. Pure; the
+ * renderer's rule, also counted by strata-bench. */
+static inline void render_alpha_parts(float distance, float far_from, bool half, int *one_sided, int *two_sided)
 {
     bool far = far_from > 0.0f && distance >= far_from;
-    bool lod = far && render_uses_lod(distance, lod_from);
+    bool lod = far && half;
     *one_sided = !far ? -1 : lod ? MESH_ALPHA_LOD_LEAVES : MESH_ALPHA_LEAVES;
     *two_sided = lod ? -1 : far ? MESH_ALPHA_REST : MESH_ALPHA_NEAR;
 }

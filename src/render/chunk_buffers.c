@@ -317,8 +317,10 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     }
     chunk_arena_write(&table->arenas, c->arena, c->arena_offset, mesh, c->first, c->count, c->slot, total);
     c->has_geometry = true;
-    if (!had_geometry)
+    if (!had_geometry) {
         c->haze_end = chunk_buffers_nearest_distance(c->coord_x, c->coord_z, camera);
+        c->lod_share = -1.0f;   /* it arrives at its distance's resolution (renderer.c), not dissolving */
+    }
     chunk_mesh_destroy(mesh);
     return bytes;
 }

@@ -178,6 +178,7 @@ typedef struct RenderChunk {
     bool graph_known;
     bool has_geometry;             /* uploaded and non-empty: drawn */
     float haze_end;                /* fade-in: this chunk's fog end, grows by RENDER_FADE_SPEED to the range */
+    float lod_share;               /* 0 full resolution .. 1 half (render_lod_share_step); < 0: not yet known */
     ChunkMesh *pending;            /* queued CPU mesh (owned) waiting for the upload budget */
     int urgent_draws;              /* > 0: the player edited it; a mesh is uploaded at once, outside the budget,
                                     * during the next urgent_draws draws */
@@ -322,16 +323,20 @@ typedef struct TerrainProgram {
 } TerrainProgram;
 
 /* Each terrain pass's shader is built twice: for chunks wholly nearer than their fog's start (CLEAR: no fog
- * a pixel) and for the rest. */
-enum { RENDER_CLEAR = 0, RENDER_FOGGED = 1 };
+ * a pixel) and for the rest; the passes that draw half-resolution faces twice more, for chunks dissolving
+ * from one resolution to the other (FADE 1: the full-resolution faces keep the pixels of the dither's
+ * thresholds at or above the share, FADE 2: the half-resolution ones the rest). */
+enum { RENDER_CLEAR = 0, RENDER_FOGGED = 1, RENDER_FADE_FULL = 2, RENDER_FADE_HALF = 3, RENDER_BUILDS = 4 };
 
 /* The per-frame slot table (a texture buffer, RGBA32F, RENDER_SLOT_TEXELS texels per slot): texel 0 =
- * chunk origin - camera (xyz), texel 1 = the chunk's fog band (start, end). The terrain shader reads its
- * vertex's slot there, so chunks need no per-draw uniforms and a pass is one multi-draw per arena. */
+ * chunk origin - camera (xyz), texel 1 = the chunk's fog band (start, end) and its lod_share. The terrain
+ * shader reads its vertex's slot there, so chunks need no per-draw uniforms and a pass is one multi-draw per
+ * arena. */
 #define RENDER_SLOT_TEXELS 2
 #define RENDER_SLOT_UNIT 1                 /* texture unit of the slot table (the atlas is unit 0) */
 
-/* A pass's program in use: its pair of builds, which one is bound (-1: none yet), and the frame's uniforms. */
+/* A pass's program in use: its builds (RENDER_CLEAR ...), which one is bound (-1: none yet), and the frame's
+ * uniforms. */
 typedef struct RenderPass {
     const TerrainProgram *programs;
     int bound;
@@ -353,11 +358,27 @@ typedef struct VisibleChunk {
     float offset[3];    /* chunk origin - camera (computed in double) */
     float fog_start, fog_end;
     uint16_t slices;    /* slices the occlusion walk reached (visibility.h) */
-    bool lod;           /* its opaque subsets at half resolution (render_uses_lod) */
+    float lod_share;    /* RenderChunk.lod_share: 0 full resolution, 1 half, between: both, dissolving */
     bool fogged;        /* some of it lies past its fog's start: drawn with the fogged builds */
-    int8_t alpha_one_sided, alpha_two_sided; /* its alpha-tested parts per pass (render_alpha_parts; -1 none) */
+    /* its alpha-tested parts per pass, [0] at full resolution, [1] at half (render_alpha_parts; -1 none) */
+    int8_t alpha_one_sided[2], alpha_two_sided[2];
     bool drawn;         /* any pass drew triangles of it this frame */
 } VisibleChunk;
+
+/* The opaque and alpha-tested passes draw their chunks in RENDER_ROUNDS rounds of one build each (a call or
+ * two per arena, not one per dissolving chunk): 0, the chunks at one resolution (CLEAR or FOGGED); 1 and 2,
+ * the full- and the half-resolution faces of the chunks dissolving between them (FADE_FULL, FADE_HALF).
+ * Whether chunk v draws in `round`, and if so at which resolution (*side: 0 full, 1 half) and build. */
+#define RENDER_ROUNDS 3
+static inline bool render_chunk_round(const VisibleChunk *v, int round, int *side, int *build)
+{
+    bool dissolving = v->lod_share > 0.0f && v->lod_share < 1.0f;
+    if (dissolving != (round > 0))
+        return false;
+    *side = round > 0 ? round - 1 : v->lod_share >= 1.0f;
+    *build = round > 0 ? RENDER_FADE_FULL + round - 1 : v->fogged ? RENDER_FOGGED : RENDER_CLEAR;
+    return true;
+}
 
 #define RENDER_FRAMES_IN_FLIGHT 2
 #define RENDER_HORIZON_REST 15   /* frames a moving camera goes without an occluder horizon that hid little */
@@ -365,10 +386,10 @@ typedef struct VisibleChunk {
 struct Renderer {
     int width, height;
     int view_distance_chunks;
-    TerrainProgram opaque[2];   /* opaque pass: terrain.frag with OPAQUE ([RENDER_CLEAR], [RENDER_FOGGED]) */
-    TerrainProgram terrain[2];  /* transparent pass: terrain.frag, its alpha blended */
-    TerrainProgram cutout[2];   /* alpha-tested pass: discards alpha < 0.5 */
-    TerrainProgram leaves[2];   /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
+    TerrainProgram opaque[RENDER_BUILDS]; /* opaque pass: terrain.frag with OPAQUE ([RENDER_CLEAR], ...) */
+    TerrainProgram terrain[2];  /* transparent pass: terrain.frag, its alpha blended (CLEAR and FOGGED) */
+    TerrainProgram cutout[RENDER_BUILDS]; /* alpha-tested pass: discards alpha < 0.5 */
+    TerrainProgram leaves[RENDER_BUILDS]; /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
     float far_leaves_from;      /* chunks this far (horizontal, to the centre) draw leaves so; 0: never */
     float lod_from;             /* chunks this far draw their half-resolution faces (RENDER_LOD_FROM); 0: never */
     RenderAtlas atlas;
@@ -396,5 +417,18 @@ struct Renderer {
     bool biome_fog;
     float biome_fog_rgb[3], biome_fog_density;
 };
+
+/* ---- render_batch.c ---- */
+
+/* Draws the queued runs of the batch's arena in one call. */
+void renderer_batch_flush(Renderer *r);
+/* Queues the chosen subsets of one chunk, at full or half resolution (`lod`), only the slices the occlusion
+ * walk reached, as contiguous runs. Returns triangles. */
+long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, uint16_t slices, bool lod);
+/* One part of a chunk's alpha-tested subset (MeshAlphaPart), of the slices the occlusion walk reached.
+ * Returns triangles. */
+long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_t slices, MeshAlphaPart part);
+/* Binds build `build` (RENDER_CLEAR ...) of the pass's shader, drawing what is queued first on a change. */
+void renderer_pass_use(Renderer *r, RenderPass *pass, int build);
 
 #endif

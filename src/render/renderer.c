@@ -9,8 +9,10 @@
  * (visibility.h), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
  *      so early depth rejects hidden fragments, chunks from RENDER_LOD_FROM on at half resolution
- *      (ChunkMesh.lod_vertices); then the far terrain, without its patches behind the occluders'
- *      horizon nor its squares under drawn chunks;
+ *      (ChunkMesh.lod_vertices), a chunk crossing that distance dissolving from one to the other over
+ *      RENDER_LOD_DISSOLVE_SECONDS (RenderChunk.lod_share: both drawn, by FADE builds that keep complementary
+ *      pixels of a 4x4 dither; render_chunk_round); then the far terrain, without its patches behind the
+ *      occluders' horizon nor its squares under drawn chunks;
  *   then the leaves of chunks from RENDER_FAR_LEAVES_FROM blocks on, with back faces culled (a leaf cube's
  *      faces wind outward, so a far canopy's far side is not drawn: half the leaf fragments) and cut out at
  *      a lower alpha to keep the canopy as full (terrain_leaves.frag); from RENDER_LOD_FROM on, their
@@ -25,7 +27,8 @@
  * glMultiDrawElementsBaseVertex (the transparent pass keeps its far-to-near order: a new call only where
  * the arena changes); programs, culling and blending change once per pass. Each pass's shader comes in two
  * builds (RenderPass): chunks wholly nearer than their fog's start, most of a view's pixels, take the one
- * without fog (a clamp and a mix a pixel: ~7% of seed 42's spawn frame on llvmpipe), the rest the other. */
+ * without fog (a clamp and a mix a pixel: ~7% of seed 42's spawn frame on llvmpipe), the rest the other; the
+ * opaque, far-leaves and cut-out passes have two builds more, for dissolving chunks. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,14 +52,16 @@ static GLADapiproc renderer_load_proc(void *user, const char *name)
     return proc;
 }
 
-/* Both builds of a terrain shader; `defines` (NULL: none) go into both. */
+/* The first `builds` builds of a terrain shader (RENDER_CLEAR ...); `defines` (NULL: none) go into each. */
 static StResult renderer_load_terrain_builds(const char *shader_dir, const char *frag_file, const char *defines,
-                                             TerrainProgram out[2])
+                                             TerrainProgram *out, int builds)
 {
-    for (int build = RENDER_CLEAR; build <= RENDER_FOGGED; build++) {
+    static const char *const build_defines[RENDER_BUILDS] = { "#define CLEAR\n", "", "#define FADE 1\n",
+                                                              "#define FADE 2\n" };
+    for (int build = 0; build < builds; build++) {
         TerrainProgram *p = &out[build];
         char lines[64];
-        snprintf(lines, sizeof lines, "%s%s", defines ? defines : "", build == RENDER_CLEAR ? "#define CLEAR\n" : "");
+        snprintf(lines, sizeof lines, "%s%s", defines ? defines : "", build_defines[build]);
         StResult rc = render_shader_load_variant(shader_dir, "terrain.vert", frag_file, lines[0] ? lines : NULL,
                                                  &p->program);
         if (rc != ST_OK)
@@ -103,10 +108,11 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         r->lod_from = (float)atof(lod);
 
     StResult rc;
-    if ((rc = renderer_load_terrain_builds(config->shader_dir, "terrain.frag", "#define OPAQUE\n", r->opaque)) != ST_OK ||
-        (rc = renderer_load_terrain_builds(config->shader_dir, "terrain.frag", NULL, r->terrain)) != ST_OK ||
-        (rc = renderer_load_terrain_builds(config->shader_dir, "terrain_cutout.frag", NULL, r->cutout)) != ST_OK ||
-        (rc = renderer_load_terrain_builds(config->shader_dir, "terrain_leaves.frag", NULL, r->leaves)) != ST_OK ||
+    const char *dir = config->shader_dir, *opaque = "#define OPAQUE\n";
+    if ((rc = renderer_load_terrain_builds(dir, "terrain.frag", opaque, r->opaque, RENDER_BUILDS)) != ST_OK ||
+        (rc = renderer_load_terrain_builds(dir, "terrain.frag", NULL, r->terrain, 2)) != ST_OK ||
+        (rc = renderer_load_terrain_builds(dir, "terrain_cutout.frag", NULL, r->cutout, RENDER_BUILDS)) != ST_OK ||
+        (rc = renderer_load_terrain_builds(dir, "terrain_leaves.frag", NULL, r->leaves, RENDER_BUILDS)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
         (rc = render_sky_create(&r->sky, config->shader_dir)) != ST_OK ||
@@ -154,11 +160,12 @@ void renderer_destroy(Renderer *renderer)
     render_edit_overlay_destroy(&renderer->edit_overlay);
     render_far_destroy(&renderer->far);
     render_atlas_free(&renderer->atlas);
-    for (int build = RENDER_CLEAR; build <= RENDER_FOGGED; build++) {
+    for (int build = 0; build < RENDER_BUILDS; build++) {
         glDeleteProgram(renderer->opaque[build].program); /* 0 is ignored */
-        glDeleteProgram(renderer->terrain[build].program);
         glDeleteProgram(renderer->cutout[build].program);
         glDeleteProgram(renderer->leaves[build].program);
+        if (build < 2)
+            glDeleteProgram(renderer->terrain[build].program);
     }
     if (renderer->slot_texture)
         glDeleteTextures(1, &renderer->slot_texture);
@@ -209,8 +216,10 @@ void renderer_end_fades(Renderer *renderer)
     ChunkBufferTable *t = &renderer->chunks;
     float fog_start, fog_end;
     render_fog_range(renderer->view_distance_chunks, &fog_start, &fog_end);
-    for (int i = 0; i < t->count; i++)
+    for (int i = 0; i < t->count; i++) {
         t->chunks[i].haze_end = fog_end;
+        t->chunks[i].lod_share = -1.0f;   /* nor dissolves: each takes its resolution at once */
+    }
 }
 
 void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera)
@@ -362,12 +371,13 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
         double cx = ox + CHUNK_SIZE_X * 0.5, cz = oz + CHUNK_SIZE_Z * 0.5;
         v->index = i;
         v->distance = (float)sqrt(cx * cx + cz * cz);
-        float lod_from = c->has_lod ? r->lod_from : 0.0f;   /* a mesh without the copies draws its cells */
-        int one_sided, two_sided;
-        render_alpha_parts(v->distance, r->far_leaves_from, lod_from, &one_sided, &two_sided);
-        v->lod = render_uses_lod(v->distance, lod_from);
-        v->alpha_one_sided = (int8_t)one_sided;
-        v->alpha_two_sided = (int8_t)two_sided;
+        v->lod_share = c->lod_share;
+        for (int side = 0; side < 2; side++) {
+            int one_sided, two_sided;
+            render_alpha_parts(v->distance, r->far_leaves_from, side == 1, &one_sided, &two_sided);
+            v->alpha_one_sided[side] = (int8_t)one_sided;
+            v->alpha_two_sided[side] = (int8_t)two_sided;
+        }
         /* with far terrain under them, new chunks need no fade-in */
         float haze = r->far.far_distance > 0 ? fog_end : c->haze_end;
         render_chunk_fog_range(fog_start, fog_end, haze, &v->fog_start, &v->fog_end);
@@ -413,110 +423,6 @@ static unsigned renderer_opaque_mask(const RenderChunk *c, const double camera[3
     return mask;
 }
 
-/* Room for `runs` more runs in the batch. False when out of memory (the caller draws less). */
-static bool renderer_batch_reserve(RenderBatch *b, int runs)
-{
-    if (b->count + runs <= b->capacity)
-        return true;
-    int capacity = b->capacity ? b->capacity : 1024;
-    while (capacity < b->count + runs)
-        capacity *= 2;
-    GLsizei *counts = realloc(b->counts, (size_t)capacity * sizeof *counts);
-    if (counts)
-        b->counts = counts;
-    GLint *bases = realloc(b->bases, (size_t)capacity * sizeof *bases);
-    if (bases)
-        b->bases = bases;
-    const void **offsets = realloc(b->offsets, (size_t)capacity * sizeof *offsets);
-    if (offsets)
-        b->offsets = offsets;
-    if (!counts || !bases || !offsets) {
-        log_error(RENDER_TAG, "out of memory for %d draw runs", capacity);
-        return false;
-    }
-    for (int i = b->capacity; i < capacity; i++)
-        b->offsets[i] = NULL;
-    b->capacity = capacity;
-    return true;
-}
-
-/* Draws the queued runs of the batch's arena in one call. */
-static void renderer_batch_flush(Renderer *r)
-{
-    RenderBatch *b = &r->batch;
-    if (b->count > 0) {
-        glBindVertexArray(r->chunks.arenas.arenas[b->arena].vao);
-        if (b->count == 1)
-            glDrawElementsBaseVertex(GL_TRIANGLES, b->counts[0], GL_UNSIGNED_INT, NULL, b->bases[0]);
-        else
-            glMultiDrawElementsBaseVertex(GL_TRIANGLES, b->counts, GL_UNSIGNED_INT, b->offsets, b->count, b->bases);
-        r->stats.draw_calls++;
-    }
-    b->count = 0;
-    b->arena = -1;
-}
-
-/* Queues runs of one chunk's vertices (first vertex and count, relative to the chunk's range), drawing what is
- * queued first when the chunk lies in another arena; the batch has room for them. Returns triangles. */
-static long renderer_batch_runs(Renderer *r, const RenderChunk *c, int runs, const int *firsts, const int *vertices)
-{
-    RenderBatch *b = &r->batch;
-    long triangles = 0;
-    for (int i = 0; i < runs; i++) {
-        if (vertices[i] <= 0)
-            continue;
-        if (b->arena != c->arena) {
-            renderer_batch_flush(r);
-            b->arena = c->arena;
-        }
-        b->counts[b->count] = vertices[i] / 4 * 6;
-        b->bases[b->count] = c->arena_offset + firsts[i];
-        b->count++;
-        triangles += vertices[i] / 2;
-    }
-    r->stats.chunk_draws += triangles > 0;
-    return triangles;
-}
-
-/* Queues the chosen subsets of one chunk, at full or half resolution (`lod`), only the slices the occlusion
- * walk reached, as contiguous runs. Returns triangles. */
-static long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, uint16_t slices, bool lod)
-{
-    if (c->arena < 0 || !renderer_batch_reserve(&r->batch, MESH_SUBSET_COUNT * CHUNK_SLICES))
-        return 0;
-    int firsts[MESH_SUBSET_COUNT * CHUNK_SLICES], vertices[MESH_SUBSET_COUNT * CHUNK_SLICES];
-    int runs = chunk_mesh_subset_runs(c->first, c->count, (const int (*)[CHUNK_SLICES])c->slice_vertices,
-                                      (const int (*)[CHUNK_SLICES])c->lod_vertices, mask, lod, slices, firsts, vertices);
-    return renderer_batch_runs(r, c, runs, firsts, vertices);
-}
-
-/* One part of a chunk's alpha-tested subset (MeshAlphaPart), of the slices the occlusion walk reached.
- * Returns triangles. */
-static long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_t slices, MeshAlphaPart part)
-{
-    const int k = MESH_SUBSET_ALPHA_TESTED;
-    if (c->arena < 0 || c->count[k] == 0 || !renderer_batch_reserve(&r->batch, CHUNK_SLICES))
-        return 0;
-    int firsts[CHUNK_SLICES], vertices[CHUNK_SLICES];
-    int runs = chunk_mesh_alpha_runs(c->first[k], c->count[k], c->slice_vertices[k], c->lod_vertices[k],
-                                     c->alpha_leaf_vertices, part, slices, firsts, vertices);
-    return renderer_batch_runs(r, c, runs, firsts, vertices);
-}
-
-/* Binds the pass's build for a chunk (VisibleChunk.fogged), drawing what is queued first on a change. */
-static void renderer_pass_use(Renderer *r, RenderPass *pass, bool fogged)
-{
-    int build = fogged ? RENDER_FOGGED : RENDER_CLEAR;
-    if (pass->bound == build)
-        return;
-    renderer_batch_flush(r);
-    const TerrainProgram *p = &pass->programs[build];
-    glUseProgram(p->program);
-    glUniformMatrix4fv(p->u_view_proj, 1, GL_FALSE, pass->view_proj);
-    glUniform3fv(p->u_fog_color, 1, pass->fog_color);
-    pass->bound = build;
-}
-
 /* The slot table for this frame: each visible chunk's offset and fog band at its slot, uploaded to fresh
  * storage (the frame in flight keeps reading the old one) and bound to RENDER_SLOT_UNIT. */
 static void renderer_upload_slots(Renderer *r, int visible)
@@ -544,6 +450,7 @@ static void renderer_upload_slots(Renderer *r, int visible)
         d[2] = v->offset[2];
         d[4] = v->fog_start;
         d[5] = v->fog_end;
+        d[6] = v->lod_share;
     }
     glBindBuffer(GL_TEXTURE_BUFFER, r->slot_buffer);
     glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)((size_t)slots * RENDER_SLOT_TEXELS * 4 * sizeof(float)),
@@ -626,9 +533,16 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             c->haze_end = fminf(fog_end, c->haze_end + RENDER_FADE_SPEED * dt);
     }
     chunk_buffers_upload(t, camera->position, renderer_upload_budget(frame));
-    for (int i = 0; i < t->count; i++)
-        if (t->chunks[i].urgent_draws > 0)
-            t->chunks[i].urgent_draws--;
+    for (int i = 0; i < t->count; i++) {
+        RenderChunk *c = &t->chunks[i];
+        if (c->urgent_draws > 0)
+            c->urgent_draws--;
+        /* the resolution of its distance, dissolving toward it (a mesh without the copies draws its cells) */
+        double cx = (double)c->coord_x * CHUNK_SIZE_X + CHUNK_SIZE_X * 0.5 - camera->position[0];
+        double cz = (double)c->coord_z * CHUNK_SIZE_Z + CHUNK_SIZE_Z * 0.5 - camera->position[2];
+        bool half = c->has_lod && render_uses_lod((float)sqrt(cx * cx + cz * cz), r->lod_from);
+        c->lod_share = render_lod_share_step(c->lod_share, half, dt);
+    }
 
     float sky[3];
     renderer_sky_color(frame->time_of_day, frame->sky_brightness, sky);
@@ -674,20 +588,21 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     RenderPass pass = { r->opaque, -1, (const float *)view_proj, sky };
     glEnable(GL_CULL_FACE);
     glDisable(GL_BLEND);
-    for (int a = 0; a < t->arenas.count; a++) {
-        for (int i = 0; i < visible; i++) {
-            VisibleChunk *v = &r->visible[i];
-            const RenderChunk *c = &t->chunks[v->index];
-            if (c->arena != a)
-                continue;
-            renderer_pass_use(r, &pass, v->fogged);
-            long n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera->position), v->slices,
-                                            v->lod);
-            triangles += n;
-            v->drawn = n > 0;
+    for (int round = 0; round < RENDER_ROUNDS; round++)
+        for (int a = 0; a < t->arenas.count; a++) {
+            for (int i = 0; i < visible; i++) {
+                VisibleChunk *v = &r->visible[i];
+                const RenderChunk *c = &t->chunks[v->index];
+                int side, build;
+                if (c->arena != a || !render_chunk_round(v, round, &side, &build))
+                    continue;
+                renderer_pass_use(r, &pass, build);
+                long n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera->position), v->slices, side);
+                triangles += n;
+                v->drawn = v->drawn || n > 0;
+            }
+            renderer_batch_flush(r);
         }
-        renderer_batch_flush(r);
-    }
 
     /* far terrain, under and beyond the voxel chunks (its own fog, the same range) */
     int far_calls = 0;
@@ -706,20 +621,25 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             glDisable(GL_CULL_FACE);
         else
             glEnable(GL_CULL_FACE);
-        for (int a = 0; a < t->arenas.count; a++) {
-            for (int i = 0; i < visible; i++) {
-                VisibleChunk *v = &r->visible[i];
-                const RenderChunk *c = &t->chunks[v->index];
-                int part = two_sided ? v->alpha_two_sided : v->alpha_one_sided;
-                if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || part < 0)
-                    continue;
-                renderer_pass_use(r, &pass, v->fogged);
-                long n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)part);
-                triangles += n;
-                v->drawn = v->drawn || n > 0;
+        for (int round = 0; round < RENDER_ROUNDS; round++)
+            for (int a = 0; a < t->arenas.count; a++) {
+                for (int i = 0; i < visible; i++) {
+                    VisibleChunk *v = &r->visible[i];
+                    const RenderChunk *c = &t->chunks[v->index];
+                    int side, build;
+                    if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 ||
+                        !render_chunk_round(v, round, &side, &build))
+                        continue;
+                    int part = two_sided ? v->alpha_two_sided[side] : v->alpha_one_sided[side];
+                    if (part < 0)
+                        continue;
+                    renderer_pass_use(r, &pass, build);
+                    long n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)part);
+                    triangles += n;
+                    v->drawn = v->drawn || n > 0;
+                }
+                renderer_batch_flush(r);
             }
-            renderer_batch_flush(r);
-        }
     }
 
     /* the sky dome where no opaque terrain is (it used to be drawn first, under everything, at full cost) */
@@ -737,8 +657,9 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         const RenderChunk *c = &t->chunks[v->index];
         if (c->count[MESH_SUBSET_TRANSPARENT] == 0)
             continue;
-        renderer_pass_use(r, &pass, v->fogged);
-        triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_TRANSPARENT, v->slices, v->lod);
+        /* blended, it takes one resolution or the other, the half from halfway through a dissolve */
+        renderer_pass_use(r, &pass, v->fogged ? RENDER_FOGGED : RENDER_CLEAR);
+        triangles += renderer_batch_subsets(r, c, 1u << MESH_SUBSET_TRANSPARENT, v->slices, v->lod_share >= 0.5f);
         v->drawn = true;
     }
     renderer_batch_flush(r);

@@ -2,6 +2,7 @@
 # tests/test_render.c link the same code; it is the only code that calls OpenGL.
 add_library(strata_render STATIC
   src/render/renderer.c
+  src/render/render_batch.c
   src/render/shader.c
   src/render/atlas.c
   src/render/chunk_buffers.c

@@ -53,6 +53,12 @@ void visibility_occlusion_destroy(VisibilityOcclusion *occlusion)
     free(occlusion);
 }
 
+/* fmin/fmax without their NaN rules (libm calls on this hot path; every value here is finite). */
+static inline double occ_min(double a, double b) { return a < b ? a : b; }
+static inline double occ_max(double a, double b) { return a > b ? a : b; }
+static inline float occ_minf(float a, float b) { return a < b ? a : b; }
+static inline float occ_maxf(float a, float b) { return a > b ? a : b; }
+
 /* Azimuths are pseudo-angles in [0, 4): monotonic in the true angle around the camera, one quarter turn
  * per unit (the "diamond angle"), with no trigonometry; bins are equal in pseudo-angle. */
 #define OCC_TURN 4.0
@@ -72,22 +78,22 @@ static bool occ_footprint(double x0, double x1, double z0, double z1, double *a0
     double nx = x0 > 0.0 ? x0 : x1 < 0.0 ? -x1 : 0.0, nz = z0 > 0.0 ? z0 : z1 < 0.0 ? -z1 : 0.0;
     *d_min = sqrt(nx * nx + nz * nz);
     if (*d_min < 1e-3) return false;
-    double fx = fmax(fabs(x0), fabs(x1)), fz = fmax(fabs(z0), fabs(z1));
+    double fx = occ_max(fabs(x0), fabs(x1)), fz = occ_max(fabs(z0), fabs(z1));
     *d_max = sqrt(fx * fx + fz * fz);
     double p[4] = {occ_pseudo_angle(x0, z0), occ_pseudo_angle(x1, z0), occ_pseudo_angle(x0, z1),
                    occ_pseudo_angle(x1, z1)};
     double lo = p[0], hi = p[0];
     for (int k = 1; k < 4; k++) {
-        lo = fmin(lo, p[k]);
-        hi = fmax(hi, p[k]);
+        lo = occ_min(lo, p[k]);
+        hi = occ_max(hi, p[k]);
     }
     if (hi - lo > OCC_TURN / 2) {   /* it straddles pseudo-angle 0 (the +x axis): unwrap the small ones */
         lo = OCC_TURN;
         hi = 0.0;
         for (int k = 0; k < 4; k++) {
             double q = p[k] < OCC_TURN / 2 ? p[k] + OCC_TURN : p[k];
-            lo = fmin(lo, q);
-            hi = fmax(hi, q);
+            lo = occ_min(lo, q);
+            hi = occ_max(hi, q);
         }
         if (lo >= OCC_TURN) {
             lo -= OCC_TURN;
@@ -105,12 +111,12 @@ static bool occ_footprint(double x0, double x1, double z0, double z1, double *a0
  * distance bounds that tighter than the footprint's farthest corner (which no ray enters by). */
 static double occ_enter_max(double x0, double x1, double z0, double z1)
 {
-    double enter = 0.0;
-    if (x0 > 0.0) enter = fmax(enter, fmax(hypot(x0, z0), hypot(x0, z1)));
-    if (x1 < 0.0) enter = fmax(enter, fmax(hypot(x1, z0), hypot(x1, z1)));
-    if (z0 > 0.0) enter = fmax(enter, fmax(hypot(x0, z0), hypot(x1, z0)));
-    if (z1 < 0.0) enter = fmax(enter, fmax(hypot(x0, z1), hypot(x1, z1)));
-    return enter;
+    double e2 = 0.0;   /* squared, one root at the end */
+    if (x0 > 0.0) e2 = occ_max(e2, x0 * x0 + occ_max(z0 * z0, z1 * z1));
+    if (x1 < 0.0) e2 = occ_max(e2, x1 * x1 + occ_max(z0 * z0, z1 * z1));
+    if (z0 > 0.0) e2 = occ_max(e2, z0 * z0 + occ_max(x0 * x0, x1 * x1));
+    if (z1 < 0.0) e2 = occ_max(e2, z1 * z1 + occ_max(x0 * x0, x1 * x1));
+    return sqrt(e2);
 }
 
 /* Slopes every ray to rows y0..y1 (eye-relative) across distances d_min..d_max stays within: to stop
@@ -127,12 +133,12 @@ static void occ_merge(OccInterval *into, float lo, float hi)
 {
     for (int k = 0; k < 2; k++)
         if (!(into->lo[k] > into->hi[k]) && lo <= into->hi[k] && hi >= into->lo[k]) {
-            into->lo[k] = fminf(into->lo[k], lo);
-            into->hi[k] = fmaxf(into->hi[k], hi);
+            into->lo[k] = occ_minf(into->lo[k], lo);
+            into->hi[k] = occ_maxf(into->hi[k], hi);
             int j = 1 - k;
             if (!(into->lo[j] > into->hi[j]) && into->lo[j] <= into->hi[k] && into->hi[j] >= into->lo[k]) {
-                into->lo[k] = fminf(into->lo[k], into->lo[j]);
-                into->hi[k] = fmaxf(into->hi[k], into->hi[j]);
+                into->lo[k] = occ_minf(into->lo[k], into->lo[j]);
+                into->hi[k] = occ_maxf(into->hi[k], into->hi[j]);
                 into->lo[j] = 1.0f;
                 into->hi[j] = 0.0f;
             }

@@ -423,6 +423,45 @@ static unsigned renderer_opaque_mask(const RenderChunk *c, const double camera[3
     return mask;
 }
 
+/* The chunk passes that draw both resolutions of dissolving chunks. */
+typedef enum RenderChunkPass { RENDER_PASS_OPAQUE, RENDER_PASS_FAR_LEAVES, RENDER_PASS_CUTOUT } RenderChunkPass;
+
+/* One of them over the visible chunks, in RENDER_ROUNDS rounds (render_chunk_round), each arena's chunks near
+ * to far in a call or two: the opaque subsets the camera can see, or the alpha-tested part of each chunk's
+ * side for the pass (VisibleChunk.alpha_one_sided, alpha_two_sided). Marks the chunks it drew; returns
+ * triangles. */
+static long renderer_draw_chunks(Renderer *r, RenderPass *pass, int visible, const double camera[3],
+                                 RenderChunkPass kind)
+{
+    const ChunkBufferTable *t = &r->chunks;
+    long triangles = 0;
+    for (int round = 0; round < RENDER_ROUNDS; round++)
+        for (int a = 0; a < t->arenas.count; a++) {
+            for (int i = 0; i < visible; i++) {
+                VisibleChunk *v = &r->visible[i];
+                const RenderChunk *c = &t->chunks[v->index];
+                int side, build;
+                if (c->arena != a || !render_chunk_round(v, round, &side, &build))
+                    continue;
+                long n;
+                if (kind == RENDER_PASS_OPAQUE) {
+                    renderer_pass_use(r, pass, build);
+                    n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera), v->slices, side);
+                } else {
+                    int part = kind == RENDER_PASS_CUTOUT ? v->alpha_two_sided[side] : v->alpha_one_sided[side];
+                    if (c->count[MESH_SUBSET_ALPHA_TESTED] == 0 || part < 0)
+                        continue;
+                    renderer_pass_use(r, pass, build);
+                    n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)part);
+                }
+                triangles += n;
+                v->drawn = v->drawn || n > 0;
+            }
+            renderer_batch_flush(r);
+        }
+    return triangles;
+}
+
 /* The slot table for this frame: each visible chunk's offset and fog band at its slot, uploaded to fresh
  * storage (the frame in flight keeps reading the old one) and bound to RENDER_SLOT_UNIT. */
 static void renderer_upload_slots(Renderer *r, int visible)
@@ -588,21 +627,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     RenderPass pass = { r->opaque, -1, (const float *)view_proj, sky };
     glEnable(GL_CULL_FACE);
     glDisable(GL_BLEND);
-    for (int round = 0; round < RENDER_ROUNDS; round++)
-        for (int a = 0; a < t->arenas.count; a++) {
-            for (int i = 0; i < visible; i++) {
-                VisibleChunk *v = &r->visible[i];
-                const RenderChunk *c = &t->chunks[v->index];
-                int side, build;
-                if (c->arena != a || !render_chunk_round(v, round, &side, &build))
-                    continue;
-                renderer_pass_use(r, &pass, build);
-                long n = renderer_batch_subsets(r, c, renderer_opaque_mask(c, camera->position), v->slices, side);
-                triangles += n;
-                v->drawn = v->drawn || n > 0;
-            }
-            renderer_batch_flush(r);
-        }
+    triangles += renderer_draw_chunks(r, &pass, visible, camera->position, RENDER_PASS_OPAQUE);
 
     /* far terrain, under and beyond the voxel chunks (its own fog, the same range) */
     int far_calls = 0;
@@ -621,25 +646,8 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
             glDisable(GL_CULL_FACE);
         else
             glEnable(GL_CULL_FACE);
-        for (int round = 0; round < RENDER_ROUNDS; round++)
-            for (int a = 0; a < t->arenas.count; a++) {
-                for (int i = 0; i < visible; i++) {
-                    VisibleChunk *v = &r->visible[i];
-                    const RenderChunk *c = &t->chunks[v->index];
-                    int side, build;
-                    if (c->arena != a || c->count[MESH_SUBSET_ALPHA_TESTED] == 0 ||
-                        !render_chunk_round(v, round, &side, &build))
-                        continue;
-                    int part = two_sided ? v->alpha_two_sided[side] : v->alpha_one_sided[side];
-                    if (part < 0)
-                        continue;
-                    renderer_pass_use(r, &pass, build);
-                    long n = renderer_batch_alpha_part(r, c, v->slices, (MeshAlphaPart)part);
-                    triangles += n;
-                    v->drawn = v->drawn || n > 0;
-                }
-                renderer_batch_flush(r);
-            }
+        triangles += renderer_draw_chunks(r, &pass, visible, camera->position,
+                                          two_sided ? RENDER_PASS_CUTOUT : RENDER_PASS_FAR_LEAVES);
     }
 
     /* the sky dome where no opaque terrain is (it used to be drawn first, under everything, at full cost) */

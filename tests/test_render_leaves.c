@@ -192,8 +192,8 @@ static bool dissolve_capture(const char *lod_from, double shown_from, double dis
 
 /* Crossing RENDER_LOD_FROM a chunk dissolves from its full-resolution faces to its half-resolution ones over
  * RENDER_LOD_DISSOLVE_SECONDS: two frames of 0.05 s in, each pixel where the two pictures differ shows one of
- * them (a 4x4 dither), the half-resolution one in 3 of 16 (share 0.2); when it is over, only that one. A chunk
- * first shown beyond RENDER_LOD_FROM takes its half resolution at once. */
+ * them (a 4x4 dither), the half-resolution one in as many of 16 as the dither's thresholds below the share;
+ * when it is over, only that one. A chunk first shown beyond RENDER_LOD_FROM takes its half resolution at once. */
 static void test_lod_dissolve(void)
 {
     const double near = RENDER_LOD_FROM - 8.0, far = RENDER_LOD_FROM + 8.0;
@@ -203,12 +203,16 @@ static void test_lod_dissolve(void)
     if (dissolve_capture(NULL, far, far, 2, 10.0f, "dissolve_half.png", &half)) {
         if (dissolve_capture(NULL, near, far, 2, 0.05f, "dissolve_mid.png", &mid)) {
             DissolveCount n = dissolve_count(&full, &half, &mid);
-            fprintf(stderr, "dissolve at 0.2: %d pixels from the full resolution, %d from the half, %d neither\n",
+            fprintf(stderr, "dissolving: %d pixels from the full resolution, %d from the half, %d neither\n",
                     n.from_full, n.from_half, n.neither);
             CHECK(n.from_full + n.from_half > 200);
             CHECK(n.neither <= (n.from_full + n.from_half) / 50);   /* edges where both pictures blend */
-            double share = (double)n.from_half / (n.from_full + n.from_half);
-            CHECK(share > 3.0 / 16.0 - 0.06 && share < 3.0 / 16.0 + 0.06);
+            double share = 0.1 / RENDER_LOD_DISSOLVE_SECONDS, expected = 0.0;
+            for (int m = 0; m < 16; m++)
+                expected += ((m + 0.5) / 16.0 < share) / 16.0;
+            double seen = (double)n.from_half / (n.from_full + n.from_half);
+            fprintf(stderr, "share %.2f: the half resolution in %.3f of them, %.3f expected\n", share, seen, expected);
+            CHECK(seen > expected - 0.06 && seen < expected + 0.06);
             stbi_image_free(mid.pixels);
         }
         if (dissolve_capture(NULL, near, far, 12, 0.05f, "dissolve_done.png", &done)) {

@@ -392,6 +392,7 @@ struct Renderer {
     TerrainProgram leaves[RENDER_BUILDS]; /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
     float far_leaves_from;      /* chunks this far (horizontal, to the centre) draw leaves so; 0: never */
     float lod_from;             /* chunks this far draw their half-resolution faces (RENDER_LOD_FROM); 0: never */
+    float lod_dissolve;         /* seconds a chunk crossing lod_from dissolves (RENDER_LOD_DISSOLVE_SECONDS); 0: none */
     RenderAtlas atlas;
     ChunkBufferTable chunks;
     RenderOverlay overlay;

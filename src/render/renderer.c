@@ -106,6 +106,10 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
     const char *lod = getenv("STRATA_LOD_FROM");   /* comparisons: 0 = never */
     if (lod && *lod)
         r->lod_from = (float)atof(lod);
+    r->lod_dissolve = RENDER_LOD_DISSOLVE_SECONDS;
+    const char *dissolve = getenv("STRATA_LOD_DISSOLVE");   /* comparisons: seconds, 0 = switch at once */
+    if (dissolve && *dissolve)
+        r->lod_dissolve = (float)atof(dissolve);
 
     StResult rc;
     const char *dir = config->shader_dir, *opaque = "#define OPAQUE\n";
@@ -580,7 +584,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         double cx = (double)c->coord_x * CHUNK_SIZE_X + CHUNK_SIZE_X * 0.5 - camera->position[0];
         double cz = (double)c->coord_z * CHUNK_SIZE_Z + CHUNK_SIZE_Z * 0.5 - camera->position[2];
         bool half = c->has_lod && render_uses_lod((float)sqrt(cx * cx + cz * cz), r->lod_from);
-        c->lod_share = render_lod_share_step(c->lod_share, half, dt);
+        c->lod_share = render_lod_share_step(c->lod_share, half, dt, r->lod_dissolve);
     }
 
     float sky[3];

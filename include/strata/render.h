@@ -106,7 +106,7 @@ static inline bool render_uses_lod(float distance, float lod_from)
 static inline float render_lod_share_step(float share, bool half, float seconds, float dissolve)
 {
     float target = half ? 1.0f : 0.0f;
-    if (share < 0.0f || dissolve <= 0.0f)
+    if (share < 0.0f || !(dissolve > 0.0f))
         return target;
     float step = seconds > 0.0f ? seconds / dissolve : 0.0f;
     return share < target ? (share + step < target ? share + step : target)

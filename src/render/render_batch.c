@@ -80,7 +80,8 @@ long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, ui
         return 0;
     int firsts[MESH_SUBSET_COUNT * CHUNK_SLICES], vertices[MESH_SUBSET_COUNT * CHUNK_SLICES];
     int runs = chunk_mesh_subset_runs(c->first, c->count, (const int (*)[CHUNK_SLICES])c->slice_vertices,
-                                      (const int (*)[CHUNK_SLICES])c->lod_vertices, mask, lod, slices, firsts, vertices);
+                                      (const int (*)[CHUNK_SLICES])c->lod_vertices, mask, lod, slices, firsts,
+                                      vertices);
     return renderer_batch_runs(r, c, runs, firsts, vertices);
 }
 

@@ -326,7 +326,8 @@ typedef struct TerrainProgram {
  * a pixel) and for the rest; the passes that draw half-resolution faces twice more, for chunks dissolving
  * from one resolution to the other (FADE 1: the full-resolution faces keep the pixels of the dither's
  * thresholds at or above the share, FADE 2: the half-resolution ones the rest). */
-enum { RENDER_CLEAR = 0, RENDER_FOGGED = 1, RENDER_FADE_FULL = 2, RENDER_FADE_HALF = 3, RENDER_BUILDS = 4 };
+enum { RENDER_CLEAR = 0, RENDER_FOGGED = 1, RENDER_FADE_FULL = 2, RENDER_FADE_HALF = 3, RENDER_BUILDS = 4,
+       RENDER_PLAIN_BUILDS = 2 /* the transparent pass's: CLEAR and FOGGED */ };
 
 /* The per-frame slot table (a texture buffer, RGBA32F, RENDER_SLOT_TEXELS texels per slot): texel 0 =
  * chunk origin - camera (xyz), texel 1 = the chunk's fog band (start, end) and its lod_share. The terrain
@@ -387,12 +388,12 @@ struct Renderer {
     int width, height;
     int view_distance_chunks;
     TerrainProgram opaque[RENDER_BUILDS]; /* opaque pass: terrain.frag with OPAQUE ([RENDER_CLEAR], ...) */
-    TerrainProgram terrain[2];  /* transparent pass: terrain.frag, its alpha blended (CLEAR and FOGGED) */
+    TerrainProgram terrain[RENDER_PLAIN_BUILDS]; /* transparent pass: terrain.frag, its alpha blended */
     TerrainProgram cutout[RENDER_BUILDS]; /* alpha-tested pass: discards alpha < 0.5 */
     TerrainProgram leaves[RENDER_BUILDS]; /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
     float far_leaves_from;      /* chunks this far (horizontal, to the centre) draw leaves so; 0: never */
     float lod_from;             /* chunks this far draw their half-resolution faces (RENDER_LOD_FROM); 0: never */
-    float lod_dissolve;         /* seconds a chunk crossing lod_from dissolves (RENDER_LOD_DISSOLVE_SECONDS); 0: none */
+    float lod_dissolve;         /* seconds a chunk crossing lod_from dissolves (RENDER_LOD_DISSOLVE_SECONDS) */
     RenderAtlas atlas;
     ChunkBufferTable chunks;
     RenderOverlay overlay;

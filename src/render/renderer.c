@@ -114,7 +114,7 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
     StResult rc;
     const char *dir = config->shader_dir, *opaque = "#define OPAQUE\n";
     if ((rc = renderer_load_terrain_builds(dir, "terrain.frag", opaque, r->opaque, RENDER_BUILDS)) != ST_OK ||
-        (rc = renderer_load_terrain_builds(dir, "terrain.frag", NULL, r->terrain, 2)) != ST_OK ||
+        (rc = renderer_load_terrain_builds(dir, "terrain.frag", NULL, r->terrain, RENDER_PLAIN_BUILDS)) != ST_OK ||
         (rc = renderer_load_terrain_builds(dir, "terrain_cutout.frag", NULL, r->cutout, RENDER_BUILDS)) != ST_OK ||
         (rc = renderer_load_terrain_builds(dir, "terrain_leaves.frag", NULL, r->leaves, RENDER_BUILDS)) != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
@@ -168,7 +168,7 @@ void renderer_destroy(Renderer *renderer)
         glDeleteProgram(renderer->opaque[build].program); /* 0 is ignored */
         glDeleteProgram(renderer->cutout[build].program);
         glDeleteProgram(renderer->leaves[build].program);
-        if (build < 2)
+        if (build < RENDER_PLAIN_BUILDS)
             glDeleteProgram(renderer->terrain[build].program);
     }
     if (renderer->slot_texture)

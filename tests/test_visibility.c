@@ -5,7 +5,8 @@
  * The walk, on a meshed world of stone under air: a cave sealed in the stone is culled, the same cave under
  * an open shaft is not; an unknown chunk counts as open; a frustum plane cuts what lies behind it. The
  * occluders: a pillar behind a wall is dropped, one rising above the wall's shadow is not; over random hills,
- * every box the horizon hides is hidden from every ray (brute force against the columns). Draw runs: the
+ * and over random walls and pillars, every box the horizon hides is hidden from every ray (brute force
+ * against the columns). Draw runs: the
  * slice ranges of a subset-major mesh. A camera no chunk coordinate can hold (NaN, infinite, past 1e9 blocks)
  * judges nothing. */
 #include <math.h>

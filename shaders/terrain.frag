@@ -9,9 +9,6 @@ flat in float v_layer;
 in vec2 v_local;
 in vec4 v_color;
 in float v_fog;
-#ifdef FADE
-flat in float v_share;
-#endif
 
 uniform sampler2DArray u_tiles;
 uniform vec3 u_fog_color;
@@ -21,13 +18,7 @@ out vec4 o_color;
 void main()
 {
 #ifdef FADE
-    // A screen-door dissolve, a 4x4 ordered dither: FADE 1 (the full-resolution faces) keeps the pixels whose
-    // threshold is at or above the share, FADE 2 (the half-resolution ones) the others; each pixel shows one.
-    ivec2 p = ivec2(gl_FragCoord.xy) & 3;
-    int q = p.x ^ p.y;
-    float threshold = (float(8 * (q & 1) + 4 * (p.y & 1) + 2 * (q >> 1) + (p.y >> 1)) + 0.5) / 16.0;
-    if ((threshold < v_share) == (FADE == 1))
-        discard;
+    terrain_fade();   // terrain_fade.glsl: the dissolve between a chunk's two resolutions
 #endif
 #ifdef OPAQUE
     vec4 color = vec4(texture(u_tiles, vec3(v_local, v_layer)).rgb * v_color.rgb, 1.0);

@@ -693,6 +693,7 @@ static bool test_copy_file(const char *from, const char *to)
 static void test_errors(void)
 {
     static const char *shaders[] = { "terrain.vert", "terrain.frag", "terrain_cutout.frag", "terrain_leaves.frag",
+                                     "terrain_fade.glsl",
                                      "overlay.vert", "overlay.frag",
                                      "ui.vert", "ui.frag", "sky.vert", "sky.frag", "far.vert", "far.frag" };
     char dir[300], from[1024], to[1024];

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "render_internal.h"
+#include "strata/fileio.h"
 #include "strata/log.h"
 #include "strata/visibility.h"
 
@@ -52,18 +53,24 @@ static GLADapiproc renderer_load_proc(void *user, const char *name)
     return proc;
 }
 
-/* The first `builds` builds of a terrain shader (RENDER_CLEAR ...); `defines` (NULL: none) go into each. */
+/* The first `builds` builds of a terrain shader (RENDER_CLEAR ...); `defines` (NULL: none) go into each, and
+ * the FADE builds also get `fade` (the text of terrain_fade.glsl, which they call). */
 static StResult renderer_load_terrain_builds(const char *shader_dir, const char *frag_file, const char *defines,
-                                             TerrainProgram *out, int builds)
+                                             const char *fade, TerrainProgram *out, int builds)
 {
     static const char *const build_defines[RENDER_BUILDS] = { "#define CLEAR\n", "", "#define FADE 1\n",
                                                               "#define FADE 2\n" };
     for (int build = 0; build < builds; build++) {
         TerrainProgram *p = &out[build];
-        char lines[64];
-        snprintf(lines, sizeof lines, "%s%s", defines ? defines : "", build_defines[build]);
+        const char *more = build >= RENDER_FADE_FULL ? fade : "";
+        size_t size = strlen(defines ? defines : "") + strlen(build_defines[build]) + strlen(more) + 1;
+        char *lines = malloc(size);
+        if (!lines)
+            return st_fail(ST_ERR_NOMEM, "renderer_create: out of memory for a shader's defines");
+        snprintf(lines, size, "%s%s%s", defines ? defines : "", build_defines[build], more);
         StResult rc = render_shader_load_variant(shader_dir, "terrain.vert", frag_file, lines[0] ? lines : NULL,
                                                  &p->program);
+        free(lines);
         if (rc != ST_OK)
             return rc;
         p->u_view_proj = render_shader_uniform(p->program, "u_view_proj");
@@ -111,12 +118,25 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
     if (dissolve && *dissolve)
         r->lod_dissolve = (float)atof(dissolve);
 
-    StResult rc;
+    /* the terrain shaders' builds; the FADE ones take terrain_fade.glsl's dissolve */
     const char *dir = config->shader_dir, *opaque = "#define OPAQUE\n";
-    if ((rc = renderer_load_terrain_builds(dir, "terrain.frag", opaque, r->opaque, RENDER_BUILDS)) != ST_OK ||
-        (rc = renderer_load_terrain_builds(dir, "terrain.frag", NULL, r->terrain, RENDER_PLAIN_BUILDS)) != ST_OK ||
-        (rc = renderer_load_terrain_builds(dir, "terrain_cutout.frag", NULL, r->cutout, RENDER_BUILDS)) != ST_OK ||
-        (rc = renderer_load_terrain_builds(dir, "terrain_leaves.frag", NULL, r->leaves, RENDER_BUILDS)) != ST_OK ||
+    char fade_path[1024], *fade = NULL;
+    size_t fade_size = 0;
+    snprintf(fade_path, sizeof fade_path, "%s/terrain_fade.glsl", dir);
+    StResult rc = fileio_read_all(fade_path, &fade, &fade_size);
+    if (rc != ST_OK) {
+        char reason[512];
+        snprintf(reason, sizeof reason, "%s", st_error_message());
+        renderer_destroy(r);
+        return st_fail(rc, "shader %s: cannot read it: %s", fade_path, reason);
+    }
+    if ((rc = renderer_load_terrain_builds(dir, "terrain.frag", opaque, fade, r->opaque, RENDER_BUILDS)) == ST_OK &&
+        (rc = renderer_load_terrain_builds(dir, "terrain.frag", NULL, fade, r->terrain,
+                                           RENDER_PLAIN_BUILDS)) == ST_OK &&
+        (rc = renderer_load_terrain_builds(dir, "terrain_cutout.frag", NULL, fade, r->cutout, RENDER_BUILDS)) == ST_OK)
+        rc = renderer_load_terrain_builds(dir, "terrain_leaves.frag", NULL, fade, r->leaves, RENDER_BUILDS);
+    free(fade);
+    if (rc != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
         (rc = render_sky_create(&r->sky, config->shader_dir)) != ST_OK ||

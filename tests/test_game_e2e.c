@@ -401,6 +401,42 @@ static void test_frames_quit(void)
     stbi_image_free(im.px);
 }
 
+/* Far terrain goes on in the voxel chunks' colours: over the flat world's grass (view distance 3, far terrain
+ * on), from the band under the horizon's fog down to the hotbar, which holds both the far grass and the voxel
+ * grass and their seam 48 blocks out, each row's mean colour is green (no sea, no sky) and within a few levels
+ * of the next row's (no step at the seam). */
+static void test_far_seam(void)
+{
+    char script[300], shot[300], text[600];
+    snprintf(script, sizeof script, "%s/far_seam.script", tmp);
+    snprintf(shot, sizeof shot, "%s/far_seam.png", tmp);
+    snprintf(text, sizeof text, "hud off\ntime 0.5\nfly on\nteleport 0 90 0\nlook 0 -12\nwait_ready\nwait 30\n"
+             "screenshot %s\nquit\n", shot);
+    write_file(script, text);
+    int rc = run_strata(NULL, (const char *[]){"--flat", "--view-distance", "3", "--far-distance", "2048", "--width",
+                                               "640", "--height", "400", "--script", script, NULL});
+    CHECK_EQ_INT(rc, 0);
+    check_no_leaks();
+    Image im = load_png(shot);
+    CHECK(im.px != NULL);
+    if (!im.px) return;
+    double prev[3] = {0, 0, 0}, worst = 0.0;
+    int worst_row = -1;
+    for (int y = im.h * 45 / 100; y < im.h * 90 / 100; y++) {
+        double left[3], right[3], row[3];   /* the crosshair's columns left out */
+        mean_rgb(&im, 20, y, im.w / 2 - 12, y + 1, left);
+        mean_rgb(&im, im.w / 2 + 12, y, im.w - 20, y + 1, right);
+        for (int c = 0; c < 3; c++) row[c] = 0.5 * (left[c] + right[c]);
+        CHECK(row[1] > row[2] + 40.0);
+        for (int c = 0; y > im.h * 45 / 100 && c < 3; c++)
+            if (fabs(row[c] - prev[c]) > worst) worst = fabs(row[c] - prev[c]), worst_row = y;
+        memcpy(prev, row, sizeof prev);
+    }
+    fprintf(stderr, "far seam: largest step between rows %.1f (row %d)\n", worst, worst_row);
+    CHECK(worst < 8.0);
+    stbi_image_free(im.px);
+}
+
 /* A world folder keeps the player's edit: dig in a new world, quit (saves); reopen it and look from the
  * restored place: the centre matches the first run and differs from a fresh world's. --new refuses an
  * existing world. */
@@ -707,6 +743,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "-- scripted_run gen24\n");
     scripted_run("gen24", NULL, false);
     RUN(test_frames_quit);
+    RUN(test_far_seam);
     RUN(test_world_persistence);
     RUN(test_brightness_season);
     RUN(test_ui_run);

@@ -9,11 +9,12 @@
  * the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks; beyond: the
  * coarsest level). Seams: an edge shared with a coarser neighbour is stitched (its extra vertices put on
  * the coarse edge, so shared edge heights match exactly) and every patch hangs a skirt below its border.
- * Water is flat at the ocean level (a patch of open water has a coarser grid, `quads`); colours from the
- * biome (grass and foliage tints, sand, snow, rock, the water tint). Each vertex takes the lowest surface
- * within 8 blocks (a radius fixed in world units, so neighbours of every level agree) sunk by the worker's
- * sink (6 blocks), so the far surface stays at or below the voxel surface where they meet (view distances 8,
- * 16 and 32: test_far_terrain); leaves wholly inside the voxel view distance are not made.
+ * Water is flat at the ocean level (a patch of open water has a coarser grid, `quads`); colours are those of
+ * the generator's surface block (sand, grass, snow cover, rock, ice, water) under its climate's tint
+ * (FarPalette). Each vertex takes the lowest surface within 8 blocks (a radius fixed in world units, so
+ * neighbours of every level agree) sunk by the worker's sink (6 blocks), so the far surface stays at or below
+ * the voxel surface where they meet (view distances 8, 16 and 32: test_far_terrain); leaves wholly inside the
+ * voxel view distance are not made.
  *
  * Ownership and threads. far_terrain_create starts one worker thread (own mutex and condition variable,
  * independent of the voxel update worker, so it never delays voxel chunks) that builds patches; the main
@@ -51,6 +52,17 @@ typedef struct FarTerrainSettings {
     FarPriorityMode priority_mode;      /* PriorityMode: DistanceBased or DirectionBased */
 } FarTerrainSettings;
 
+/* The colours far terrain gives the blocks it shows from above (Generator.surface_block): `top[id]` is block
+ * id's top face without its tint (a grass, foliage or water block takes its climate's tint times it, as the
+ * mesher does). far_palette_init takes blocks.json's map colours, white for tinted blocks; the game puts in
+ * the atlas tiles' mean colours (renderer_block_top_colors), so that the far surface goes on in the colours
+ * of the voxel chunks where the two meet. */
+typedef struct FarPalette {
+    const BlockRegistry *blocks;   /* which blocks are tinted, and how */
+    uint8_t top[BLOCK_MAX][3];
+} FarPalette;
+void far_palette_init(FarPalette *palette, const BlockRegistry *blocks);
+
 /* 16 bytes: patch-local x, z (blocks from the patch origin), world y, RGBA. */
 typedef struct FarVertex {
     float x, y, z;
@@ -86,12 +98,14 @@ int far_terrain_patch_size(int level);
 int far_terrain_patch_quads(int level);
 
 /* Surface sample at world (x, z): the height of the far mesh before sinking (water: the ocean level) and its
- * colour. Pure (the generator is immutable); any thread. */
-float far_terrain_sample(const Generator *gen, const BlockRegistry *blocks, double x, double z, uint8_t rgb[3],
+ * colour: the palette's colour of the generator's surface block there, tinted by the climate (a generator
+ * without surface_block: colours chosen by height and climate). Pure (the generator is immutable); any
+ * thread. */
+float far_terrain_sample(const Generator *gen, const FarPalette *palette, double x, double z, uint8_t rgb[3],
                          bool *water);
 /* Builds the mesh of one patch into `out` (which owns it afterwards: far_patch_free). `coarser` as in
  * FarPatch; `sink` lowers the surface by that many blocks (near the voxel chunks). ST_ERR_NOMEM. */
-StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int level, int px, int pz,
+StResult far_patch_build(const Generator *gen, const FarPalette *palette, int level, int px, int pz,
                          const uint8_t coarser[4], float sink, FarPatch *out);
 void far_patch_free(FarPatch *patch);
 /* Whether voxel chunks are drawn over all of the square x0..x1 by z0..z1 (world blocks) now. */
@@ -116,8 +130,9 @@ typedef struct FarTerrainStats {
     long triangles;
 } FarTerrainStats;
 
-/* Starts the worker. `gen` and `blocks` must outlive the FarTerrain. ST_ERR_NOMEM, ST_ERR_STATE. */
-StResult far_terrain_create(const Generator *gen, const BlockRegistry *blocks, const FarTerrainSettings *s,
+/* Starts the worker. `gen` and the palette's blocks must outlive the FarTerrain (the palette is copied).
+ * ST_ERR_NOMEM, ST_ERR_STATE. */
+StResult far_terrain_create(const Generator *gen, const FarPalette *palette, const FarTerrainSettings *s,
                             FarTerrain **out);
 void far_terrain_destroy(FarTerrain *ft);
 /* Main thread, once a frame: camera position and horizontal view direction (for DirectionBased). */

@@ -37,6 +37,13 @@ struct Generator {
     int (*calculate_temperature)(const Generator *g, float x, float z);   /* 0..15 */
     int (*calculate_humidity)(const Generator *g, float x, float z);      /* 0..15 */
     float (*calculate_mountain_range_factor)(const Generator *g, float x, float z); /* 0..1 */
+    /* The block column (x, z) shows from above at its surface (water where that is under the sea level), as
+     * the passes lay it but without plants and buildings: the surface layer, grass, snow cover, ice, and in
+     * woodland a leaves block for the canopy (which far terrain blends with the grass under it).
+     * height, temperature and humidity are what the calculate_ methods give at (x, z), which the caller has
+     * at hand. For far terrain, which must look like the voxel chunks it continues. NULL where a generator
+     * has no such rule (far terrain then colours by climate). Pure; any thread. */
+    int (*surface_block)(const Generator *g, float x, float z, float height, int temperature, int humidity);
     void (*pass[4])(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
     void (*destroy)(Generator *g);
 };
@@ -101,6 +108,7 @@ typedef struct GeneratorClass {
     int (*calculate_temperature)(const Generator *g, float x, float z);
     int (*calculate_humidity)(const Generator *g, float x, float z);
     float (*calculate_mountain_range_factor)(const Generator *g, float x, float z);
+    int (*surface_block)(const Generator *g, float x, float z, float height, int temperature, int humidity);
     void (*pass[4])(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
     void (*destroy)(Generator *g);
 } GeneratorClass;

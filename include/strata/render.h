@@ -153,6 +153,10 @@ void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, Chun
 /* Far terrain to draw from the next renderer_draw on (NULL/0: none): the patches stay owned by the caller's
  * FarTerrain and must stay valid until the next call; far_distance (blocks, 0 = off) moves the fog out. */
 void renderer_set_far_patches(Renderer *renderer, const FarPatch *const *patches, int count, float far_distance);
+/* Puts the atlas into `palette` (far_palette_init first): each defined block's top colour becomes its top
+ * tile's mean colour (the tile's last mip level), which is how the voxel chunks look at the far terrain's
+ * edge. Any thread after renderer_create (no GL). */
+void renderer_far_palette(const Renderer *renderer, FarPalette *palette);
 /* The biome fog from the next renderer_draw on (the game eases it; biome.h): `rgb` is the fog's noon colour
  * 0..1, `density` 0..1 the fraction of the view distance its band covers (1/3: the plain fog). Until the first
  * call the fog is the plain one. Main thread. */

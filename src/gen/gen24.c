@@ -73,6 +73,13 @@ static int g24_humidity(const Generator *g, float x, float z) { return gen24_hum
 
 static float g24_mountain(const Generator *g, float x, float z) { return gen24_mountain_factor(impl(g), x, z); }
 
+static int g24_surface_block(const Generator *g, float x, float z, float height, int temperature, int humidity)
+{
+    int ocean = impl(g)->ocean_level;
+    return gen24_surface_block(impl(g), (int)floorf(x), (int)floorf(z),
+                               height < (float)ocean + 0.5f ? ocean - 1 : (int)floorf(height), temperature, humidity);
+}
+
 static void g24_pass3(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 {
     const Gen24 *g = impl(gen);
@@ -190,6 +197,7 @@ static const GeneratorClass GEN24_CLASS = {
     .calculate_temperature = g24_temperature,
     .calculate_humidity = g24_humidity,
     .calculate_mountain_range_factor = g24_mountain,
+    .surface_block = g24_surface_block,
     .pass = {gen24_pass1, gen24_pass2, g24_pass3, g24_pass4},
     .destroy = g24_destroy,
 };

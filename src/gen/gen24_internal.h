@@ -191,6 +191,11 @@ void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_bloc
                          int temperature, int humidity, float mountain, int *block, int *depth);
 void gen24_fluids_down(const Gen24 *g, TerrainChunk *chunk);
 void gen24_snow_and_ice(const Gen24 *g, TerrainChunk *chunk);
+/* The block column (wx, wz) shows from above, its ground cell at `top_y` (water where that is under the sea
+ * level) and its climate `temperature`, `humidity`: the rules of passes 1, 2 and 4 for that cell alone,
+ * without plants or buildings, and oak leaves for woodland (what Generator.surface_block gives far
+ * terrain). Pure. */
+int gen24_surface_block(const Gen24 *g, int wx, int wz, int top_y, int temperature, int humidity);
 void gen24_bedrock_and_air(const Gen24 *g, TerrainChunk *chunk);
 
 /* gen_caves.c */

@@ -1,7 +1,9 @@
 /* gen_flat.c — the flat world: bedrock, stone, three layers of dirt and grass on top at
  * settings.flat_height, constant temperature and humidity from the settings' offsets (Survivalcraft's
  * flat generator: 12 + offset, clamped). Same interface as gen24: everything happens in pass 1; passes
- * 2-4 have nothing to add. */
+ * 2-4 have nothing to add. It lays no water, so it has no sea: its sea level is the bedrock floor (0), under
+ * every column, and far terrain, the spawn and maps see the dry grass it is (with the standard sea level of
+ * 84 over its ground at 64, far terrain drew a sea around the voxel chunks). */
 #include "gen_config.h"
 #include "gen_generators.h"
 
@@ -11,13 +13,16 @@
 
 typedef struct GenFlat {
     int height;
-    int ocean_level;
     int temperature, humidity;
 } GenFlat;
 
 static const GenFlat *flat(const Generator *g) { return g->impl; }
 
-static int flat_ocean_level(const Generator *g) { return flat(g)->ocean_level; }
+static int flat_ocean_level(const Generator *g)
+{
+    (void)g;
+    return 0;
+}
 
 static void flat_spawn(const Generator *g, int *x, int *z)
 {
@@ -54,6 +59,12 @@ static float flat_mountain(const Generator *g, float x, float z)
 {
     (void)g; (void)x; (void)z;
     return 0.0f;
+}
+
+static int flat_surface_block(const Generator *g, float x, float z, float height, int temperature, int humidity)
+{
+    (void)g; (void)x; (void)z; (void)height; (void)temperature; (void)humidity;
+    return BLOCK_GRASS;
 }
 
 static void flat_pass1(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
@@ -101,6 +112,7 @@ static const GeneratorClass FLAT_CLASS = {
     .calculate_temperature = flat_temperature,
     .calculate_humidity = flat_humidity,
     .calculate_mountain_range_factor = flat_mountain,
+    .surface_block = flat_surface_block,
     .pass = {flat_pass1, flat_nothing, flat_nothing, flat_nothing},
     .destroy = flat_destroy,
 };
@@ -109,6 +121,7 @@ static int clamp15(int v) { return v < 0 ? 0 : (v > 15 ? 15 : v); }
 
 StResult gen_flat_create(Generator *gen, const WorldgenConfig *cfg, int version)
 {
+    (void)cfg;   /* worldgen.json's tunables are gen24's */
     if (version != 0 && version != GEN_FLAT_VERSION)
         return st_fail(ST_ERR_VERSION, "generator 'flat' version %d is not known to this build (it has version %d)",
                        version, GEN_FLAT_VERSION);
@@ -117,7 +130,6 @@ StResult gen_flat_create(Generator *gen, const WorldgenConfig *cfg, int version)
         return st_fail(ST_ERR_NOMEM, "flat generator: out of memory");
     const WorldSettings *s = &gen->settings;
     f->height = s->flat_height;
-    f->ocean_level = cfg->sea_level + s->sea_level_offset;
     f->temperature = clamp15(12 + (int)s->temperature_offset);
     f->humidity = clamp15(12 + (int)s->humidity_offset);
     generator_init(gen, &FLAT_CLASS, GEN_FLAT_VERSION, f);

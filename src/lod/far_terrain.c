@@ -29,7 +29,7 @@ typedef struct FarJob {
 struct FarTerrain {
     FarTerrainSettings settings;
     const Generator *gen;
-    const BlockRegistry *blocks;
+    FarPalette palette;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -81,7 +81,7 @@ static void *far_worker(void *arg)
         ft->building_active = true;
         pthread_mutex_unlock(&ft->lock);
         FarPatch *p = malloc(sizeof *p);
-        if (p && far_patch_build(ft->gen, ft->blocks, leaf.level, leaf.px, leaf.pz, leaf.coarser, FAR_SINK, p) != ST_OK) {
+        if (p && far_patch_build(ft->gen, &ft->palette, leaf.level, leaf.px, leaf.pz, leaf.coarser, FAR_SINK, p) != ST_OK) {
             free(p);
             p = NULL;
         }
@@ -102,7 +102,7 @@ static void *far_worker(void *arg)
     return NULL;
 }
 
-StResult far_terrain_create(const Generator *gen, const BlockRegistry *blocks, const FarTerrainSettings *s,
+StResult far_terrain_create(const Generator *gen, const FarPalette *palette, const FarTerrainSettings *s,
                             FarTerrain **out)
 {
     *out = NULL;
@@ -113,7 +113,7 @@ StResult far_terrain_create(const Generator *gen, const BlockRegistry *blocks, c
     if (ft->settings.unload_radius < ft->settings.load_radius) ft->settings.unload_radius = ft->settings.load_radius * 1.25f;
     if (ft->settings.streaming_budget_per_frame < 1) ft->settings.streaming_budget_per_frame = 1;
     ft->gen = gen;
-    ft->blocks = blocks;
+    ft->palette = *palette;
     ft->wanted = malloc(FAR_MAX_LEAVES * sizeof *ft->wanted);
     ft->drawn = malloc(FAR_MAX_LEAVES * sizeof *ft->drawn);
     ft->scratch = malloc(FAR_MAX_LEAVES * sizeof *ft->scratch);

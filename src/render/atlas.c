@@ -193,6 +193,8 @@ StResult render_atlas_load(const char *asset_dir, RenderAtlas *atlas)
         atlas_upload_layers(dst, size, layers, level);
         level_src = dst;
     }
+    for (int t = 0; t < RENDER_ATLAS_TILES; t++)   /* the last level: a texel a tile */
+        memcpy(atlas->tile_colors[t], level_src + (size_t)t * 4, 4);
     free(scratch[0]);
     free(scratch[1]);
     free(layers);
@@ -218,4 +220,14 @@ void render_atlas_free(RenderAtlas *atlas)
     if (atlas->tiles)
         glDeleteTextures(1, &atlas->tiles);
     memset(atlas, 0, sizeof *atlas);
+}
+
+void renderer_far_palette(const Renderer *renderer, FarPalette *palette)
+{
+    const BlockRegistry *blocks = palette->blocks;
+    for (int id = 0; id < blocks->count; id++) {
+        int tile = blocks->defs[id].textures[BLOCK_FACE_POS_Y];
+        if (blocks->defs[id].defined && tile >= 0 && tile < RENDER_ATLAS_TILES)
+            memcpy(palette->top[id], renderer->atlas.tile_colors[tile], 3);
+    }
 }

@@ -43,6 +43,7 @@ typedef struct RenderAtlas {
     int size;        /* width = height in pixels */
     int tile_size;   /* size / 16 */
     int mip_levels;  /* levels uploaded (level 0 included) */
+    uint8_t tile_colors[RENDER_ATLAS_TILES][4]; /* each tile's last level: its colour weighted by alpha, RGBA */
 } RenderAtlas;
 
 /* Loads asset_dir/textures/atlas.png (square, 16 tiles per row, power-of-two tile size) with per-tile

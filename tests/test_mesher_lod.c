@@ -4,7 +4,8 @@
  * subset (far leaves, leaves, the rest) come out as chunk_mesh_alpha_runs reads them. Terrain: ground whose
  * top is a block's upper cell keeps its height, one whose top is the lower cell rounds down; and over 2 x 2
  * chunks of hills with caves, overhangs and a sea, the far copy's opaque faces close up: every edge inside
- * the region is walked once each way (no hole, no doubled face, across chunk and slice borders). Ice: solid in
+ * the region is walked once each way (no hole, no doubled face, across chunk and slice borders); where a chunk
+ * drawn near is open at a chunk edge that the copies fill, both copies have their side there. Ice: solid in
  * the copy when mostly opaque, its own faces then drawn by near chunks only. */
 #include <math.h>
 #include <stdlib.h>
@@ -227,6 +228,48 @@ static void test_ground_rounding(void)
     world_destroy(t);
 }
 
+/* Ground whose top cell is 65 from x 16 on (chunk (1, 0)), and 64 before it but for one column in four
+ * (x and z even) that rises to 65: in the far copy every block of both chunks along x = 16 is solid, yet
+ * chunk (0, 0) at full resolution is open at y 65 in three columns of four. */
+static int fill_edge_step(int x, int y, int z)
+{
+    int top = x >= 16 || (x % 2 == 0 && z % 2 == 0) ? 65 : 64;
+    return y <= top ? BLOCK_STONE : BLOCK_AIR;
+}
+
+/* Summed area of the far copy's faces of `subset` that lie in the plane x = `x` (chunk-local). */
+static double lod_side_area(const ChunkMesh *m, int subset, float x)
+{
+    int first[CHUNK_SLICES], count[CHUNK_SLICES];
+    int runs = chunk_mesh_lod_runs(0, m->subsets[subset].count, m->slice_vertices[subset], m->lod_vertices[subset],
+                                   true, 0xFFFF, first, count);
+    double area = 0.0;
+    for (int r = 0; r < runs; r++)
+        for (int q = first[r]; q < first[r] + count[r]; q += 4) {
+            const TerrainVertex *v = &m->subsets[subset].data[q];
+            if (v[0].x != x || v[1].x != x || v[2].x != x || v[3].x != x) continue;
+            float y0 = fminf(fminf(v[0].y, v[1].y), v[2].y), y1 = fmaxf(fmaxf(v[0].y, v[1].y), v[2].y);
+            float z0 = fminf(fminf(v[0].z, v[1].z), v[2].z), z1 = fmaxf(fmaxf(v[0].z, v[1].z), v[2].z);
+            area += (double)(y1 - y0) * (z1 - z0);
+        }
+    return area;
+}
+
+/* A chunk drawn near shows its openings at the edge, which the next chunk's far copy must close: there,
+ * chunk (1, 0)'s far copy has its -X side along x = 16 over the whole edge, from 64 to 66 (the block row the
+ * openings are in), and chunk (0, 0)'s has its +X side there too (either may be the far one), back to back. */
+static void test_edge_against_near_chunk(void)
+{
+    Terrain *t = world_make(1, fill_edge_step);
+    world_light(t);
+    ChunkMesh *far = mesh_fixture_build(t, 1, 0, blocks, plain), *near = mesh_fixture_build(t, 0, 0, blocks, plain);
+    CHECK_NEAR(lod_side_area(far, MESH_SUBSET_OPAQUE_NEG_X, 0.0f), 16.0 * 2.0, 1e-6);
+    CHECK_NEAR(lod_side_area(near, MESH_SUBSET_OPAQUE_POS_X, 16.0f), 16.0 * 2.0, 1e-6);
+    chunk_mesh_destroy(far);
+    chunk_mesh_destroy(near);
+    world_destroy(t);
+}
+
 /* A lake frozen over at y 64 (a block's lower row), with a hole in the ice at (3, 3). */
 static int fill_frozen_lake(int x, int y, int z)
 {
@@ -427,6 +470,7 @@ int main(void)
     RUN(test_against_rock_and_border);
     RUN(test_alpha_runs);
     RUN(test_ground_rounding);
+    RUN(test_edge_against_near_chunk);
     RUN(test_ice_far_copy);
     RUN(test_far_terrain_closed);
     mesher_context_destroy(plain);

@@ -15,7 +15,8 @@
  * The blocks one beyond the slice are classified too (from the 3x3 chunks; the slice hash covers two cells
  * of border for that, mesher.c), so both sides of a slice or chunk border agree and the far copy is
  * watertight: a solid block shows a face where the block beside it is not solid, a leaf block where it is
- * empty. Each face is one quad of 2 x 2 cells (the tile repeated on each cell) with one flat colour: the
+ * empty. On the chunk's edge a solid block's side shows also where the blocks on both sides are solid but a
+ * cell of either is open (lod_edge_open): the next chunk may be drawn near, showing that opening. Each face is one quad of 2 x 2 cells (the tile repeated on each cell) with one flat colour: the
  * face's block's tint at the block's first column, the face shade and the brightest light in front of its 4
  * cells (the first cell out that is not an opaque cube, as a block may lie a cell under the ground; no ambient
  * occlusion), so greedy merging (at half scale, where a block face is a unit face: mesher_lod_merge) joins
@@ -159,6 +160,26 @@ static inline bool lod_solid_cell(const MesherContext *ctx, int id)
     return (ctx->kind[id] & (MESHER_KIND_OPAQUE | MESHER_KIND_FAR_OPAQUE)) != 0;
 }
 
+/* Whether a side `face` of a solid block on the chunk's edge, against a solid block of the next chunk, has an
+ * open cell (one not solid cell by cell) among its own 4 cells or the 4 in front of them. Either chunk may be
+ * drawn near, at full resolution, where it shows that opening while the other's solid half-resolution block
+ * would hide the face between them: a step up from a near chunk to a far one left a slit to the sky. So such a
+ * face is drawn, and by both chunks (both see the same 8 cells), as two faces back to back that close each
+ * other: drawn far both, they lie inside solid blocks, hidden, and the copy stays watertight. */
+static bool lod_edge_open(const MesherContext *ctx, const MesherSlab *slab, int slice, int bx, int bz, int face,
+                          const int cells[4][3])
+{
+    int nx = bx + LOD_FACE_STEP[face][0], nz = bz + LOD_FACE_STEP[face][2];
+    if (face >= BLOCK_FACE_POS_Y || (nx >= 0 && nx < LOD_CELLS && nz >= 0 && nz < LOD_CELLS)) return false;
+    for (int c = 0; c < 8; c++) {
+        int d = c >> 2;   /* 0: the block's own cell, 1: the cell in front */
+        int32_t v = lod_cell_value(ctx, slab, slice, cells[c & 3][0] + d * LOD_FACE_STEP[face][0], cells[c & 3][1],
+                                   cells[c & 3][2] + d * LOD_FACE_STEP[face][2]);
+        if (!lod_solid_cell(ctx, cell_contents(v))) return true;
+    }
+    return false;
+}
+
 /* The block whose texture a solid block's `face` shows. */
 static int lod_solid_face_block(const MesherContext *ctx, const MesherSlab *slab, int slice, int bx, int by, int bz,
                                 int face, const int cells[4][3])
@@ -288,9 +309,11 @@ void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, Ver
                 for (int f = 0; f < 6; f++) {
                     if (by < 0 ? f != BLOCK_FACE_POS_Y : by == LOD_CELLS - 1 && f == BLOCK_FACE_POS_Y && tops_above)
                         continue;
-                    if (lod_covered(kinds, kind, bx, by, bz, f)) continue;
                     int cells[4][3];
                     lod_face_cells(bx, by, bz, f, cells);
+                    if (lod_covered(kinds, kind, bx, by, bz, f) &&
+                        !(kind == LOD_SOLID && lod_edge_open(ctx, slab, slice, bx, bz, f, cells)))
+                        continue;
                     int id = leaf ? leaf : lod_solid_face_block(ctx, slab, slice, bx, by, bz, f, cells);
                     const BlockDef *def = &ctx->blocks->defs[id];
                     if (!id || !def->defined) continue;

@@ -55,7 +55,7 @@ typedef struct FarTerrainSettings {
 /* The colours far terrain gives the blocks it shows from above (Generator.surface_block): `top[id]` is block
  * id's top face without its tint (a grass, foliage or water block takes its climate's tint times it, as the
  * mesher does). far_palette_init takes blocks.json's map colours, white for tinted blocks; the game puts in
- * the atlas tiles' mean colours (renderer_block_top_colors), so that the far surface goes on in the colours
+ * the atlas tiles' mean colours (renderer_far_palette), so that the far surface goes on in the colours
  * of the voxel chunks where the two meet. */
 typedef struct FarPalette {
     const BlockRegistry *blocks;   /* which blocks are tinted, and how */

@@ -2,8 +2,8 @@
  * settings.flat_height, constant temperature and humidity from the settings' offsets (Survivalcraft's
  * flat generator: 12 + offset, clamped). Same interface as gen24: everything happens in pass 1; passes
  * 2-4 have nothing to add. It lays no water, so it has no sea: its sea level is the bedrock floor (0), under
- * every column, and far terrain, the spawn and maps see the dry grass it is (with the standard sea level of
- * 84 over its ground at 64, far terrain drew a sea around the voxel chunks). */
+ * every column, and far terrain, the spawn and maps see the dry grass it is (with worldgen.json's sea level,
+ * 64, at its grass, far terrain drew a sea around the voxel chunks). */
 #include "gen_config.h"
 #include "gen_generators.h"
 

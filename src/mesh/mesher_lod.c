@@ -16,7 +16,8 @@
  * of border for that, mesher.c), so both sides of a slice or chunk border agree and the far copy is
  * watertight: a solid block shows a face where the block beside it is not solid, a leaf block where it is
  * empty. On the chunk's edge a solid block's side shows also where the blocks on both sides are solid but a
- * cell of either is open (lod_edge_open): the next chunk may be drawn near, showing that opening. Each face is one quad of 2 x 2 cells (the tile repeated on each cell) with one flat colour: the
+ * cell of either is open (lod_edge_open): the next chunk may be drawn near, showing that opening. Each face
+ * is one quad of 2 x 2 cells (the tile repeated on each cell) with one flat colour: the
  * face's block's tint at the block's first column, the face shade and the brightest light in front of its 4
  * cells (the first cell out that is not an opaque cube, as a block may lie a cell under the ground; no ambient
  * occlusion), so greedy merging (at half scale, where a block face is a unit face: mesher_lod_merge) joins

@@ -1,6 +1,7 @@
 /* test_layered.c — seed 002's layered generator (--generator layered): the height formula at sample points,
  * golden chunk hashes for two seeds, order independence, the YAML config's FILE:LINE errors, the generator
- * setting in world.json and on command lines, and generator_create_for_world accepting a layered world. */
+ * setting in world.json and on command lines, generator_create_for_world accepting a layered world, and the
+ * surface block far terrain takes its colours from. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,43 @@ static uint64_t gen_chunk(const Generator *g, GenContext *ctx, int cx, int cz)
     uint64_t h = chunk_hash(c);
     chunk_destroy(c);
     return h;
+}
+
+/* Generator.surface_block names what the generated chunks show on top (far terrain takes its colours): in
+ * nearly every column without a tree or plant on it, over 64 chunks of seed 2, water, sand, grass or snow; a
+ * forest's grass may be named by its canopy. */
+static void test_surface_block(void)
+{
+    Generator *g = make(2);
+    CHECK(g != NULL && g->surface_block != NULL);
+    if (!g || !g->surface_block) return;
+    GenContext *ctx = gen_context_create();
+    TerrainChunk *c = chunk_create(0, 0);
+    int compared = 0, agreed = 0, kinds[BLOCK_MAX] = {0};
+    for (int i = 0; i < 64; i++) {
+        chunk_reset(c, i % 8 * 5 - 20, i / 8 * 5 - 20);
+        for (int p = 1; p <= 4; p++) generator_run_pass(g, p, c, ctx);
+        for (int z = 0; z < 16; z += 3)
+            for (int x = 0; x < 16; x += 3) {
+                int y = 254;
+                while (y > 0 && chunk_get_contents(c, x, y, z) == BLOCK_AIR) y--;
+                int top = chunk_get_contents(c, x, y, z);
+                if (top != BLOCK_WATER && top != BLOCK_SAND && top != BLOCK_GRASS && top != BLOCK_SNOW) continue;
+                float wx = (float)(c->origin_x + x), wz = (float)(c->origin_z + z);
+                int far = g->surface_block(g, wx, wz, g->calculate_height(g, wx, wz), g->calculate_temperature(g, wx, wz),
+                                           g->calculate_humidity(g, wx, wz));
+                compared++;
+                kinds[top]++;
+                agreed += far == top || (far == BLOCK_OAK_LEAVES && top == BLOCK_GRASS);
+            }
+    }
+    fprintf(stderr, "layered surface: %d of %d columns agree (water %d, sand %d, grass %d, snow %d)\n", agreed,
+            compared, kinds[BLOCK_WATER], kinds[BLOCK_SAND], kinds[BLOCK_GRASS], kinds[BLOCK_SNOW]);
+    CHECK(compared > 1000);
+    CHECK(agreed >= compared * 95 / 100);
+    chunk_destroy(c);
+    gen_context_destroy(ctx);
+    generator_destroy(g);
 }
 
 /* The seed's formula with the shipped config (Octaves 4, Persistence 0.5, Scale 0.01). */
@@ -249,6 +287,7 @@ int main(void)
     RUN(test_order_independence);
     RUN(test_yaml_errors);
     RUN(test_setting_round_trip);
+    RUN(test_surface_block);
     block_registry_destroy(blocks);
     return check_report();
 }

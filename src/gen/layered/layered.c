@@ -133,6 +133,31 @@ static void layered_pass1(const Generator *g, TerrainChunk *chunk, GenContext *c
         }
 }
 
+/* The biome layers of pass 2 for ground whose top cell is h: the surface block, and what lies under it. */
+static int layered_surface(const Layered *l, int h, LayeredBiome biome, int *subsurface)
+{
+    *subsurface = BLOCK_DIRT;
+    if (h <= l->sea_level + 1 || biome == LAYERED_DESERT) {   /* beaches and the sea floor, deserts */
+        *subsurface = BLOCK_SAND;
+        return BLOCK_SAND;
+    }
+    return biome == LAYERED_TUNDRA ? BLOCK_SNOW : BLOCK_GRASS;
+}
+
+/* Generator.surface_block: water over ground under the sea level, else pass 2's surface block; a forest's
+ * grass (about 5 trees a chunk, 5 x 5 leaves each: nearly half the ground, layered_features.c) shows as its
+ * canopy. */
+static int layered_surface_block(const Generator *g, float x, float z, float height, int temperature, int humidity)
+{
+    (void)x; (void)z;
+    const Layered *l = impl(g);
+    int h = height > 254.0f ? 254 : (int)height, subsurface;   /* layered_ground */
+    if (h < l->sea_level) return BLOCK_WATER;
+    LayeredBiome biome = layered_biome(temperature, humidity);
+    int top = layered_surface(l, h, biome, &subsurface);
+    return top == BLOCK_GRASS && biome == LAYERED_FOREST ? BLOCK_OAK_LEAVES : top;
+}
+
 static void layered_pass2(const Generator *g, TerrainChunk *chunk, GenContext *ctx)
 {
     (void)ctx;
@@ -143,10 +168,7 @@ static void layered_pass2(const Generator *g, TerrainChunk *chunk, GenContext *c
             int h = layered_ground(l, chunk->origin_x + x, chunk->origin_z + z);
             int32_t shaft = chunk->shafts[CHUNK_SHAFT_INDEX(x, z)];
             LayeredBiome biome = layered_biome(shaft_temperature(shaft), shaft_humidity(shaft));
-            int surface = BLOCK_GRASS, subsurface = BLOCK_DIRT;
-            if (h <= l->sea_level + 1) surface = subsurface = BLOCK_SAND;   /* beaches and the sea floor */
-            else if (biome == LAYERED_DESERT) surface = subsurface = BLOCK_SAND;
-            else if (biome == LAYERED_TUNDRA) surface = BLOCK_SNOW;
+            int subsurface, surface = layered_surface(l, h, biome, &subsurface);
             int32_t *c = cell_view_column(view, x, z);
             for (int y = h; y > h - 1 - LAYERED_SUBSURFACE && y >= l->cfg.bedrock_layers; y--)
                 c[y] = cell_make(y == h ? surface : subsurface, 0);
@@ -168,6 +190,7 @@ static const GeneratorClass LAYERED_CLASS = {
     .calculate_temperature = layered_calc_temperature,
     .calculate_humidity = layered_calc_humidity,
     .calculate_mountain_range_factor = layered_mountain,
+    .surface_block = layered_surface_block,
     .pass = {layered_pass1, layered_pass2, layered_pass3, layered_pass4},
     .destroy = layered_destroy,
 };

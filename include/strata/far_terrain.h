@@ -111,11 +111,12 @@ void far_patch_free(FarPatch *patch);
 /* Whether voxel chunks are drawn over all of the square x0..x1 by z0..z1 (world blocks) now. */
 typedef bool (*FarCoveredFn)(void *user, double x0, double z0, double x1, double z1);
 #define FAR_PATCH_BLOCK_QUADS 4   /* quads a side of the squares far_patch_runs keeps or leaves out */
-#define FAR_PATCH_MAX_RUNS ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) + 1)
+#define FAR_PATCH_MAX_RUNS ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) + 4)
 /* Index runs of a built patch to draw for a camera at (cam_x, cam_z) whose voxel chunks reach `voxel_cover`
- * blocks: the surface's squares (FarPatch.blocks) but those wholly inside that disc that `covered` (NULL:
- * all) says are under drawn chunks (chunks still loading leave no hole), then the skirts; runs that touch
- * are joined. Writes at most FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
+ * blocks: the surface's squares (FarPatch.blocks), then the skirts border by border (+X, -X, +Z, -Z), but
+ * those wholly inside that disc that `covered` (NULL: all) says are under drawn chunks (for a skirt, a block
+ * to each side of its border; chunks still loading leave no hole); runs that touch are joined. Writes at most
+ * FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
 int far_patch_runs(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count);
 /* Height of a built patch's surface at world (x, z) inside it, as drawn (triangle interpolation). */

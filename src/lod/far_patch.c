@@ -391,19 +391,32 @@ int far_patch_runs(const FarPatch *p, double cam_x, double cam_z, double voxel_c
                    void *user, int *first, int *count)
 {
     int blocks = p->blocks > 0 ? p->blocks : 1, per = p->quads / blocks * (p->quads / blocks) * 6;
-    double bsize = (double)far_terrain_patch_size(p->level) / blocks;
-    int n = 0;
-    for (int b = 0; b <= blocks * blocks; b++) {
-        int start = b * per, length = per;
-        if (b == blocks * blocks) {   /* the skirts: always */
-            length = p->index_count - start;
-            if (length <= 0) break;
-        } else {
-            double x0 = p->origin_x + (b % blocks) * bsize, z0 = p->origin_z + (b / blocks) * bsize;
-            if (far_farthest(cam_x, cam_z, x0, z0, bsize) < voxel_cover &&
-                (!covered || covered(user, x0, z0, x0 + bsize, z0 + bsize)))
-                continue;   /* wholly under drawn voxel chunks */
+    double size = far_terrain_patch_size(p->level), bsize = size / blocks;
+    int n = 0, squares = blocks * blocks, skirt = p->quads * 6;
+    for (int b = 0; b < squares + 4; b++) {
+        int start, length;
+        double x0, z0, x1, z1;   /* the ground the run stands for */
+        if (b < squares) {
+            start = b * per;
+            length = per;
+            x0 = p->origin_x + (b % blocks) * bsize;
+            z0 = p->origin_z + (b / blocks) * bsize;
+            x1 = x0 + bsize;
+            z1 = z0 + bsize;
+        } else {   /* border k's skirt: a block to each side of the border */
+            int k = b - squares;
+            start = squares * per + k * skirt;
+            length = start + skirt <= p->index_count ? skirt : 0;
+            double edge = k == 0 ? p->origin_x + size : k == 1 ? p->origin_x : k == 2 ? p->origin_z + size : p->origin_z;
+            x0 = k < 2 ? edge - 1.0 : p->origin_x;
+            x1 = k < 2 ? edge + 1.0 : p->origin_x + size;
+            z0 = k < 2 ? p->origin_z : edge - 1.0;
+            z1 = k < 2 ? p->origin_z + size : edge + 1.0;
         }
+        if (length <= 0) continue;
+        double far_x = fmax(fabs(cam_x - x0), fabs(cam_x - x1)), far_z = fmax(fabs(cam_z - z0), fabs(cam_z - z1));
+        if (far_x * far_x + far_z * far_z < voxel_cover * voxel_cover && (!covered || covered(user, x0, z0, x1, z1)))
+            continue;   /* wholly under drawn voxel chunks */
         n = mesh_runs_append(first, count, n, start, length);
     }
     return n;

@@ -304,7 +304,7 @@ StResult render_far_create(RenderFar *far, const char *shader_dir);
 void render_far_destroy(RenderFar *far);
 /* What the voxel chunks hide of the far terrain this frame (renderer.c). */
 typedef struct RenderFarCull {
-    float voxel_cover;           /* blocks around the camera the voxel chunks reach */
+    float voxel_cover;           /* blocks around the camera within which chunks may be drawn */
     FarCoveredFn covered;        /* squares inside voxel_cover under drawn chunks (far_patch_runs) */
     bool (*hidden)(void *user, const double lo[3], const double hi[3]);   /* a box behind the occluders */
     void *user;

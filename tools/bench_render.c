@@ -275,12 +275,8 @@ static StResult bench_render_far(const BlockRegistry *blocks, const char *asset_
     Generator *gen = NULL;
     StResult rc = generator_create(&s, blocks, path, &gen);
     if (rc != ST_OK) return rc;
-    FarPalette *palette = malloc(sizeof *palette);
-    if (!palette) {
-        generator_destroy(gen);
-        return st_fail(ST_ERR_NOMEM, "far patch bench: out of memory");
-    }
-    far_palette_init(palette, blocks);
+    FarPalette palette;
+    far_palette_init(&palette, blocks);
     double times[48];
     int n = 0;
     for (int i = 0; i < 48 && rc == ST_OK; i++) {
@@ -288,14 +284,13 @@ static StResult bench_render_far(const BlockRegistry *blocks, const char *asset_
         uint8_t coarser[4] = {(uint8_t)level, (uint8_t)level, (uint8_t)level, (uint8_t)level};
         FarPatch p;
         double t0 = bench_render_now_us();
-        rc = far_patch_build(gen, palette, level, i % 7 - 3, i / 7 - 3, coarser, 6.0f, &p);
+        rc = far_patch_build(gen, &palette, level, i % 7 - 3, i / 7 - 3, coarser, 6.0f, &p);
         if (rc != ST_OK) break;
         times[n++] = bench_render_now_us() - t0;
         far_patch_free(&p);
     }
     qsort(times, (size_t)n, sizeof *times, bench_render_compare);
     out->far_patch_build_us = n ? times[n / 2] : 0;
-    free(palette);
     generator_destroy(gen);
     return rc;
 }

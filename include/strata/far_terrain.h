@@ -99,8 +99,7 @@ int far_terrain_patch_quads(int level);
 
 /* Surface sample at world (x, z): the height of the far mesh before sinking (water: the ocean level) and its
  * colour: the palette's colour of the generator's surface block there, tinted by the climate (a generator
- * without surface_block: colours chosen by height and climate). Pure (the generator is immutable); any
- * thread. */
+ * without surface_block: water or grass). Pure (the generator is immutable); any thread. */
 float far_terrain_sample(const Generator *gen, const FarPalette *palette, double x, double z, uint8_t rgb[3],
                          bool *water);
 /* Builds the mesh of one patch into `out` (which owns it afterwards: far_patch_free). `coarser` as in

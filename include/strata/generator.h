@@ -42,7 +42,7 @@ struct Generator {
      * woodland a leaves block for the canopy (which far terrain blends with the grass under it).
      * height, temperature and humidity are what the calculate_ methods give at (x, z), which the caller has
      * at hand. For far terrain, which must look like the voxel chunks it continues. NULL where a generator
-     * has no such rule (far terrain then colours by climate). Pure; any thread. */
+     * has no such rule (far terrain then shows water or grass). Pure; any thread. */
     int (*surface_block)(const Generator *g, float x, float z, float height, int temperature, int humidity);
     void (*pass[4])(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
     void (*destroy)(Generator *g);

@@ -271,13 +271,10 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
         fs.load_radius = fs.far_distance;
         fs.unload_radius = fs.far_distance * 1.25f;
         fs.voxel_distance = (float)(opts->view_distance * CHUNK_SIZE_X);
-        FarPalette *palette = malloc(sizeof *palette);
-        if (!palette) return st_fail(ST_ERR_NOMEM, "far terrain: out of memory");
-        far_palette_init(palette, app->world.blocks);
-        renderer_far_palette(app->renderer, palette);
-        rc = far_terrain_create(app->world.generator, palette, &fs, &app->far);
-        free(palette);
-        if (rc != ST_OK) return rc;
+        FarPalette palette;   /* 3 kB, copied by far_terrain_create */
+        far_palette_init(&palette, app->world.blocks);
+        renderer_far_palette(app->renderer, &palette);
+        if ((rc = far_terrain_create(app->world.generator, &palette, &fs, &app->far)) != ST_OK) return rc;
         app->far_ring_chunks = opts->view_distance;
     }
 

@@ -19,8 +19,8 @@
  * Colours: the generator names each sample's surface block (Generator.surface_block: snow cover, grass, sand,
  * rock, ice, water, woodland's canopy) and the palette gives its colour under the climate's tint; with the
  * game's palette (the atlas tiles' mean colours) the far surface meets the voxel chunks without a step in
- * colour. Guessing the block from height and climate alone (what generators without surface_block still
- * get) drew green land around seed 1's snowy spawn, and a flat world's far grass a shade off its own. */
+ * colour. Guessing the block from height and climate instead drew green land around seed 1's snowy spawn,
+ * and a flat world's far grass a shade off its own. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,11 +81,17 @@ static void far_mul(uint8_t rgb[3], const uint8_t a[3], const uint8_t b[3])
     for (int i = 0; i < 3; i++) rgb[i] = (uint8_t)((a[i] * (b[i] + 1)) >> 8);
 }
 
+/* The far mesh's height over ground of height h: the voxel water surface (14/16 of the cell at the sea
+ * level) where h is under the sea, else the top of the surface cell. */
+static inline float far_surface_of(float h, float ocean)
+{
+    return h < ocean + 0.5f ? ocean + 0.875f : floorf(h) + 1.0f;
+}
+
 /* The surface height alone (what far_terrain_sample returns), for the min ring. */
 static float far_surface_height(const Generator *gen, double x, double z)
 {
-    float h = gen->calculate_height(gen, (float)x, (float)z), ocean = (float)gen->ocean_level(gen);
-    return h < ocean + 0.5f ? ocean + 0.875f : floorf(h) + 1.0f;
+    return far_surface_of(gen->calculate_height(gen, (float)x, (float)z), (float)gen->ocean_level(gen));
 }
 
 void far_palette_init(FarPalette *palette, const BlockRegistry *blocks)
@@ -111,16 +117,6 @@ static void far_block_color(const FarPalette *palette, int id, int t, int hu, ui
     far_mul(rgb, tint, palette->top[id]);
 }
 
-/* Without Generator.surface_block: the surface block guessed from height and climate. */
-static int far_climate_block(const Generator *gen, float x, float z, float h, float ocean, int t, int hu)
-{
-    if (h < ocean + 0.5f) return BLOCK_WATER;
-    if (h < ocean + 2.5f) return BLOCK_SAND;
-    if (h > 150.0f || (t < 4 && h > 100.0f)) return BLOCK_SNOW;
-    if (gen->calculate_mountain_range_factor(gen, x, z) > 0.6f && h > 115.0f) return BLOCK_STONE;
-    return hu > 9 ? BLOCK_OAK_LEAVES : BLOCK_GRASS;   /* wet and warm: woodland */
-}
-
 float far_terrain_sample(const Generator *gen, const FarPalette *palette, double x, double z, uint8_t rgb[3],
                          bool *water)
 {
@@ -129,8 +125,7 @@ float far_terrain_sample(const Generator *gen, const FarPalette *palette, double
     float ocean = (float)gen->ocean_level(gen);
     int t = gen->calculate_temperature(gen, fx, fz), hu = gen->calculate_humidity(gen, fx, fz);
     *water = h < ocean + 0.5f;
-    int block = gen->surface_block ? gen->surface_block(gen, fx, fz, h, t, hu)
-                                   : far_climate_block(gen, fx, fz, h, ocean, t, hu);
+    int block = gen->surface_block ? gen->surface_block(gen, fx, fz, h, t, hu) : *water ? BLOCK_WATER : BLOCK_GRASS;
     const BlockRegistry *blocks = palette->blocks;
     far_block_color(palette, block, t, hu, rgb);
     if (blocks->layer[block] == BLOCK_LAYER_ALPHA_TESTED && blocks->shape[block] == BLOCK_SHAPE_CUBE) {
@@ -139,8 +134,7 @@ float far_terrain_sample(const Generator *gen, const FarPalette *palette, double
         far_block_color(palette, BLOCK_GRASS, t, hu, grass);
         for (int i = 0; i < 3; i++) rgb[i] = (uint8_t)((grass[i] + rgb[i] * 3 / 4) / 2);
     }
-    /* the voxel water surface lies at 14/16 of its cell; land: the top of the surface cell */
-    return *water ? ocean + 0.875f : floorf(h) + 1.0f;
+    return far_surface_of(h, ocean);
 }
 
 /* ---- the cut ---- */

@@ -167,11 +167,13 @@ static inline bool lod_solid_cell(const MesherContext *ctx, int id)
  * would hide the face between them: a step up from a near chunk to a far one left a slit to the sky. So such a
  * face is drawn, and by both chunks (both see the same 8 cells), as two faces back to back that close each
  * other: drawn far both, they lie inside solid blocks, hidden, and the copy stays watertight. */
-static bool lod_edge_open(const MesherContext *ctx, const MesherSlab *slab, int slice, int bx, int bz, int face,
-                          const int cells[4][3])
+static bool lod_edge_open(const MesherContext *ctx, const MesherSlab *slab, int slice, int bx, int by, int bz,
+                          int face)
 {
     int nx = bx + LOD_FACE_STEP[face][0], nz = bz + LOD_FACE_STEP[face][2];
     if (face >= BLOCK_FACE_POS_Y || (nx >= 0 && nx < LOD_CELLS && nz >= 0 && nz < LOD_CELLS)) return false;
+    int cells[4][3];
+    lod_face_cells(bx, by, bz, face, cells);
     for (int c = 0; c < 8; c++) {
         int d = c >> 2;   /* 0: the block's own cell, 1: the cell in front */
         int32_t v = lod_cell_value(ctx, slab, slice, cells[c & 3][0] + d * LOD_FACE_STEP[face][0], cells[c & 3][1],
@@ -310,11 +312,11 @@ void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, Ver
                 for (int f = 0; f < 6; f++) {
                     if (by < 0 ? f != BLOCK_FACE_POS_Y : by == LOD_CELLS - 1 && f == BLOCK_FACE_POS_Y && tops_above)
                         continue;
+                    if (lod_covered(kinds, kind, bx, by, bz, f) &&
+                        !(kind == LOD_SOLID && lod_edge_open(ctx, slab, slice, bx, by, bz, f)))
+                        continue;
                     int cells[4][3];
                     lod_face_cells(bx, by, bz, f, cells);
-                    if (lod_covered(kinds, kind, bx, by, bz, f) &&
-                        !(kind == LOD_SOLID && lod_edge_open(ctx, slab, slice, bx, bz, f, cells)))
-                        continue;
                     int id = leaf ? leaf : lod_solid_face_block(ctx, slab, slice, bx, by, bz, f, cells);
                     const BlockDef *def = &ctx->blocks->defs[id];
                     if (!id || !def->defined) continue;

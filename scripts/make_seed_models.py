@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Writes the models of examples/seeds/: two buildings as binary glTF (bank.glb, seed 004's station model, and
 house.glb) and seed 001's WFC tile meshes as OBJ (tiles/*.obj; scripts/obj2fbx.c turns them into the .fbx files
-the seed's tileset names). Boxes and a gable roof in metres (1 m = 1 block at scale 1), one material per part.
+the seed's tileset names), and the scatter example's forest_density.png. Boxes and a gable roof in metres (1 m = 1 block at scale 1), one material per part.
 Deterministic: running it again writes the same bytes.
 
     python3 scripts/make_seed_models.py [OUT_DIR=examples/seeds]
 """
 import json
+import math
 import os
 import struct
 import sys
+import zlib
 
 
 def box(x0, y0, z0, x1, y1, z1):
@@ -79,8 +81,10 @@ def glb(path, prims):
 
 
 def obj(path, vs, fs):
+    with open(os.path.join(os.path.dirname(path), "tiles.mtl"), "w") as f:
+        f.write("# strata scripts/make_seed_models.py\nnewmtl dungeon_stone\nKd 0.38 0.38 0.38\n")
     with open(path, "w") as f:
-        f.write("# strata scripts/make_seed_models.py\n")
+        f.write("# strata scripts/make_seed_models.py\nmtllib tiles.mtl\nusemtl dungeon_stone\n")
         for p in vs:
             f.write("v %g %g %g\n" % p)
         for a, b, c in fs:
@@ -132,11 +136,31 @@ TILES = {
 }
 
 
+def density_png(path, n=128):
+    """Seed 001's scatter densityMap: an 8-bit gray PNG, n x n (one pixel per block), two soft forest blobs."""
+    rows = b""
+    for y in range(n):
+        row = bytearray([0])
+        for x in range(n):
+            a = math.exp(-((x - 40) ** 2 + (y - 50) ** 2) / 900.0)
+            b = math.exp(-((x - 90) ** 2 + (y - 85) ** 2) / 600.0)
+            row.append(min(255, int(255 * (a + b))))
+        rows += bytes(row)
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", n, n, 8, 0, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+    with open(path, "wb") as f:
+        f.write(png)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "examples/seeds"
     os.makedirs(os.path.join(out, "tiles"), exist_ok=True)
     glb(os.path.join(out, "house.glb"), house())
     glb(os.path.join(out, "bank.glb"), bank())
+    density_png(os.path.join(out, "forest_density.png"))
     for name, sockets in TILES.items():
         obj(os.path.join(out, "tiles", name + ".obj"), *tile(sockets))
 

@@ -251,7 +251,7 @@ static StResult parse_rule(const ConfigDoc *doc, const cJSON *o, int index, cons
         (rc = config_get_bool_opt(doc, o, where, "alignToNormal", &r->align_to_normal)) != ST_OK)
         return rc;
     r->sink_amount = (float)sink;
-    r->sink = (int)lrint(sink);
+    r->sink = (int)floor(sink + 0.5);
     a = 0, b = 15;
     if ((rc = pair(doc, o, where, "temperatureRange", 0, 15, &a, &b)) != ST_OK)
         return rc;

@@ -1,12 +1,14 @@
 /* voxelize.c — a triangle soup into a voxel template (voxel_model.h), and the cache of templates by model hash.
  *
  * Design: the soup is mapped into grid units (the bounding box's minimum at 0, `scale` cells per unit). Inside
- * cells: a ray along +x through each row of cell centres collects its crossings with the triangles (a centre
- * on an edge counted once, by the top-left rule) and the nonzero winding rule marks the centres inside, so
- * overlapping closed parts (a wall box through a floor box) stay solid; a row whose crossings do not balance
- * (an open mesh) has no inside. Surface cells: each triangle tests the cells of its bounding box with the
+ * cells: rays along x, y and z through each row of cell centres collect their crossings with the triangles
+ * (a centre on an edge counted once, by the top-left rule) and the nonzero winding rule marks the centres
+ * inside, so overlapping closed parts (a wall box through a floor box) stay solid; a row whose crossings do
+ * not balance (an open mesh) has no inside, and a cell is inside only when all three axes say so (an open
+ * box's walls close its cross-section along x and z, not along y). Surface cells: each triangle tests the cells of its bounding box with the
  * Akenine-Moller separating-axis test, where merely touching a cell does not count (a model built on the
- * grid's planes, like a unit cube at size 16, keeps its size instead of growing a cell on each side); open
+ * grid's planes, like a unit cube at size 16, keeps its size instead of growing a cell on each side), each
+ * triangle moved a hair behind its face so that a face on a grid plane marks the cell it bounds; open
  * meshes and parts thinner than a cell come out through this shell. A surface cell takes the palette block
  * nearest the mean colour of its triangles, an inside cell the colour of the triangle its ray entered by.
  * --fill surface keeps the solid cells with a face to a non-solid cell. Cells outside are "keep" (air for a
@@ -46,7 +48,7 @@ static bool axis_separates(const float *v0, const float *v1, const float *v2, co
     return mn >= r || mx <= -r;
 }
 
-static bool tri_box_overlap(const float centre[3], const float tri[3][3])
+static bool tri_box_overlap(const float centre[3], const float (*tri)[3])
 {
     float v[3][3], e[3][3];
     for (int i = 0; i < 3; i++)
@@ -145,16 +147,28 @@ static float (*grid_triangles(const VoxelSoup *s, const Grid *g))[3][3]
     return tris;
 }
 
-/* Surface cells: a triangle reaching into the cell (a face only touching it does not count: models built on
- * the grid's planes would grow by a cell on each side) adds its colour. */
+/* Surface cells: a triangle reaching into the cell adds its colour. A face only touching a cell does not
+ * count (models built on the grid's planes would grow by a cell on each side and a door a cell wide would
+ * close), but each triangle is moved a hair (NUDGE cells) behind itself, against its normal, so a face lying
+ * on a grid plane marks the cell on its inner side: a unit cube's faces mark its outer cells, an open quad
+ * on a plane is not lost. */
+#define NUDGE 1e-3f
 static void grid_raster(const VoxelSoup *s, const float (*tris)[3][3], Grid *g)
 {
     for (int i = 0; i < s->count; i++) {
         const VoxelTriangle *t = &s->tris[i];
+        float tri[3][3], e1[3], e2[3];
+        sub3(e1, tris[i][1], tris[i][0]);
+        sub3(e2, tris[i][2], tris[i][0]);
+        float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+        float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int k = 0; k < 3; k++)   /* a hair behind its face: a face on a grid plane marks the cell it bounds */
+            for (int a = 0; a < 3; a++)
+                tri[k][a] = tris[i][k][a] - (len > 0 ? NUDGE * n[a] / len : 0.0f);
         int lo[3], hi[3];
         for (int a = 0; a < 3; a++) {
-            float mn = fminf(tris[i][0][a], fminf(tris[i][1][a], tris[i][2][a]));
-            float mx = fmaxf(tris[i][0][a], fmaxf(tris[i][1][a], tris[i][2][a]));
+            float mn = fminf(tri[0][a], fminf(tri[1][a], tri[2][a]));
+            float mx = fmaxf(tri[0][a], fmaxf(tri[1][a], tri[2][a]));
             lo[a] = (int)floorf(mn);
             hi[a] = (int)floorf(mx);
             lo[a] = lo[a] < 0 ? 0 : lo[a];
@@ -164,7 +178,7 @@ static void grid_raster(const VoxelSoup *s, const float (*tris)[3][3], Grid *g)
             for (int z = lo[2]; z <= hi[2]; z++)
                 for (int x = lo[0]; x <= hi[0]; x++) {
                     float c[3] = {(float)x + 0.5f, (float)y + 0.5f, (float)z + 0.5f};
-                    if (!tri_box_overlap(c, tris[i]))
+                    if (!tri_box_overlap(c, (const float (*)[3])tri))
                         continue;
                     float *cell = g->rgb[cell_index(g, x, y, z)];
                     cell[0] += t->rgb[0], cell[1] += t->rgb[1], cell[2] += t->rgb[2], cell[3] += 1.0f;
@@ -209,81 +223,104 @@ static StResult rows_add(Rows *r, size_t row, Crossing c)
     return ST_OK;
 }
 
-static void rows_cross(const Grid *g, const float tri[3][3], int index, Rows *rows)
+/* The crossings of the rays along `axis` through cell centres with one triangle. */
+static void rows_cross(const Grid *g, int axis, const float tri[3][3], int index, Rows *rows)
 {
-    float u[3], v[3];   /* u = y, v = z */
+    int ab = (axis + 1) % 3, ac = (axis + 2) % 3;   /* the plane the rays cross, in cyclic order */
+    float u[3], v[3];
     for (int k = 0; k < 3; k++)
-        u[k] = tri[k][1], v[k] = tri[k][2];
+        u[k] = tri[k][ab], v[k] = tri[k][ac];
     float area = (u[1] - u[0]) * (v[2] - v[0]) - (v[1] - v[0]) * (u[2] - u[0]);
     if (area == 0)
-        return;             /* parallel to x: no ray crosses it */
+        return;             /* parallel to the rays */
     int order[3] = {0, 1, 2};
     if (area < 0)
         order[1] = 2, order[2] = 1;
-    int delta = area < 0 ? 1 : -1;   /* area is the normal's x: the ray enters a face that looks to -x */
+    int delta = area < 0 ? 1 : -1;   /* area is the normal's component along the rays: entering faces look back */
     float mnu = fminf(u[0], fminf(u[1], u[2])), mxu = fmaxf(u[0], fmaxf(u[1], u[2]));
     float mnv = fminf(v[0], fminf(v[1], v[2])), mxv = fmaxf(v[0], fmaxf(v[1], v[2]));
-    int y0 = (int)ceilf(mnu - 0.5f), y1 = (int)floorf(mxu - 0.5f), z0 = (int)ceilf(mnv - 0.5f), z1 = (int)floorf(mxv - 0.5f);
-    y0 = y0 < 0 ? 0 : y0, z0 = z0 < 0 ? 0 : z0;
-    y1 = y1 >= g->size[1] ? g->size[1] - 1 : y1, z1 = z1 >= g->size[2] ? g->size[2] - 1 : z1;
-    for (int y = y0; y <= y1; y++)
-        for (int z = z0; z <= z1; z++) {
-            float pu = (float)y + 0.5f, pv = (float)z + 0.5f, w[3], sum = 0;
+    int i0 = (int)ceilf(mnu - 0.5f), i1 = (int)floorf(mxu - 0.5f), j0 = (int)ceilf(mnv - 0.5f), j1 = (int)floorf(mxv - 0.5f);
+    i0 = i0 < 0 ? 0 : i0, j0 = j0 < 0 ? 0 : j0;
+    i1 = i1 >= g->size[ab] ? g->size[ab] - 1 : i1, j1 = j1 >= g->size[ac] ? g->size[ac] - 1 : j1;
+    for (int i = i0; i <= i1; i++)
+        for (int j = j0; j <= j1; j++) {
+            float pu = (float)i + 0.5f, pv = (float)j + 0.5f, w[3], sum = 0;
             bool in = true;
             for (int e = 0; e < 3 && in; e++) {   /* w[e]: the edge opposite vertex order[e] */
-                int a = order[(e + 1) % 3], b = order[(e + 2) % 3];
-                w[e] = (u[b] - u[a]) * (pv - v[a]) - (v[b] - v[a]) * (pu - u[a]);
-                in = w[e] > 0 || (w[e] == 0 && edge_owns(u[a], v[a], u[b], v[b]));
+                int p = order[(e + 1) % 3], q = order[(e + 2) % 3];
+                w[e] = (u[q] - u[p]) * (pv - v[p]) - (v[q] - v[p]) * (pu - u[p]);
+                in = w[e] > 0 || (w[e] == 0 && edge_owns(u[p], v[p], u[q], v[q]));
                 sum += w[e];
             }
             if (!in || sum == 0)
                 continue;
-            float x = (w[0] * tri[order[0]][0] + w[1] * tri[order[1]][0] + w[2] * tri[order[2]][0]) / sum;
-            rows_add(rows, (size_t)y * (size_t)g->size[2] + (size_t)z, (Crossing){x, delta, index});
+            float x = (w[0] * tri[order[0]][axis] + w[1] * tri[order[1]][axis] + w[2] * tri[order[2]][axis]) / sum;
+            rows_add(rows, (size_t)i * (size_t)g->size[ac] + (size_t)j, (Crossing){x, delta, index});
         }
 }
 
-/* solid[i]: 1 inside (nonzero winding at the cell's centre), with span_tri[i] the triangle the ray entered by. */
-static StResult grid_inside(const VoxelSoup *s, const Grid *g, const float (*tris)[3][3], uint8_t *solid,
-                            int *span_tri)
+/* One axis's vote: votes[i] += 1 where the rays along `axis` find the cell's centre inside (nonzero winding);
+ * along x, span_tri[i] gets the triangle the ray entered by. */
+static void rows_vote(const Grid *g, int axis, Rows *rows, uint8_t *votes, int *span_tri)
 {
-    size_t nrows = (size_t)g->size[1] * (size_t)g->size[2];
-    Rows rows = {.cap = 64};
-    rows.count = calloc(nrows, sizeof *rows.count);
-    rows.list = malloc(nrows * (size_t)rows.cap * sizeof *rows.list);
-    if (!rows.count || !rows.list) {
-        free(rows.count);
-        free(rows.list);
-        return st_fail(ST_ERR_NOMEM, "out of memory for the fill");
-    }
-    for (int i = 0; i < s->count; i++)
-        rows_cross(g, tris[i], i, &rows);
+    int ab = (axis + 1) % 3, ac = (axis + 2) % 3;
+    size_t nrows = (size_t)g->size[ab] * (size_t)g->size[ac];
     for (size_t row = 0; row < nrows; row++) {
-        Crossing *c = rows.list + row * (size_t)rows.cap;
-        int n = rows.count[row], wind = 0, entered = -1;
-        if (n == rows.cap)
+        Crossing *c = rows->list + row * (size_t)rows->cap;
+        int n = rows->count[row], wind = 0, entered = -1;
+        if (n == rows->cap)
             continue;
         qsort(c, (size_t)n, sizeof *c, crossing_cmp);
         for (int i = 0; i < n; i++)
             wind += c[i].delta;
         if (wind != 0)
             continue;   /* an open mesh: this row has no inside */
-        int y = (int)(row / (size_t)g->size[2]), z = (int)(row % (size_t)g->size[2]), k = 0;
-        for (int x = 0; x < g->size[0]; x++) {
-            float cx = (float)x + 0.5f;
-            while (k < n && c[k].x <= cx) {
-                if (wind == 0 && c[k].delta != 0)
+        int cell[3], k = 0;
+        cell[ab] = (int)(row / (size_t)g->size[ac]);
+        cell[ac] = (int)(row % (size_t)g->size[ac]);
+        for (cell[axis] = 0; cell[axis] < g->size[axis]; cell[axis]++) {
+            float centre = (float)cell[axis] + 0.5f;
+            while (k < n && c[k].x <= centre) {
+                if (wind == 0)
                     entered = c[k].tri;
                 wind += c[k].delta;
                 k++;
             }
             if (wind != 0) {
-                size_t i = cell_index(g, x, y, z);
-                solid[i] = 1;
-                span_tri[i] = entered;
+                size_t i = cell_index(g, cell[0], cell[1], cell[2]);
+                votes[i]++;
+                if (axis == 0)
+                    span_tri[i] = entered;
             }
         }
     }
+}
+
+/* solid[i] = 1 where the rays along all three axes find the cell's centre inside: one closed cross-section
+ * (an open box seen along the walls) is not enough. */
+static StResult grid_inside(const VoxelSoup *s, const Grid *g, const float (*tris)[3][3], uint8_t *solid,
+                            int *span_tri)
+{
+    int most = g->size[0] * g->size[1];
+    most = g->size[1] * g->size[2] > most ? g->size[1] * g->size[2] : most;
+    most = g->size[2] * g->size[0] > most ? g->size[2] * g->size[0] : most;
+    Rows rows = {.cap = 64};
+    rows.count = malloc((size_t)most * sizeof *rows.count);
+    rows.list = malloc((size_t)most * (size_t)rows.cap * sizeof *rows.list);
+    if (!rows.count || !rows.list) {
+        free(rows.count);
+        free(rows.list);
+        return st_fail(ST_ERR_NOMEM, "out of memory for the fill");
+    }
+    for (int axis = 0; axis < 3; axis++) {
+        memset(rows.count, 0, (size_t)most * sizeof *rows.count);
+        for (int i = 0; i < s->count; i++)
+            rows_cross(g, axis, tris[i], i, &rows);
+        rows_vote(g, axis, &rows, solid, span_tri);
+    }
+    size_t n = (size_t)g->size[0] * (size_t)g->size[1] * (size_t)g->size[2];
+    for (size_t i = 0; i < n; i++)
+        solid[i] = solid[i] == 3;
     free(rows.count);
     free(rows.list);
     return ST_OK;
@@ -296,6 +333,8 @@ static StResult grid_to_template(const VoxelSoup *s, const Grid *g, const float 
     uint8_t *solid = calloc(n, 1);
     int *span_tri = malloc(n * sizeof *span_tri);
     out->voxels = malloc(n * sizeof *out->voxels);
+    for (size_t i = 0; span_tri && i < n; i++)
+        span_tri[i] = -1;
     StResult rc = solid && span_tri && out->voxels ? grid_inside(s, g, tris, solid, span_tri)
                                                    : st_fail(ST_ERR_NOMEM, "out of memory for the template");
     if (rc != ST_OK) {

@@ -1,7 +1,7 @@
 /* station.h — station manifests (assets/stations.json, seed 004): the station types a world and a player
  * place, each a voxel template on a flat zone.
  *
- * Fields per entry: type, model (a voxel template path relative to the manifest, or a model: .glb, .gltf, .fbx,
+ * Fields per entry: type, model (a voxel template path relative to the manifest or absolute, or a model: .glb, .gltf, .fbx,
  * .obj, voxelized at `scale` blocks per model unit, voxel_model.h), scale (default 1; 1 only for a template),
  * modelYOffset (default 0),
  * examine (the HUD text when a player looks at the station), footprint [x, z] (default: the template's

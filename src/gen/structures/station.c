@@ -71,7 +71,7 @@ StResult station_manifest_load_cached(const char *path, const BlockRegistry *blo
         d->blend = (float)blend;
         char mpath[800];
         const char *slash = strrchr(path, '/');
-        snprintf(mpath, sizeof mpath, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, model);
+        snprintf(mpath, sizeof mpath, "%.*s%s", slash && model[0] != '/' ? (int)(slash - path + 1) : 0, path, model);
         if ((rc = load_model(&doc, e, where, mpath, scale, blocks, cache_dir, d)) != ST_OK)
             break;
         d->footprint[0] = d->model.size[0];

@@ -35,5 +35,6 @@ strata_add_test(test_layered test_layered.c gen)
 strata_add_test(test_scatter test_scatter.c gen)
 # models become voxels (voxel_model.h): cube, sphere, colours, open meshes, tiles, errors, the cache
 strata_add_test(test_voxelize test_voxelize.c gen)
+target_link_libraries(test_voxelize PRIVATE PkgConfig::PNG)
 # every examples/seeds file loads as written and works (tileset, scatter, stations, chunk_config.yaml)
 strata_add_test(test_seeds test_seeds.c gen)

@@ -1,10 +1,12 @@
 /* test_voxelize.c — models become voxels (voxel_model.h): a unit cube at size 16 fills 16^3 cells (+-5%), a
  * 1,000-triangle sphere fills about its volume and is the same twice (byte for byte once saved), colours map to
- * the nearest atlas block (a red-brown glTF to bricks, a grey OBJ to stone), an open mesh keeps only its
+ * the nearest atlas block (a red-brown glTF to bricks, a grey OBJ to stone, vertex colours, a PNG texture at the
+ * UVs), an open mesh keeps only its
  * shell, --fill surface hollows a cube, a fitted tile is exactly its box with air around, unreadable and empty
  * models fail with messages naming the file, and the cache: keyed by the file's bytes, written once, read
  * back to the same template, rebuilt to the same template when deleted. Models are written here. */
 #include <math.h>
+#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +216,40 @@ static void test_colours(void)
     voxel_template_free(&t);
 }
 
+/* A PNG texture (map_Kd beside the OBJ) gives the colour: left half the cactus tile's green, right half the
+ * planks' brown; UVs map the cube's faces onto one half or the other. */
+static void test_texture(void)
+{
+    uint8_t px[4 * 4 * 3];
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            uint8_t *p = px + 3 * (y * 4 + x);
+            const uint8_t green[3] = {74, 130, 59}, brown[3] = {152, 119, 74};
+            memcpy(p, x < 2 ? green : brown, 3);
+        }
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    img.width = img.height = 4;
+    img.format = PNG_FORMAT_RGB;
+    CHECK(png_image_write_to_file(&img, tmp_path("tex.png"), 0, px, 0, NULL) != 0);
+    write_text(tmp_path("tex.mtl"), "newmtl t\nKd 1 1 1\nmap_Kd tex.png\n");
+    for (int half = 0; half < 2; half++) {
+        FILE *f = fopen(tmp_path("tex.obj"), "w");
+        float u = half ? 0.875f : 0.125f;
+        fprintf(f, "mtllib tex.mtl\nusemtl t\nvt %g 0.5\n", (double)u);
+        fprintf(f, "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+                   "f 1/1 4/1 3/1 2/1\nf 5/1 6/1 7/1 8/1\nf 1/1 2/1 6/1 5/1\nf 4/1 8/1 7/1 3/1\nf 1/1 5/1 8/1 4/1\n"
+                   "f 2/1 3/1 7/1 6/1\n");
+        fclose(f);
+        VoxelizeOptions opt = {.size = 4};
+        VoxelTemplate t;
+        CHECK_EQ_INT(voxel_model_voxelize(tmp_path("tex.obj"), &opt, blocks, &t), ST_OK);
+        CHECK_EQ_INT(count_filled(&t, half ? BLOCK_PLANKS : BLOCK_CACTUS), 64);
+        voxel_template_free(&t);
+    }
+}
+
 static void test_open_and_fit(void)
 {
     /* an open box (no +z side): the rows through its inside do not balance, only the shell stays */
@@ -307,6 +343,7 @@ int main(void)
     RUN(test_unit_cube);
     RUN(test_sphere_deterministic);
     RUN(test_colours);
+    RUN(test_texture);
     RUN(test_open_and_fit);
     RUN(test_errors);
     RUN(test_cache);

@@ -17,7 +17,7 @@ declare -A OWNER=(
   [brush]=world [chunk_sections]=world
   [heightfield]=heightfield [heightfield_io]=heightfield [heightfield_recipe]=heightfield [erosion]=heightfield
   [splat]=heightfield
-  [generator]=gen [biome]=gen [flat_zone]=gen [wfc]=gen [voxel_template]=gen [station]=gen [scatter]=gen
+  [generator]=gen [biome]=gen [flat_zone]=gen [wfc]=gen [voxel_template]=gen [voxel_model]=gen [station]=gen [scatter]=gen
   [light]=light
   [mesher]=mesh [visibility]=mesh
   [chunk_codec]=store [region]=store [serializer]=store [world_file]=store [region_cache]=store

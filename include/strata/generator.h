@@ -81,6 +81,11 @@ StResult generator_create_for_world(const WorldSettings *settings, const char *n
  * ST_ERR_FORMAT "FILE:LINE: ..." for a syntax error, an unknown key, a wrong type, a value out of range or an
  * unknown block name. Any thread. */
 StResult generator_layered_check_config(const char *path, const BlockRegistry *blocks);
+/* The layered generator of `settings` (its current version) reading `config_path` instead of the shipped
+ * assets/worldgen/chunk_config.yaml: for tests and tools that try a world builder's file (seed 002's own,
+ * examples/seeds/). Errors as generator_layered_check_config and generator_create. */
+StResult generator_create_layered(const WorldSettings *settings, const BlockRegistry *blocks, const char *config_path,
+                                  Generator **out);
 
 GenContext *gen_context_create(void);
 void gen_context_destroy(GenContext *ctx);

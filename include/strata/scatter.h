@@ -16,6 +16,10 @@
  *   - an eligible candidate is *accepted* unless an eligible candidate of the same spacing group within
  *     max(minSpacing of both rules) has a higher priority. Two accepted points of one group are therefore
  *     never closer than the larger of their minSpacings, whatever area is queried.
+ * The seed's own example loads as written: no version (1), rules without name (the objectType names the
+ * rule) or layer (the name), densityMap as a bare PNG path (one pixel per block, centred on the origin),
+ * a fractional sinkAmount (rounded to blocks), alignToNormal (kept in the rule; voxel objects do not tilt),
+ * and the root key "scatterRules" as well as "rules".
  * A rule's `layer` is the name biomes list (biome.h: scatterLayers); its `spacingGroup` (default: the layer)
  * is the set of rules that compete for space, so that e.g. oaks of "oak_forest" and birches of
  * "birch_forest" never stand trunk to trunk.
@@ -68,7 +72,9 @@ typedef struct ScatterRule {
     int height_min, height_max;     /* of the ground the object stands on */
     float scale_min, scale_max;
     float rotation_min, rotation_max;
-    int sink;                       /* blocks into the ground */
+    int sink;                       /* blocks into the ground: sinkAmount rounded */
+    float sink_amount;              /* sinkAmount as written (the seed's 0.2: a fifth of a block) */
+    bool align_to_normal;           /* alignToNormal: read and kept; voxel objects stand upright */
     int ground_count;               /* 0: any ground */
     int ground[SCATTER_MAX_GROUND];
     /* climate fallback (until biomes name layers): hard ranges and density ramps, 0..15 */

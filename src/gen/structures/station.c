@@ -1,7 +1,8 @@
 /* station.c — loading assets/stations.json (station.h).
  *
  * Design: validated field by field through the config getters (messages name file and field); the model path
- * is relative to the manifest's folder. Generation (gen_structures.c) and the game's runtime placement share
+ * is relative to the manifest's folder; a model that is not a template (seed 004's "bank.glb") is voxelized
+ * (voxel_model.h) at `scale` cells per model unit, through the cache folder when one is given. Generation (gen_structures.c) and the game's runtime placement share
  * this loader and station_flat_zone, so a station placed by a player sits on the same zone shape as one a
  * settlement generated. */
 #include "strata/station.h"
@@ -10,10 +11,32 @@
 #include <string.h>
 
 #include "strata/config.h"
+#include "strata/voxel_model.h"
 
 #include <cjson/cJSON.h>
 
+/* The station's model: a voxel template as it is, or a model voxelized at `scale` cells per model unit. */
+static StResult load_model(ConfigDoc *doc, const cJSON *e, const char *where, const char *mpath, double scale,
+                           const BlockRegistry *blocks, const char *cache_dir, StationDef *d)
+{
+    if (!voxel_model_is_model(mpath)) {
+        if (scale != 1.0)
+            return config_fail_field(doc, where, "scale", "1 for a voxel template (a model takes any scale)",
+                                     config_get_item(e, "scale"));
+        return voxel_template_load(mpath, blocks, &d->model);
+    }
+    VoxelizeOptions opt = {.scale = (float)scale, .fill = VOXELIZE_SOLID};
+    StResult rc = voxel_model_load_cached(mpath, &opt, cache_dir, blocks, &d->model, NULL, 0);
+    return rc == ST_OK ? ST_OK : st_fail_context(rc, "%s: %s.model", doc->path, where);
+}
+
 StResult station_manifest_load(const char *path, const BlockRegistry *blocks, StationManifest *out)
+{
+    return station_manifest_load_cached(path, blocks, NULL, out);
+}
+
+StResult station_manifest_load_cached(const char *path, const BlockRegistry *blocks, const char *cache_dir,
+                                      StationManifest *out)
 {
     memset(out, 0, sizeof *out);
     ConfigDoc doc;
@@ -36,7 +59,7 @@ StResult station_manifest_load(const char *path, const BlockRegistry *blocks, St
         d->flatten = true;
         if ((rc = config_get_string(&doc, e, where, "type", d->type, sizeof d->type)) != ST_OK ||
             (rc = config_get_string(&doc, e, where, "model", model, sizeof model)) != ST_OK ||
-            (rc = config_get_number_opt(&doc, e, where, "scale", 1, 1, &scale)) != ST_OK ||
+            (rc = config_get_number_opt(&doc, e, where, "scale", 0.01, 64, &scale)) != ST_OK ||
             (rc = config_get_number_opt(&doc, e, where, "modelYOffset", -16, 16, &yoff)) != ST_OK ||
             (rc = config_get_string_opt(&doc, e, where, "examine", d->examine, sizeof d->examine)) != ST_OK ||
             (rc = config_get_bool_opt(&doc, e, where, "flattenGround", &d->flatten)) != ST_OK ||
@@ -48,8 +71,8 @@ StResult station_manifest_load(const char *path, const BlockRegistry *blocks, St
         d->blend = (float)blend;
         char mpath[800];
         const char *slash = strrchr(path, '/');
-        snprintf(mpath, sizeof mpath, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, model);
-        if ((rc = voxel_template_load(mpath, blocks, &d->model)) != ST_OK)
+        snprintf(mpath, sizeof mpath, "%.*s%s", slash && model[0] != '/' ? (int)(slash - path + 1) : 0, path, model);
+        if ((rc = load_model(&doc, e, where, mpath, scale, blocks, cache_dir, d)) != ST_OK)
             break;
         d->footprint[0] = d->model.size[0];
         d->footprint[1] = d->model.size[2];

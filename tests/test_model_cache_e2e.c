@@ -10,7 +10,8 @@
  * - run 3: the cache deleted, it is rebuilt byte-identical; run 4: a truncated cache file and run 5: one that
  *   is JSON but no template are each rebuilt byte-identical with a warning, the game still places the bank;
  * - run 6: bank.glb replaced by another model: a new key (a second file beside the first);
- * - run 7: --no-save without a world: the cache goes to $XDG_CACHE_HOME/strata/models, no world folder is made.
+ * - run 7: --no-save without a world: the cache goes to $XDG_CACHE_HOME/strata/models; run 8: --no-save --world
+ *   (read-only) reads that cache and writes nothing beside the world.
  * Returns 77 (skip) when the game cannot get a GL context. */
 #include <dirent.h>
 #include <errno.h>
@@ -239,6 +240,13 @@ static void test_no_world(void)
     CHECK_EQ_INT(cache_files(dir, NULL, 0), 1);
     CHECK_STR_CONTAINS(out_text, "voxelized into the cache");
     CHECK_STR_CONTAINS(out_text, dir);
+    /* a world opened read-only (--no-save --world) is not written into: the user's cache answers */
+    CHECK_EQ_INT(run_cmd((const char *[]){strata, "--assets", mod, "--no-save", "--world", world, "--view-distance",
+                                          "2", "--width", "320", "--height", "200", "--far-distance", "0",
+                                          "--frames", "1", NULL}), 0);
+    CHECK_STR_CONTAINS(out_text, "read from the cache");
+    CHECK_STR_CONTAINS(out_text, dir);
+    CHECK_EQ_INT(cache_files(models, NULL, 0), 2);
 }
 
 int main(int argc, char **argv)

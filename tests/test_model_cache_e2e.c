@@ -219,8 +219,9 @@ static int test_cache(void)
     snprintf(from, sizeof from, "%s/examples/seeds/house.glb", source_dir);
     snprintf(to, sizeof to, "%s/bank.glb", mod);
     CHECK_EQ_INT(copy_file(from, to), 0);
-    CHECK_EQ_INT(run_cmd((const char *[]){strata, "--assets", mod, "--world", world, "--view-distance", "2", "--width", "320",
-                             "--height", "200", "--far-distance", "0", "--frames", "1", NULL}), 0);
+    CHECK_EQ_INT(run_cmd((const char *[]){strata, "--assets", mod, "--world", world, "--view-distance", "2",
+                                          "--width", "320", "--height", "200", "--far-distance", "0", "--frames",
+                                          "1", NULL}), 0);
     CHECK_STR_CONTAINS(out_text, "voxelized into the cache");
     CHECK_EQ_INT(cache_files(models, NULL, 0), 2);
     CHECK(same_bytes(file, orig, orig_n));

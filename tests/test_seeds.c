@@ -232,7 +232,8 @@ static void test_stations_deferred(void)
     for (int i = 0; i < 2 && m.count == 2 && full.count == 2; i++) {
         const VoxelTemplate *a = &m.defs[i].model, *b = &full.defs[i].model;
         CHECK(!m.defs[i].deferred && a->voxels && !memcmp(a->size, b->size, sizeof a->size));
-        CHECK(m.defs[i].footprint[0] == full.defs[i].footprint[0] && m.defs[i].footprint[1] == full.defs[i].footprint[1]);
+        CHECK(m.defs[i].footprint[0] == full.defs[i].footprint[0] &&
+              m.defs[i].footprint[1] == full.defs[i].footprint[1]);
         if (a->voxels && b->voxels)
             CHECK(!memcmp(a->voxels, b->voxels, sizeof *a->voxels * (size_t)a->size[0] * a->size[1] * a->size[2]));
     }

@@ -4,9 +4,9 @@
  * is relative to the manifest's folder; a model that is not a template (seed 004's "bank.glb") is voxelized
  * (voxel_model.h) at `scale` cells per model unit, through the cache folder when one is given, or, loaded
  * deferred, left for station_manifest_load_models once the caller knows its cache folder (the game: the
- * world's); that second step loads the manifest again and swaps it in, its types checked unchanged. Generation (gen_structures.c) and the game's runtime placement share
- * this loader and station_flat_zone, so a station placed by a player sits on the same zone shape as one a
- * settlement generated. */
+ * world's); that second step loads the manifest again and swaps it in, its types checked unchanged.
+ * Generation (gen_structures.c) and the game's runtime placement share this loader and station_flat_zone,
+ * so a station placed by a player sits on the same zone shape as one a settlement generated. */
 #include "strata/station.h"
 
 #include <stdio.h>

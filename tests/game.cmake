@@ -33,6 +33,15 @@ if(TARGET strata)
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(test_structures_e2e PROPERTIES LABELS "game;e2e" SKIP_RETURN_CODE 77 TIMEOUT 600
                        ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
+  # Step 15: a station voxelized from bank.glb through the cache beside the world (built, read, rebuilt identical)
+  add_executable(test_model_cache_e2e ${CMAKE_SOURCE_DIR}/tests/test_model_cache_e2e.c)
+  target_include_directories(test_model_cache_e2e PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_compile_definitions(test_model_cache_e2e PRIVATE STRATA_ASSET_DIR="${STRATA_ASSET_DIR}")
+  add_dependencies(test_model_cache_e2e strata)
+  add_test(NAME test_model_cache_e2e COMMAND test_model_cache_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR}
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  set_tests_properties(test_model_cache_e2e PROPERTIES LABELS "game;e2e" SKIP_RETURN_CODE 77 TIMEOUT 600
+                       ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
   # Step 3: a dig in a Valid chunk is on screen within 3 frames (the game's dig_visible_within command).
   add_test(NAME test_dig_latency COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR} dig-latency
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})

@@ -219,6 +219,45 @@ static void test_stations(void)
     station_manifest_free(&m);
 }
 
+/* The game's two steps: the manifest checked before the world is known (models deferred), then its models
+ * voxelized through the cache; the result is the manifest station_manifest_load_cached gives. */
+static void test_stations_deferred(void)
+{
+    StationManifest m, full;
+    CHECK_EQ_INT(station_manifest_load_deferred(SEEDS "004_stations.json", blocks, &m), ST_OK);
+    CHECK(m.count == 2 && !strcmp(m.defs[0].type, "bank") && !strcmp(m.defs[1].type, "glb_house"));
+    CHECK(m.defs[0].deferred && m.defs[0].model.voxels == NULL && m.defs[1].deferred);
+    CHECK_EQ_INT(station_manifest_load_models(&m, SEEDS "004_stations.json", blocks, cache), ST_OK);
+    CHECK_EQ_INT(station_manifest_load_cached(SEEDS "004_stations.json", blocks, cache, &full), ST_OK);
+    for (int i = 0; i < 2 && m.count == 2 && full.count == 2; i++) {
+        const VoxelTemplate *a = &m.defs[i].model, *b = &full.defs[i].model;
+        CHECK(!m.defs[i].deferred && a->voxels && !memcmp(a->size, b->size, sizeof a->size));
+        CHECK(m.defs[i].footprint[0] == full.defs[i].footprint[0] &&
+              m.defs[i].footprint[1] == full.defs[i].footprint[1]);
+        if (a->voxels && b->voxels)
+            CHECK(!memcmp(a->voxels, b->voxels, sizeof *a->voxels * (size_t)a->size[0] * a->size[1] * a->size[2]));
+    }
+    station_manifest_free(&full);
+    station_manifest_free(&m);
+    /* a manifest of templates only: nothing deferred, the second step does nothing */
+    CHECK_EQ_INT(station_manifest_load_deferred(STRATA_ASSET_DIR "/stations.json", blocks, &m), ST_OK);
+    CHECK(m.count > 0 && !m.defs[0].deferred && m.defs[0].model.voxels != NULL);
+    CHECK_EQ_INT(station_manifest_load_models(&m, STRATA_ASSET_DIR "/stations.json", blocks, NULL), ST_OK);
+    station_manifest_free(&m);
+    /* a model that is not there fails in the first step, naming the file and the field */
+    char path[128];
+    snprintf(path, sizeof path, "%s/missing.json", cache);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("{\"stations\": [{\"type\": \"ghost\", \"model\": \"ghost.glb\"}]}\n", f);
+    fclose(f);
+    CHECK_EQ_INT(station_manifest_load_deferred(path, blocks, &m), ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "missing.json");
+    CHECK_STR_CONTAINS(st_error_message(), "model");
+}
+
 int main(void)
 {
     snprintf(cache, sizeof cache, "/tmp/strata_seeds_XXXXXX");
@@ -229,6 +268,7 @@ int main(void)
     RUN(test_scatter);
     RUN(test_chunk_config);
     RUN(test_stations);
+    RUN(test_stations_deferred);
     block_registry_destroy(blocks);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", cache);

@@ -334,6 +334,103 @@ static void test_cache(void)
     voxel_template_free(&a);
 }
 
+static uint64_t key_of(const char *name)
+{
+    VoxelizeOptions opt = {.size = 8};
+    uint64_t k = 0;
+    CHECK_EQ_INT(voxel_model_cache_key(tmp_path(name), &opt, &k), ST_OK);
+    return k;
+}
+
+/* The key follows the files a model names beside it: an OBJ's .mtl and its map_Kd, a glTF's buffers and
+ * images (escaped URIs decoded, data: URIs skipped), a .glb's external ones. */
+static void test_cache_companions(void)
+{
+    write_text(tmp_path("m.obj"), "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n");
+    write_text(tmp_path("m.mtl"), "newmtl a\nKd 1 0 0\n  map_Kd -s 1 1 1 skin.png \r\n");
+    uint64_t no_tex = key_of("m.obj");
+    write_text(tmp_path("skin.png"), "one");
+    uint64_t tex1 = key_of("m.obj");
+    write_text(tmp_path("skin.png"), "two");
+    uint64_t tex2 = key_of("m.obj");
+    write_text(tmp_path("m.mtl"), "newmtl a\nKd 0 1 0\n  map_Kd -s 1 1 1 skin.png \r\n");
+    uint64_t mtl2 = key_of("m.obj");
+    CHECK(no_tex != tex1 && tex1 != tex2 && tex2 != mtl2 && no_tex != mtl2);
+    CHECK_EQ_INT(key_of("m.obj"), mtl2);   /* nothing changed: the same key */
+
+    write_text(tmp_path("g.gltf"), "{\"asset\": {\"version\": \"2.0\"}, \"buffers\": [{\"uri\": \"g%20data.bin\", "
+                                   "\"byteLength\": 4}, {\"uri\": \"data:application/octet-stream;base64,AAAA\"}],"
+                                   " \"images\": [{\"uri\": \"g.png\"}]}");
+    write_text(tmp_path("g data.bin"), "abcd");
+    write_text(tmp_path("g.png"), "png1");
+    uint64_t g1 = key_of("g.gltf");
+    write_text(tmp_path("g data.bin"), "abce");
+    uint64_t g2 = key_of("g.gltf");
+    write_text(tmp_path("g.png"), "png2");
+    uint64_t g3 = key_of("g.gltf");
+    CHECK(g1 != g2 && g2 != g3 && g1 != g3);
+
+    /* a .glb: 12-byte header, then the JSON chunk (length, "JSON", text padded to 4) naming an external image */
+    const char json[] = "{\"images\": [{\"uri\": \"g.png\"}]} ";   /* 32 bytes */
+    FILE *f = fopen(tmp_path("e.glb"), "wb");
+    uint32_t head[5] = {0x46546c67u, 2, 20 + 32, 32, 0x4e4f534au};
+    fwrite(head, 4, 5, f);
+    fwrite(json, 1, 32, f);
+    fclose(f);
+    uint64_t e1 = key_of("e.glb");
+    write_text(tmp_path("g.png"), "png3");
+    CHECK(key_of("e.glb") != e1);
+}
+
+/* The cache folder: beside a written world, else the user's cache; a bad cache file is replaced by the same bytes. */
+static void test_cache_dir_and_bad_file(void)
+{
+    char out[256], want[256];
+    const char *home = getenv("HOME"), *xdg = getenv("XDG_CACHE_HOME");
+    char saved_home[256] = "", saved_xdg[256] = "";
+    snprintf(saved_home, sizeof saved_home, "%s", home ? home : "");
+    snprintf(saved_xdg, sizeof saved_xdg, "%s", xdg ? xdg : "");
+    setenv("XDG_CACHE_HOME", "/x/cache", 1);
+    setenv("HOME", "/h", 1);
+    voxel_model_cache_dir("/w/one", true, out, sizeof out);
+    CHECK(!strcmp(out, "/w/one/models"));
+    voxel_model_cache_dir("/w/one", false, out, sizeof out);   /* a read-only world is not written into */
+    CHECK(!strcmp(out, "/x/cache/strata/models"));
+    setenv("XDG_CACHE_HOME", "relative", 1);                   /* ignored, as the XDG rule says */
+    voxel_model_cache_dir(NULL, false, out, sizeof out);
+    CHECK(!strcmp(out, "/h/.cache/strata/models"));
+    unsetenv("XDG_CACHE_HOME");
+    unsetenv("HOME");
+    voxel_model_cache_dir(NULL, true, out, sizeof out);
+    CHECK(!strcmp(out, ""));
+    if (saved_home[0]) setenv("HOME", saved_home, 1);
+    if (saved_xdg[0]) setenv("XDG_CACHE_HOME", saved_xdg, 1);
+
+    write_sphere(tmp_path("b.obj"));
+    VoxelizeOptions opt = {.size = 12};
+    char cache[96], file[256];
+    snprintf(cache, sizeof cache, "%s/bad-cache", dir);
+    VoxelTemplate t;
+    CHECK_EQ_INT(voxel_model_load_cached(tmp_path("b.obj"), &opt, cache, blocks, &t, file, sizeof file), ST_OK);
+    voxel_template_free(&t);
+    char *orig = NULL, *again = NULL;
+    size_t n = 0, m = 0;
+    CHECK_EQ_INT(fileio_read_all(file, &orig, &n), ST_OK);
+    static const char *const BAD[3] = {"{\"size\": [12, 12", "not json at all", "{\"size\": [1, 1, 1]}"};
+    for (int i = 0; i < 3 && orig; i++) {
+        snprintf(want, sizeof want, "%s", BAD[i]);
+        write_text(file, want);
+        CHECK_EQ_INT(voxel_model_load_cached(tmp_path("b.obj"), &opt, cache, blocks, &t, NULL, 0), ST_OK);
+        CHECK(t.voxels != NULL && t.size[0] == 12);
+        voxel_template_free(&t);
+        CHECK_EQ_INT(fileio_read_all(file, &again, &m), ST_OK);
+        CHECK(again && m == n && memcmp(again, orig, n) == 0);
+        free(again);
+        again = NULL;
+    }
+    free(orig);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/strata_voxelize_XXXXXX");
@@ -347,6 +444,8 @@ int main(void)
     RUN(test_open_and_fit);
     RUN(test_errors);
     RUN(test_cache);
+    RUN(test_cache_companions);
+    RUN(test_cache_dir_and_bad_file);
     block_registry_destroy(blocks);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

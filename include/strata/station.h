@@ -32,6 +32,7 @@ typedef struct StationDef {
     int y_offset;       /* modelYOffset: the template's bottom sits at the zone height + 1 + y_offset */
     bool flatten;
     float padding, blend;
+    bool deferred;      /* loaded deferred: a model not voxelized yet (model empty, footprint 0 unless given) */
 } StationDef;
 
 typedef struct StationManifest {
@@ -45,6 +46,15 @@ StResult station_manifest_load(const char *path, const BlockRegistry *blocks, St
  * e.g. a folder beside the world. */
 StResult station_manifest_load_cached(const char *path, const BlockRegistry *blocks, const char *cache_dir,
                                       StationManifest *out);
+/* Checks the manifest as station_manifest_load does, loading its voxel templates but not voxelizing its
+ * models (their defs are `deferred`, the model files only checked to exist): the types are known before the
+ * cache folder is. */
+StResult station_manifest_load_deferred(const char *path, const BlockRegistry *blocks, StationManifest *out);
+/* Voxelizes the deferred models of `m` (loaded from `path`) through `cache_dir` (NULL: none): the manifest is
+ * loaded again with station_manifest_load_cached and replaces *m (same types in the same order, else
+ * ST_ERR_STATE and *m unchanged). No-op when nothing is deferred. */
+StResult station_manifest_load_models(StationManifest *m, const char *path, const BlockRegistry *blocks,
+                                      const char *cache_dir);
 void station_manifest_free(StationManifest *m);
 /* The index of the type, or -1. */
 int station_manifest_find(const StationManifest *m, const char *type);

@@ -16,6 +16,7 @@
  *
  * Errors: an unreadable file or a format Assimp does not know is ST_ERR_IO naming the file and Assimp's
  * message; a model without triangles (or of zero extent) is ST_ERR_FORMAT; a box past 256 cells is ST_ERR_ARG.
+ * The cache (voxel_model_cache.c): see voxel_model_load_cached.
  * Ownership: the caller frees the template (voxel_template_free). Threads: any; Assimp's C import is
  * reentrant per call. */
 #ifndef STRATA_VOXEL_MODEL_H
@@ -46,15 +47,22 @@ bool voxel_model_is_model(const char *path);
 StResult voxel_model_voxelize(const char *path, const VoxelizeOptions *opt, const BlockRegistry *blocks,
                               VoxelTemplate *out);
 
-/* The cache key of (the file's bytes, the options): FNV-1a 64 of the file, then of the options' text.
- * ST_ERR_IO when the file cannot be read. */
+/* The cache key of (the model, the options): FNV-1a 64 of the file's bytes, then of the files it names beside
+ * it (a glTF's or .glb's external buffers and images, an OBJ's .mtl files and their map_Kd textures; a missing
+ * one counts as missing), then of the options' text. ST_ERR_IO when the model cannot be read. */
 StResult voxel_model_cache_key(const char *path, const VoxelizeOptions *opt, uint64_t *key);
 
-/* The template of a model through the cache in `cache_dir` (NULL: no cache, voxelize every time): the file
- * cache_dir/<key as 16 hex digits>.json is loaded when it is there, else the model is voxelized and that file
- * written (the folder is made when missing; a cache that cannot be written is only logged). Since voxelizing
- * is deterministic, deleting the cache never changes a world. `cache_file` (may be NULL) gets the cache path. */
+/* The template of a model through the cache in `cache_dir` (NULL or "": no cache, voxelize every time): the file
+ * cache_dir/<key as 16 hex digits>.json is loaded when it is there and loads, else the model is voxelized and
+ * that file written atomically (the folder is made then; a cache that cannot be written is only logged; a
+ * cache file that does not load is replaced, with a warning). Since voxelizing is deterministic, deleting the
+ * cache never changes a world. `cache_file` (may be NULL) gets the cache path. */
 StResult voxel_model_load_cached(const char *path, const VoxelizeOptions *opt, const char *cache_dir,
                                  const BlockRegistry *blocks, VoxelTemplate *out, char *cache_file, size_t n);
+
+/* The cache folder for models a world uses: <world_dir>/models while the world folder is written
+ * (`world_written`: a world opened to be saved), else $XDG_CACHE_HOME/strata/models (an absolute value), else
+ * $HOME/.cache/strata/models, else "" (no cache: voxelize in memory). Makes nothing. */
+void voxel_model_cache_dir(const char *world_dir, bool world_written, char *out, size_t n);
 
 #endif

@@ -157,6 +157,7 @@ static StResult open_world(App *app)
     const CliOptions *opts = &app->opts;
     StResult rc;
     if ((rc = world_session_open(&app->world, opts, app->asset_dir)) != ST_OK) return rc;
+    if ((rc = app_structures_load_models(app)) != ST_OK) return rc;
     const WorldMeta *m = &app->world.meta;
     player_init(&app->player, m->player_position[0], m->player_position[1], m->player_position[2]);
     app->player.yaw_deg = camera_wrap_yaw(m->player_yaw);

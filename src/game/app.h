@@ -279,6 +279,7 @@ void app_tools_init(App *app);
  * action (false when nothing changed). app_station_examine: the examine text of the runtime station whose
  * block `cell` at (x, y, z) is, or NULL. */
 StResult app_structures_init(App *app);
+StResult app_structures_load_models(App *app);   /* the manifest's models, through the world's cache */
 void app_structures_free(App *app);
 StResult app_goto_structure(App *app, const ScriptCommand *c);
 bool app_place_station(App *app, int type);

@@ -1,4 +1,4 @@
-/* voxelize.c — a triangle soup into a voxel template (voxel_model.h), and the cache of templates by model hash.
+/* voxelize.c — a triangle soup into a voxel template (voxel_model.h; its cache: voxel_model_cache.c).
  *
  * Design: the soup is mapped into grid units (the bounding box's minimum at 0, `scale` cells per unit). Inside
  * cells: rays along x, y and z through each row of cell centres collect their crossings with the triangles
@@ -23,8 +23,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "strata/fileio.h"
-#include "strata/log.h"
 
 bool voxel_model_is_model(const char *path)
 {
@@ -407,59 +405,5 @@ StResult voxel_model_voxelize(const char *path, const VoxelizeOptions *opt, cons
     base = base ? base + 1 : path;
     const char *dot = strrchr(base, '.');
     snprintf(out->name, sizeof out->name, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
-    return ST_OK;
-}
-
-/* ---- the cache ---- */
-
-StResult voxel_model_cache_key(const char *path, const VoxelizeOptions *opt, uint64_t *key)
-{
-    char *data = NULL;
-    size_t n = 0;
-    StResult rc = fileio_read_all(path, &data, &n);
-    if (rc != ST_OK)
-        return st_fail_context(rc, "%s: cannot read the model", path);
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (uint8_t)data[i]) * 0x100000001b3ull;
-    free(data);
-    char text[256];
-    snprintf(text, sizeof text, "v1 size=%d scale=%.9g fit=%d,%d,%d fill=%d palette=%s", opt->size,
-             (double)opt->scale, opt->fit[0], opt->fit[1], opt->fit[2], (int)opt->fill,
-             opt->palette ? opt->palette : "blocks");
-    for (const char *p = text; *p; p++)
-        h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
-    *key = h;
-    return ST_OK;
-}
-
-StResult voxel_model_load_cached(const char *path, const VoxelizeOptions *opt, const char *cache_dir,
-                                 const BlockRegistry *blocks, VoxelTemplate *out, char *cache_file, size_t n)
-{
-    memset(out, 0, sizeof *out);
-    if (cache_file && n)
-        cache_file[0] = 0;
-    if (!cache_dir)
-        return voxel_model_voxelize(path, opt, blocks, out);
-    uint64_t key;
-    StResult rc = voxel_model_cache_key(path, opt, &key);
-    if (rc != ST_OK)
-        return rc;
-    char file[1200];
-    snprintf(file, sizeof file, "%s/%016llx.json", cache_dir, (unsigned long long)key);
-    if (cache_file && n)
-        snprintf(cache_file, n, "%s", file);
-    FILE *f = fopen(file, "rb");
-    if (f) {
-        fclose(f);
-        if (voxel_template_load(file, blocks, out) == ST_OK)
-            return ST_OK;
-        log_warn("voxelize", "%s: a bad cache file, voxelizing %s again", file, path);
-    }
-    if ((rc = voxel_model_voxelize(path, opt, blocks, out)) != ST_OK)
-        return rc;
-    if (fileio_make_dirs(cache_dir) != ST_OK || voxel_template_save(out, blocks, file) != ST_OK)
-        log_warn("voxelize", "%s: cannot write the cache (%s): the model is voxelized again next time", file,
-                 st_error_message());
     return ST_OK;
 }

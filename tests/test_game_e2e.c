@@ -661,8 +661,22 @@ static void test_ui_run(void)
     CHECK(!strcmp(before, json));
     char missing[400];
     snprintf(missing, sizeof missing, "%s/no_world_here", tmp);
-    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", missing, "--no-save", NULL}), 1);
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", missing, "--no-save", NULL}), 2);
     CHECK_STR_CONTAINS(out_text, "no world there");
+    /* --world on a missing folder without --new is a bad value (a typo must not start a new world there): exit 2,
+     * one line that names the flag, and no folder made, also for a bare name in the worlds folder. */
+    char missing_nested[440], worlds_dir[400];
+    snprintf(missing_nested, sizeof missing_nested, "%s/no_parent_here/w", tmp);
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", missing_nested, "--frames", "1", NULL}), 2);
+    CHECK_STR_CONTAINS(out_text, "--world");
+    CHECK_STR_CONTAINS(out_text, "no world there (add --new to create one)");
+    CHECK(strchr(out_text, '\n') == out_text + strlen(out_text) - 1);   /* one line */
+    CHECK(access(missing_nested, F_OK) != 0);
+    snprintf(missing_nested, sizeof missing_nested, "%s/no_parent_here", tmp);
+    CHECK(access(missing_nested, F_OK) != 0);
+    snprintf(worlds_dir, sizeof worlds_dir, "%s/strata/worlds/typo_world", getenv("XDG_DATA_HOME"));
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", "typo_world", "--frames", "1", NULL}), 2);
+    CHECK(access(worlds_dir, F_OK) != 0);
 
     /* Settings survive a relaunch (XDG_CONFIG_HOME is this test's folder); a bad file is reported, kept as
      * .bad and replaced by the defaults. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "script.h"
 #include "settings.h"
 #include "strata/error.h"
 #include "strata/flags.h"
@@ -256,6 +257,22 @@ int cli_exit_code(CliStatus status)
     return status == CLI_ERROR ? 2 : 0;
 }
 
+/* Every script command's usage from the script's own table (script.c), " | " between them, lines up to 110. */
+static void cli_print_script_commands(FILE *out)
+{
+    int column = 0;
+    for (int op = 0; op < SCRIPT_OP_COUNT; op++) {
+        const char *usage = script_op_usage((ScriptOp)op);
+        int len = (int)strlen(usage);
+        if (column > 0 && column + 3 + len > 110) {
+            fputc('\n', out);
+            column = 0;
+        }
+        column += fprintf(out, "%s%s", column ? " | " : "  ", usage);
+    }
+    fputc('\n', out);
+}
+
 void cli_print_usage(FILE *out, const char *program)
 {
     fprintf(out, "Usage: %s [flags]\n\nStrata %s, a voxel sandbox.\n\nFlags:\n", program ? program : "strata",
@@ -267,12 +284,9 @@ void cli_print_usage(FILE *out, const char *program)
           "  Shift/C down (flying), F fly, left mouse dig, right mouse place (hold: repeat), middle mouse pick,\n"
           "  1-9 or wheel choose a hotbar slot, E block picker, Esc pause menu (settings, save and quit),\n  Tab next editing tool, [ ] or Ctrl+wheel tool radius, Ctrl+Z/Ctrl+Y undo/redo,\n"
           "  F2 screenshot, F3 HUD, F11 fullscreen, T time of day, B brightness, N season.\n"
-          "\nScript commands (one a line, # comments):\n"
-          "  wait_ready | wait FRAMES | teleport X Y Z | look YAW PITCH | move FORWARD RIGHT UP FRAMES\n"
-          "  jump | fly on|off | dig | place BLOCK | select BLOCK | screenshot PATH | time T | save | quit\n"
-          "  brightness B | season spring|summer|autumn|winter | dig_visible_within FRAMES | hud on|off\n"
-          "  menu open|close|picker|settings | hotbar SLOT BLOCK | select_slot N | pick | setting NAME VALUE\n"
-          "\nExit codes: 0 ok, 1 start-up or runtime error, 2 bad flag, value or script.\n", out);
+          "\nScript commands (one a line, # comments):\n", out);
+    cli_print_script_commands(out);
+    fputs("\nExit codes: 0 ok, 1 start-up or runtime error, 2 bad flag, value or script.\n", out);
 }
 
 void cli_print_usage_hint(FILE *out, const char *program)

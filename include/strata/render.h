@@ -48,6 +48,8 @@ typedef struct RenderFrame {
     float sky_brightness;         /* 0..1: dims the sky (and fog) colour by 0.5 + 0.5 * brightness */
     bool highlight;               /* draw the outline of the targeted block */
     int highlight_cell[3];
+    float highlight_min[3], highlight_max[3]; /* the outline's box in the cell, 0..1 (block_shape_bounds); both
+                                               * all 0: the whole cell */
     bool show_hud;
     const char *hud_lines[RENDER_HUD_LINES]; /* NULL-terminated early if fewer */
     float frame_seconds;          /* elapsed since the previous frame (fade-in) */

@@ -613,41 +613,6 @@ static void test_sky_dome(void)
     renderer_destroy(r);
 }
 
-/* The cloud layer's density: a pattern that repeats every RENDER_CLOUD_PERIOD texels (the texture wraps there
- * without a seam), covers about a third of the sky, and is smooth: neighbouring texels differ by little (the
- * old layer was cells of cloud or clear, so an edge was a step from 0 to 1 a pixel wide), across the wrap
- * too, and a cloud's edge is a ramp several texels wide. */
-static void test_cloud_density(void)
-{
-    enum { N = RENDER_CLOUD_PERIOD };
-    int covered = 0, samples = 0;
-    float steepest = 0.0f;
-    for (int z = 0; z < N; z += 3)
-        for (int x = 0; x < N; x += 3) {
-            float d = render_sky_cloud_density(x, z);
-            CHECK(d >= 0.0f && d <= 1.0f);
-            covered += d > 0.5f;
-            samples++;
-            float step = fabsf(d - render_sky_cloud_density(x + 1, z));
-            steepest = step > steepest ? step : steepest;
-            if (x % 51 == 0 && z % 51 == 0) {
-                CHECK(d == render_sky_cloud_density(x + N, z));
-                CHECK(d == render_sky_cloud_density(x, z - N));
-                CHECK(d == render_sky_cloud_density(x - 5 * N, z + 2 * N));
-            }
-        }
-    fprintf(stderr, "clouds: %.1f%% covered, steepest step between neighbours %.3f\n", 100.0 * covered / samples,
-            steepest);
-    CHECK(covered > samples / 4 && covered < samples / 2);
-    CHECK(steepest < 0.35f);   /* the finest octave is 2 texels; a step of cloud to clear was 1 */
-    float seam = 0.0f;
-    for (int z = 0; z < N; z++) {
-        float step = fabsf(render_sky_cloud_density(N - 1, z) - render_sky_cloud_density(N, z));
-        seam = step > seam ? step : seam;
-    }
-    CHECK(seam < 0.35f);
-}
-
 /* A chunk the player edited: its new mesh is uploaded in the next draw even behind a full budget. */
 static void test_edited_upload(void)
 {
@@ -781,7 +746,6 @@ int main(void)
     RUN(test_loading_and_ui);
     RUN(test_arena_reserve);
     RUN(test_sky_dome);
-    RUN(test_cloud_density);
     RUN(test_errors);
 
     render_fixture_end();

@@ -36,7 +36,8 @@ static const FlagSpec FLAGS[] = {
     {"--width", FLAG_INT, CLI_SIZE_MIN, CLI_SIZE_MAX, "W", "window width in pixels (default 1280)", CLI_FLAG_WIDTH},
     {"--height", FLAG_INT, CLI_SIZE_MIN, CLI_SIZE_MAX, "H", "window height in pixels (default 720)", CLI_FLAG_HEIGHT},
     {"--frames", FLAG_INT, 1, FLAG_NO_MAX, "N", "quit after N frames", CLI_FLAG_FRAMES},
-    {"--screenshot", FLAG_TEXT, 0, 0, "PATH", "write the last frame before quitting as PNG", CLI_FLAG_SCREENSHOT},
+    {"--screenshot", FLAG_TEXT, 0, 0, "PATH", "write the last frame before quitting as PNG (with --frames: once the\n"
+     "                          world is ready)", CLI_FLAG_SCREENSHOT},
     {"--script", FLAG_TEXT, 0, 0, "FILE", "play a script of commands (see below)", CLI_FLAG_SCRIPT},
     {"--far-distance", FLAG_INT, 0, CLI_FAR_DISTANCE_MAX, "BLOCKS",
      "far terrain beyond the voxel chunks up to BLOCKS away, 0 = off (default 2048)", CLI_FLAG_FAR_DISTANCE},

@@ -24,7 +24,7 @@
  * on the beach (pass 1's shore rule, within beach_distance of the sea: gen24_shore_distance), and in a
  * desert that a biome map paints (hot, humidity <= 3). Pass 1's hot-and-dry sandstone alone (temperature
  * over 8, humidity under 8: the seed's climate fields, or a painted grassland) knows nothing of the map's
- * relief, and it put sand in patches halfway up its slopes. */
+ * relief, and it put sand in patches halfway up its slopes (heightmap version 1 keeps that). */
 static bool gen24_heightmap_sand(const Gen24 *g, int wx, int wz, int temperature, int humidity)
 {
     if (fabsf(gen24_shore_distance(g, (float)wx + 0.5f, (float)wz + 0.5f)) < g->cfg.terrain.beach_distance)
@@ -37,7 +37,8 @@ void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_bloc
 {
     int b;
     /* pass 1's sandstone makes a desert's or beach's sand; in a heightmap world only where that rule says */
-    bool sand = top_block == BLOCK_SANDSTONE && (!g->hm || gen24_heightmap_sand(g, wx, wz, temperature, humidity));
+    bool sand = top_block == BLOCK_SANDSTONE &&
+                (!g->hm || !g->hm->sand_by_sea_only || gen24_heightmap_sand(g, wx, wz, temperature, humidity));
     if (g->hm && !sand) {
         /* heightmap worlds: the auto-splat rules choose */
         gen_heightmap_surface(g->hm, wx, wz, top_y, &b, depth);

@@ -294,7 +294,8 @@ static void test_splat_rules(const char *map)
 /* With the built-in splat rules sand lies only low: on the beach by the sea and in the rules' low band (relative
  * height under 0.25 + its blend), never up the slopes. The cone's slopes run from the sea to 140 over every
  * climate the seed's fields give; sand halfway up them came from pass 1's sandstone (hot and dry climate),
- * which fell through the grass layer into gen24's desert sand whatever the rules said. Heightmap version 1
+ * which fell through the grass layer into gen24's desert sand whatever the rules said, or stayed bare where
+ * the rules (rock) or gen24 (high ground) left the rock bare: sand-coloured outcrops. Heightmap version 1
  * (worlds made before) keeps doing so, so their new chunks match their old ones. Returns the sand columns
  * above the beach and the low band, or -1. */
 static int sand_up_the_slopes(const char *map, int version, int *sand)
@@ -319,14 +320,15 @@ static int sand_up_the_slopes(const char *map, int version, int *sand)
                     int top = ground_top(c, x, z);
                     if (top < sea) continue;
                     columns++;
-                    if (chunk_get_contents(c, x, top, z) != BLOCK_SAND) continue;
+                    int b = chunk_get_contents(c, x, top, z);
+                    if (b != BLOCK_SAND && b != BLOCK_SANDSTONE) continue;   /* sand-coloured, seen from afar */
                     (*sand)++;
                     if (top > sea + 4 && top > low_top) sand_high++;
                     if (top > highest) highest = top;
                 }
             chunk_destroy(c);
         }
-    fprintf(stderr, "version %d (0: the newest): sand on %d of %d dry columns, %d above the beach and the low band (highest at y "
+    fprintf(stderr, "version %d (0: the newest): sand or sandstone on %d of %d dry columns, %d above the beach and the low band (highest at y "
             "%d)\n", version, *sand, columns, sand_high, highest);
     CHECK(columns > 20000);
     gen_context_destroy(ctx);

@@ -32,6 +32,17 @@ static bool gen24_heightmap_sand(const Gen24 *g, int wx, int wz, int temperature
     return g->hm->has_biomes && temperature > 8 && humidity <= 3;
 }
 
+/* A heightmap world's bare rock (a surface 0 deep: the splat rules' rock layer, or gen24's thinning on high
+ * ground) where pass 1 laid the dry climate's sandstone and it is not sand: granite, the rock around it, 4
+ * deep (a steep slope's sides), so the slopes away from beach and desert show no sand-coloured outcrops. */
+static void gen24_heightmap_bare_rock(const Gen24 *g, int top_block, int top_y, int *block, int *depth)
+{
+    if (*depth != 0 || top_block != BLOCK_SANDSTONE || !g->hm->sand_by_sea_only)
+        return;
+    *block = BLOCK_GRANITE;
+    *depth = top_y < 4 ? top_y : 4;
+}
+
 void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_block, int above_block,
                          int temperature, int humidity, float mountain, int *block, int *depth)
 {
@@ -45,6 +56,7 @@ void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_bloc
         if (*depth >= 0) {
             *block = b;
             if (*depth > top_y) *depth = top_y;
+            gen24_heightmap_bare_rock(g, top_block, top_y, block, depth);
             return;
         }
         /* grass and dirt layers: gen24's dirt with its depth below */
@@ -78,6 +90,8 @@ void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_bloc
     }
     *block = b;
     *depth = d;
+    if (g->hm && !sand)
+        gen24_heightmap_bare_rock(g, top_block, top_y, block, depth);
 }
 
 static inline bool is_ground(int id) { return id != BLOCK_AIR && id != BLOCK_WATER; }

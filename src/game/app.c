@@ -563,6 +563,9 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     frame.highlight_cell[0] = app->target.x;
     frame.highlight_cell[1] = app->target.y;
     frame.highlight_cell[2] = app->target.z;
+    if (app->has_target)   /* the outline of a snow layer, a torch or a plant is its own box, not its cell */
+        block_shape_bounds((BlockShape)app->world.blocks->shape[cell_contents(app->target.value)],
+                           frame.highlight_min, frame.highlight_max);
     frame.show_hud = app->show_hud && app->screen == APP_SCREEN_PLAY;
     for (int i = 0; i < lines.count; i++) frame.hud_lines[i] = lines.text[i];
     frame.frame_seconds = (float)dt;
@@ -628,6 +631,18 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
 
 /* ---- the loop ------------------------------------------------------------------------------------------ */
 
+/* --frames N quits after N frames; with --screenshot it waits on past N until the world is ready and shown
+ * (the loading screen gone, no chunk still fading in), so the picture is of the world, not of the loading
+ * screen. It gives up after APP_READY_FRAME_CAP more frames and takes what is there, saying so. */
+static bool frames_may_quit(App *app)
+{
+    if (!app->opts.screenshot_path || app_world_settled(app)) return true;
+    if (app->frame_index + 1 < app->opts.frames + APP_READY_FRAME_CAP) return false;
+    log_warn(APP_TAG, "--frames %ld --screenshot: the world was not ready after %ld more frames; taking the "
+             "screenshot as it is", app->opts.frames, APP_READY_FRAME_CAP);
+    return true;
+}
+
 int app_run(App *app)
 {
     bool lockstep = app->opts.script_path != NULL;
@@ -652,7 +667,7 @@ int app_run(App *app)
             log_info(APP_TAG, "hangup: saving and quitting");
             app->quit = true;
         }
-        if (app->opts.frames > 0 && app->frame_index + 1 >= app->opts.frames) app->quit = true;
+        if (app->opts.frames > 0 && app->frame_index + 1 >= app->opts.frames && frames_may_quit(app)) app->quit = true;
 
         PlayerInput pin = {0};
         StResult rc = ST_OK;

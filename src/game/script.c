@@ -50,6 +50,11 @@ const char *script_op_name(ScriptOp op)
     return (op >= 0 && op < SCRIPT_OP_COUNT) ? OP_NAMES[op] : "?";
 }
 
+const char *script_op_usage(ScriptOp op)
+{
+    return (op >= 0 && op < SCRIPT_OP_COUNT) ? OP_USAGE[op] : "?";
+}
+
 typedef struct LineCtx {
     const char *path;
     int line;

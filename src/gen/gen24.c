@@ -264,15 +264,19 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
 /* ---- heightmap worlds ---- */
 
 /* Version 1: gen24 version 2's passes over the map's height, climate and splat rules. A world records it, and
- * a later change to what a heightmap world generates bumps it, as for gen24. */
-#define GEN_HEIGHTMAP_VERSION 1
+ * a later change to what a heightmap world generates bumps it, as for gen24. Version 2: pass 1's sandstone
+ * makes sand only on the beach or in a painted desert (GenHeightmap.sand_by_sea_only), not up the slopes. */
+#define GEN_HEIGHTMAP_VERSION 2
+#define GEN_HEIGHTMAP_VERSION_SAND_ANYWHERE 1
 #define GEN_HEIGHTMAP_GEN24_VERSION 2
 
 StResult gen_heightmap_create(Generator *gen, const WorldgenConfig *cfg, int version)
 {
-    if (version != 0 && version != GEN_HEIGHTMAP_VERSION)
-        return st_fail(ST_ERR_VERSION, "generator 'heightmap' version %d is not known to this build (it has version %d)",
-                       version, GEN_HEIGHTMAP_VERSION);
+    if (version != 0 && (version < GEN_HEIGHTMAP_VERSION_SAND_ANYWHERE || version > GEN_HEIGHTMAP_VERSION))
+        return st_fail(ST_ERR_VERSION, "generator 'heightmap' version %d is not known to this build (it has versions "
+                       "%d..%d)", version, GEN_HEIGHTMAP_VERSION_SAND_ANYWHERE, GEN_HEIGHTMAP_VERSION);
+    if (version == 0)
+        version = GEN_HEIGHTMAP_VERSION;
     GenHeightmap *hm = NULL;
     WorldSettings *s = &gen->settings;
     StResult rc = gen_heightmap_load(s, gen->blocks, cfg->sea_level + s->sea_level_offset, &hm);
@@ -295,8 +299,9 @@ StResult gen_heightmap_create(Generator *gen, const WorldgenConfig *cfg, int ver
     }
     Gen24 *g = gen->impl;
     g->hm = hm;
+    hm->sand_by_sea_only = version >= 2;
     gen->name = "heightmap";
-    gen->version = GEN_HEIGHTMAP_VERSION;
+    gen->version = version;
     g->key = gen_generator_key(gen, cfg->text_hash ^ hm->hash);
     return ST_OK;
 }

@@ -420,8 +420,6 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             ctx->neighbours[n] = k && k != chunk ? chunk_cell_view_const(k) : own;
             ctx->neighbour_missing[n] = !k;
         }
-    if (pass == 2)   /* whole-chunk work: once per build, in the pass that finishes it */
-        mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
     uint64_t hashes[MESHER_PASS_SLICES];
@@ -449,5 +447,13 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
         g->slices_rebuilt_last_pass++;
         if (ctx->failed)
             log_error("mesh", "chunk %d,%d slice %d: out of memory for vertices", chunk->coord_x, chunk->coord_z, s);
+    }
+    /* The occluders come from the chunk's own cells, which every slice hash covers: while no slice is rebuilt
+     * (an edit next door that changed only light, or nothing here) they stay as they are. Whole-chunk work:
+     * once per build, in the pass that finishes it. */
+    if (g->slices_rebuilt_last_pass > 0) g->occluders_current = false;
+    if (pass == 2 && !g->occluders_current) {
+        mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
+        g->occluders_current = true;
     }
 }

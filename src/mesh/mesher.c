@@ -237,34 +237,6 @@ static bool mesher_slice_empty(CellViewConst cells, int slice)
     return true;
 }
 
-/* The per-kind bit masks (bit j = row j) of a column's 32 kind bytes (rows 18..31 zero). */
-static inline void mesher_kind_masks(const uint8_t kinds[32], uint32_t *opaque, uint32_t *nonair, uint32_t *water,
-                                     uint32_t *leaves, uint32_t *far_opaque)
-{
-    uint32_t out[5];
-#if defined(__SSE2__)
-    __m128i lo = _mm_loadu_si128((const __m128i *)kinds), hi = _mm_loadu_si128((const __m128i *)(kinds + 16));
-    for (int b = 0; b < 5; b++) {   /* bit b of every byte to its top bit, then one movemask per 16 rows */
-        __m128i l = lo, h = hi;
-        for (int t = b; t < 7; t++) {
-            l = _mm_add_epi8(l, l);
-            h = _mm_add_epi8(h, h);
-        }
-        out[b] = (uint32_t)_mm_movemask_epi8(l) | (uint32_t)_mm_movemask_epi8(h) << 16;
-    }
-#else
-    for (int b = 0; b < 5; b++) {
-        out[b] = 0;
-        for (int j = 0; j < 32; j++) out[b] |= (uint32_t)(kinds[j] >> b & 1u) << j;
-    }
-#endif
-    *opaque = out[0];
-    *nonair = out[1];
-    *water = out[2];
-    *leaves = out[3];
-    *far_opaque = out[4];
-}
-
 /* Copies one slice with its border into ctx->slab_data (for a slice that is rebuilt) and builds its
  * per-column bit masks on the way (rows walked downwards, so every shift is by one). */
 static void mesher_copy_slab(MesherContext *ctx, int slice)

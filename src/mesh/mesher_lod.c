@@ -249,15 +249,18 @@ static void lod_column_masks(const MesherContext *ctx, const MesherSlab *slab, i
     bool missing;
     const int32_t *column = mesher_source_column(ctx, x, z, &missing);
     int y0 = slice * CHUNK_SLICE_HEIGHT - 2;
+    uint8_t kinds[32] = {0};   /* row r's MESHER_KIND_* bits (air: none) */
     for (int r = 0; r < 20; r += in_slab ? 19 : 1) {
         int wy = y0 + r;
         if (wy >= CHUNK_SIZE_Y || (missing && wy >= 0)) continue;   /* air: no bits */
-        unsigned k = wy < 0 ? ctx->kind[BLOCK_BEDROCK] : ctx->kind[cell_contents(cell_load(&column[wy]))];
-        o |= (uint32_t)(k & MESHER_KIND_OPAQUE) << r;
-        w |= (uint32_t)((k >> 2) & 1u) << r;
-        l |= (uint32_t)((k >> 3) & 1u) << r;
-        ice |= (uint32_t)((k >> 4) & 1u) << r;
+        kinds[r] = wy < 0 ? ctx->kind[BLOCK_BEDROCK] : ctx->kind[cell_contents(cell_load(&column[wy]))];
     }
+    uint32_t ko, kn, kw, kl, ki;
+    mesher_kind_masks(kinds, &ko, &kn, &kw, &kl, &ki);
+    o |= ko;
+    w |= kw;
+    l |= kl;
+    ice |= ki;
     masks[0] = o | ice | ice << 1;
     masks[1] = l;
     masks[2] = w;

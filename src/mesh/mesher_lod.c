@@ -311,11 +311,22 @@ static bool lod_classify(const MesherContext *ctx, const MesherSlab *slab, int s
     return any;
 }
 
+/* Whether every cell of the slab is solid (opaque or far-opaque) below the world's top slice: then every block
+ * of the slice and of the ring around it in the slab is solid, no face is uncovered and no edge cell open, and
+ * the tops of its highest blocks belong to the slice above. Buried rock costs a check of its masks. */
+static bool lod_buried(const MesherSlab *slab, int slice)
+{
+    if (slice >= CHUNK_SLICES - 1) return false;
+    uint32_t all = (1u << SLAB_SIZE) - 1;
+    for (int c = 0; c < SLAB_COLUMNS; c++) all &= slab->opaque[c] | slab->far_opaque[c];
+    return all == (1u << SLAB_SIZE) - 1;
+}
+
 void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList lists[MESH_SUBSET_COUNT])
 {
     for (int k = 0; k < MESH_SUBSET_COUNT; k++) lists[k].count = 0;
     uint8_t kinds[LOD_GRID * LOD_GRID * LOD_GRID];
-    if (!lod_classify(ctx, slab, slice, kinds)) return;
+    if (lod_buried(slab, slice) || !lod_classify(ctx, slab, slice, kinds)) return;
     const int32_t *saved = ctx->slab;
     ctx->slab = slab->cells;
     /* A top at the slice's floor belongs to the block under the slice but faces this slice's space: this slice

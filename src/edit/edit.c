@@ -3,7 +3,8 @@
  * Design. The raw change writes the cell with a relaxed atomic store (the worker may be lighting or meshing
  * this chunk or a neighbour right now), with its light bits cleared: light is recomputed because the 3x3
  * chunk neighbourhood is downgraded to InvalidLight and marked as edited, so the worker redoes those chunks
- * before anything else. Only chunks whose contents exist (main state >= InvalidLight) are edited; below
+ * before anything else; a change that can only raise light (edit_only_brightens: digging, a torch) sends
+ * the 8 neighbours only to InvalidPropagatedLight, as their own light cannot change. Only chunks whose contents exist (main state >= InvalidLight) are edited; below
  * that the worker is still loading or generating them. An edit bumps the modification counter (the chunk
  * is saved when released, on quit or by autosave) and clears CHUNK_FLAG_DAMAGED_ON_DISK: once the player
  * changes a chunk whose stored copy was unreadable, the player's version wins and may replace it.

@@ -12,7 +12,9 @@
  *     a near chunk's to show a step towards the camera at the boundary: a step down there is a back face), a
  *     trunk or a one-thick wall stays, and a river one or two cells wide is not filled by its banks;
  *   - empty otherwise.
- * The blocks one beyond the slice are classified too (from the 3x3 chunks; the slice hash covers two cells
+ * The 10 blocks of a block column are classified at once, bit-parallel, from its 4 columns' masks (lod_classify),
+ * and a slab of solid cells only (buried rock) is skipped outright (lod_buried). The blocks one beyond the slice
+ * are classified too (from the 3x3 chunks; the slice hash covers two cells
  * of border for that, mesher.c), so both sides of a slice or chunk border agree and the far copy is
  * watertight: a solid block shows a face where the block beside it is not solid, a leaf block where it is
  * empty. On the chunk's edge a solid block's side shows also where the blocks on both sides are solid but a

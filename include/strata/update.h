@@ -89,6 +89,8 @@ void updater_downgrade_chunk(TerrainUpdater *updater, TerrainChunk *chunk, Chunk
 /* As updater_downgrade_chunk, for a chunk whose cells the player changed: the worker redoes it before
  * any chunk that was not edited (edit.h calls this for the 3x3 neighbourhood of a changed cell). */
 void updater_downgrade_chunk_edited(TerrainUpdater *updater, TerrainChunk *chunk, ChunkState state);
+/* The block registry the updater was created with (the edit path reads block properties through it). */
+const BlockRegistry *updater_blocks(const TerrainUpdater *updater);
 /* Lowers every chunk to at most `state`, nearest first (season/brightness change, sky light change). */
 void updater_downgrade_all(TerrainUpdater *updater, ChunkState state);
 /* Sets the sky light level; a change downgrades all chunks to InvalidLight. */

@@ -4,7 +4,9 @@
  * straight from the 3x3 chunks (relaxed atomic loads: neighbours may be edited concurrently), together
  * with everything else the geometry depends on (the columns' temperature and humidity, the brightness
  * and season settings). A slice that was built before with the same hash keeps its geometry: a
- * single-block edit relights 9 chunks but remeshes only the few slices whose cells or light changed.
+ * single-block edit relights 9 chunks but remeshes only the few slices whose cells or light changed (the
+ * hash adds two 64-bit words per SSE2 step; pass 2 redoes the chunk's occluders only when a slice of it was
+ * rebuilt).
  * A slice to rebuild is copied into the context's slab, and per-column bit masks (opaque cube / not
  * air / water, one bit per y) let whole runs of buried stone or still water be skipped 18 cells at a
  * time, so only cells that can show a face reach the per-cell code (mesher_faces.c, mesher_shapes.c).
@@ -138,35 +140,87 @@ typedef int64_t __attribute__((may_alias)) MesherCellPair;
 #define MESHER_KEY_STEP 0x9E3779B97F4A7C15ull
 #define MESHER_HASH_BORDER 2
 
+/* One slice's 10 words of one column (all inside the world) added to its sum: two words per SSE2 step
+ * (pmuludq multiplies the low halves of both lanes by their high halves), the same sum as the scalar loop. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The cells are read with plain vector loads while the main thread may store to them (relaxed atomics
+ * elsewhere): a torn read only gives a hash that differs, and the edit that stored sends the chunk back to
+ * be meshed again. ThreadSanitizer is told not to instrument it. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MESHER_NO_TSAN __attribute__((no_sanitize("thread")))
+#endif
+#endif
+#if !defined(MESHER_NO_TSAN) && defined(__SANITIZE_THREAD__)
+#define MESHER_NO_TSAN __attribute__((no_sanitize("thread")))
+#endif
+#ifndef MESHER_NO_TSAN
+#define MESHER_NO_TSAN
+#endif
+MESHER_NO_TSAN static inline __m128i mesher_hash_words(__m128i acc, const int32_t *rows, uint64_t key, __m128i keep)
+{
+    __m128i k = _mm_set_epi64x((long long)(key + MESHER_KEY_STEP), (long long)key);
+    const __m128i step = _mm_set1_epi64x((long long)(2 * MESHER_KEY_STEP));
+    for (int w = 0; w < 10; w += 2) {
+        __m128i x = _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(rows + 2 * w)), keep), k);
+        acc = _mm_add_epi64(acc, _mm_mul_epu32(x, _mm_srli_epi64(x, 32)));
+        k = _mm_add_epi64(k, step);
+    }
+    return acc;
+}
+#endif
+
 static void mesher_hash_pass(const MesherContext *ctx, int first_slice, uint64_t seed,
-                             uint64_t hashes[MESHER_PASS_SLICES])
+                                              uint64_t hashes[MESHER_PASS_SLICES])
 {
     uint64_t sum[MESHER_PASS_SLICES], key[MESHER_PASS_SLICES];
     for (int i = 0; i < MESHER_PASS_SLICES; i++) {
         sum[i] = 0;
         key[i] = mesher_hash_round(seed, (uint64_t)(first_slice + 2 * i));
     }
+#if defined(__SSE2__)
+    __m128i acc[MESHER_PASS_SLICES];
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) acc[i] = _mm_setzero_si128();
+#endif
     const uint64_t pair_light = ((uint64_t)CELL_LIGHT_MASK << 32) | CELL_LIGHT_MASK;
     for (int sz = -MESHER_HASH_BORDER; sz < CHUNK_SIZE_Z + MESHER_HASH_BORDER; sz++)
         for (int sx = -MESHER_HASH_BORDER; sx < CHUNK_SIZE_X + MESHER_HASH_BORDER; sx++) {
             bool missing;
             const int32_t *column = mesher_source_column(ctx, sx, sz, &missing);
             uint64_t keep = missing ? pair_light : ~0ull;
+#if defined(__SSE2__)
+            __m128i keep_v = _mm_set1_epi64x((long long)keep);
+#endif
             for (int i = 0; i < MESHER_PASS_SLICES; i++) {
                 /* rows y0-2 .. y0+17: word w (w = 0..9) holds rows y0-2+2w and y0-1+2w, clipped to the world */
                 int y0 = (first_slice + 2 * i) * CHUNK_SLICE_HEIGHT;
-                const MesherCellPair *rows = (const MesherCellPair *)&column[y0];   /* word w: rows[w - 1] */
-                uint64_t s = sum[i], k = key[i];
+                uint64_t k = key[i];
+                key[i] = k + 10 * MESHER_KEY_STEP;
                 int w_lo = y0 > 0 ? 0 : 1, w_hi = y0 + 18 <= CHUNK_SIZE_Y ? 10 : 9;
+#if defined(__SSE2__)
+                if (w_lo == 0 && w_hi == 10) {
+                    acc[i] = mesher_hash_words(acc[i], &column[y0 - 2], k, keep_v);
+                    continue;
+                }
+#endif
+                const MesherCellPair *rows = (const MesherCellPair *)&column[y0];   /* word w: rows[w - 1] */
+                uint64_t s = sum[i];
                 for (int w = w_lo; w < w_hi; w++) {
                     uint64_t x = ((uint64_t)__atomic_load_n(&rows[w - 1], __ATOMIC_RELAXED) & keep) + k +
                                  (uint64_t)w * MESHER_KEY_STEP;
                     s += (x & 0xFFFFFFFFull) * (x >> 32);
                 }
                 sum[i] = s;
-                key[i] = k + 10 * MESHER_KEY_STEP;
             }
         }
+#if defined(__SSE2__)
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) {
+        uint64_t lanes[2];
+        _mm_storeu_si128((__m128i *)lanes, acc[i]);
+        sum[i] += lanes[0] + lanes[1];
+    }
+#endif
     for (int i = 0; i < MESHER_PASS_SLICES; i++) hashes[i] = mesher_hash_finish(mesher_hash_round(key[i], sum[i]));
 }
 
@@ -203,22 +257,14 @@ static void mesher_copy_slab(MesherContext *ctx, int slice)
             int32_t keep = missing ? CELL_LIGHT_MASK : ~0;
             int col = sx + sz * SLAB_SIZE;
             int32_t *dst = &slab->cells[col * SLAB_STRIDE_X];
-            uint32_t opaque = 0, nonair = 0, water = 0, leaves = 0, far_opaque = 0;
-            for (int j = SLAB_SIZE - 1; j >= 0; j--) {
+            uint8_t kinds[32] = {0};   /* slab row j's MESHER_KIND_* bits */
+            for (int j = 0; j < SLAB_SIZE; j++) {
                 int32_t v = j < j_lo ? below : j >= j_hi ? above : cell_load(&from[j]) & keep;
                 dst[j] = v;
-                unsigned k = kind[cell_contents(v)];
-                opaque = (opaque << 1) | (k & MESHER_KIND_OPAQUE);
-                nonair = (nonair << 1) | ((k >> 1) & 1u);
-                water = (water << 1) | ((k >> 2) & 1u);
-                leaves = (leaves << 1) | ((k >> 3) & 1u);
-                far_opaque = (far_opaque << 1) | ((k >> 4) & 1u);
+                kinds[j] = kind[cell_contents(v)];
             }
-            slab->opaque[col] = opaque;
-            slab->nonair[col] = nonair;
-            slab->water[col] = water;
-            slab->leaves[col] = leaves;
-            slab->far_opaque[col] = far_opaque;
+            mesher_kind_masks(kinds, &slab->opaque[col], &slab->nonair[col], &slab->water[col], &slab->leaves[col],
+                              &slab->far_opaque[col]);
         }
 }
 
@@ -348,8 +394,6 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             ctx->neighbours[n] = k && k != chunk ? chunk_cell_view_const(k) : own;
             ctx->neighbour_missing[n] = !k;
         }
-    if (pass == 2)   /* whole-chunk work: once per build, in the pass that finishes it */
-        mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
     uint64_t hashes[MESHER_PASS_SLICES];
@@ -377,5 +421,13 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
         g->slices_rebuilt_last_pass++;
         if (ctx->failed)
             log_error("mesh", "chunk %d,%d slice %d: out of memory for vertices", chunk->coord_x, chunk->coord_z, s);
+    }
+    /* The occluders come from the chunk's own cells, which every slice hash covers: while no slice is rebuilt
+     * (an edit next door that changed only light, or nothing here) they stay as they are. Whole-chunk work:
+     * once per build, in the pass that finishes it. */
+    if (g->slices_rebuilt_last_pass > 0) g->occluders_current = false;
+    if (pass == 2 && !g->occluders_current) {
+        mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
+        g->occluders_current = true;
     }
 }

@@ -13,6 +13,10 @@
 
 #include "strata/mesher.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define SLAB_SIZE     18
 #define SLAB_STRIDE_Y 1
 #define SLAB_STRIDE_X SLAB_SIZE
@@ -107,6 +111,34 @@ struct MesherContext {
     VertexList near_list;                  /* scratch: faces of far-opaque cubes (ice), put after the rest of
                                             * the transparent subset: far chunks' copy holds those blocks */
 };
+
+/* The per-kind bit masks (bit j = row j) of a column's 32 kind bytes (SSE2: one movemask per kind and 16 rows). */
+static inline void mesher_kind_masks(const uint8_t kinds[32], uint32_t *opaque, uint32_t *nonair, uint32_t *water,
+                                     uint32_t *leaves, uint32_t *far_opaque)
+{
+    uint32_t out[5];
+#if defined(__SSE2__)
+    __m128i lo = _mm_loadu_si128((const __m128i *)kinds), hi = _mm_loadu_si128((const __m128i *)(kinds + 16));
+    for (int b = 0; b < 5; b++) {   /* bit b of every byte to its top bit, then one movemask per 16 rows */
+        __m128i l = lo, h = hi;
+        for (int t = b; t < 7; t++) {
+            l = _mm_add_epi8(l, l);
+            h = _mm_add_epi8(h, h);
+        }
+        out[b] = (uint32_t)_mm_movemask_epi8(l) | (uint32_t)_mm_movemask_epi8(h) << 16;
+    }
+#else
+    for (int b = 0; b < 5; b++) {
+        out[b] = 0;
+        for (int j = 0; j < 32; j++) out[b] |= (uint32_t)(kinds[j] >> b & 1u) << j;
+    }
+#endif
+    *opaque = out[0];
+    *nonair = out[1];
+    *water = out[2];
+    *leaves = out[3];
+    *far_opaque = out[4];
+}
 
 /* mesher_light.c */
 void mesher_light_init_tables(MesherContext *ctx);

@@ -229,6 +229,8 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         const PendingDowngrade *d = &UPDATE_ARRAY_AT(&u->downgrades, PendingDowngrade, i);
         if (d->chunk->thread_state > d->state) d->chunk->thread_state = d->state;
         if (d->edited) d->chunk->worker_flags |= UPDATE_WORKER_FLAG_EDITED;
+        /* sent back to propagate: its light may rise again (an edit next door that only brightens) */
+        if (d->state <= CHUNK_STATE_INVALID_PROPAGATED_LIGHT) d->chunk->worker_flags &= ~LIGHT_WORKER_FLAG_PROPAGATED;
         changed = true;
     }
     u->downgrades.count = 0;

@@ -228,6 +228,8 @@ void updater_downgrade_chunk(TerrainUpdater *u, TerrainChunk *chunk, ChunkState 
     update_queue_downgrade(u, chunk, state, false);
 }
 
+const BlockRegistry *updater_blocks(const TerrainUpdater *u) { return u->blocks; }
+
 void updater_downgrade_chunk_edited(TerrainUpdater *u, TerrainChunk *chunk, ChunkState state)
 {
     update_queue_downgrade(u, chunk, state, true);

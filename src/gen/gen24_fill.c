@@ -20,7 +20,7 @@
 #include <math.h>
 #include <string.h>
 
-#define TL_COARSE 4096
+#define TL_COARSE 8192
 
 typedef struct CoarseMemo {
     uint64_t tag;
@@ -40,7 +40,7 @@ void gen24_coarse_base(const Gen24 *g, int wx, int wz, bool fields, Gen24Coarse 
         return;
     }
     uint64_t tag = rng_hash2(g->key, wx, wz) | 1;
-    CoarseMemo *m = &tl_coarse[(tag >> 32) % TL_COARSE];
+    CoarseMemo *m = &tl_coarse[(((unsigned)wz >> 2) & 63u) << 7 | (((unsigned)wx >> 2) & 127u)];
     if (m->tag != tag || m->wx != wx || m->wz != wz) {
         coarse_base_compute(g, wx, wz, true, out);
         m->fields = out->fields;

@@ -48,23 +48,45 @@ typedef struct GenScatterItem {
 
 /* ---- environment ---- */
 
-typedef struct EnvSample { Gen24Lattice f; float height; } EnvSample;
-
-/* A query's environment: the generator and the forest-patch field of the chunks it has touched (the field is
- * constant per chunk; a query covers a few). */
+/* A query's environment: the generator, the forest-patch field of the chunks it has touched (the field is
+ * constant per chunk; a query covers a few), and the lattice samples of the query's area (its bounds grown by
+ * the group's reach), each taken from gen24_coarse_base once per query: a candidate reads its four corners
+ * from this grid, not from the per-thread memo (a hash per corner, and a miss when the memo lost it). */
 #define ENV_FOREST 16
+#define ENV_GRID 24                 /* lattice points per side: a 16-block area grown by a reach up to 36 */
+
+typedef struct EnvSample { Gen24Lattice f; float height; } EnvSample;
 
 typedef struct ScatterEnv {
     const Gen24 *g;
     int forest_n;
     int forest_cx[ENV_FOREST], forest_cz[ENV_FOREST];
     float forest[ENV_FOREST];
+    int lx0, lz0, lw, lh;           /* the grid: lattice points (lx0 + i) * 4, (lz0 + j) * 4 */
+    uint8_t have[ENV_GRID * ENV_GRID];
+    EnvSample grid[ENV_GRID * ENV_GRID];
 } ScatterEnv;
 
 static void env_init(ScatterEnv *e, const Gen24 *g)
 {
     e->g = g;
     e->forest_n = 0;
+    e->lw = e->lh = 0;
+}
+
+/* Prepares the grid for a query of `group` over [x0, x1) x [z0, z1) (candidates lie within the reach). */
+static void env_query(ScatterEnv *e, const ScatterConfig *cfg, int group, int x0, int z0, int x1, int z1)
+{
+    int reach = (int)ceilf(cfg->group_reach[group]);
+    if (reach < 1)
+        reach = 1;
+    e->lx0 = (x0 - reach) >> 2;
+    e->lz0 = (z0 - reach) >> 2;
+    e->lw = ((x1 + reach - 1) >> 2) + 2 - e->lx0;
+    e->lh = ((z1 + reach - 1) >> 2) + 2 - e->lz0;
+    if (e->lw > ENV_GRID || e->lh > ENV_GRID)
+        e->lw = e->lh = 0; /* a reach too long for the grid: every corner from the memo */
+    memset(e->have, 0, sizeof e->have);
 }
 
 static float env_forest(ScatterEnv *e, int cx, int cz)
@@ -88,6 +110,22 @@ static EnvSample env_sample(const Gen24 *g, int wx, int wz)
     return (EnvSample){c.fields, c.height};
 }
 
+/* The sample at lattice point (lx * 4, lz * 4), from the query's grid. */
+static const EnvSample *env_corner(ScatterEnv *e, int lx, int lz, EnvSample *scratch)
+{
+    int i = lx - e->lx0, j = lz - e->lz0;
+    if (i < 0 || j < 0 || i >= e->lw || j >= e->lh) {
+        *scratch = env_sample(e->g, lx * 4, lz * 4);
+        return scratch;
+    }
+    int k = j * ENV_GRID + i;
+    if (!e->have[k]) {
+        e->grid[k] = env_sample(e->g, lx * 4, lz * 4);
+        e->have[k] = 1;
+    }
+    return &e->grid[k];
+}
+
 static float ramp(const ScatterRamp *r, float v)
 {
     if (!r->set) return 1.0f;
@@ -101,18 +139,16 @@ static float env_density(void *user, const ScatterRule *r, int x, int z)
     float d = r->forest ? env_forest(e, x >> 4, z >> 4) : 1.0f;
     if (d <= 0.0f)
         return 0.0f;
-    int x0 = x & ~3, z0 = z & ~3;
-    EnvSample k[4];
-    k[0] = env_sample(g, x0, z0);
-    k[1] = env_sample(g, x0 + 4, z0);
-    k[2] = env_sample(g, x0, z0 + 4);
-    k[3] = env_sample(g, x0 + 4, z0 + 4);
+    int lx = x >> 2, lz = z >> 2;
+    EnvSample scratch[4];
+    const EnvSample *k[4] = {env_corner(e, lx, lz, &scratch[0]), env_corner(e, lx + 1, lz, &scratch[1]),
+                             env_corner(e, lx, lz + 1, &scratch[2]), env_corner(e, lx + 1, lz + 1, &scratch[3])};
     float fx = (float)(x & 3) * 0.25f, fz = (float)(z & 3) * 0.25f;
-    float height = gen24_field_bilerp(k[0].height, k[1].height, k[2].height, k[3].height, fx, fz);
-    int t = gen24_temperature_of(g, gen24_field_bilerp(k[0].f.temperature, k[1].f.temperature, k[2].f.temperature,
-                                                       k[3].f.temperature, fx, fz));
-    int h = gen24_humidity_of(g, gen24_field_bilerp(k[0].f.humidity, k[1].f.humidity, k[2].f.humidity,
-                                                    k[3].f.humidity, fx, fz));
+    float height = gen24_field_bilerp(k[0]->height, k[1]->height, k[2]->height, k[3]->height, fx, fz);
+    int t = gen24_temperature_of(g, gen24_field_bilerp(k[0]->f.temperature, k[1]->f.temperature, k[2]->f.temperature,
+                                                       k[3]->f.temperature, fx, fz));
+    int h = gen24_humidity_of(g, gen24_field_bilerp(k[0]->f.humidity, k[1]->f.humidity, k[2]->f.humidity,
+                                                    k[3]->f.humidity, fx, fz));
     int y = (int)height + 1;
     if (y - 1 < r->height_min || y - 1 > r->height_max)
         return 0.0f; /* the lattice height is near the ground's: water and low shores drop out before spacing */
@@ -152,10 +188,12 @@ void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk)
     const ScatterConfig *cfg = g->scatter;
     CellView view = chunk_cell_view(chunk);
     const int32_t grass = cell_make(BLOCK_GRASS, 0);
+    int16_t tops[16][16]; /* gen_column_top of each column, kept as plants are placed */
     for (int x = 0; x < 16; x++)
         for (int z = 0; z < 16; z++) {
             int32_t *column = cell_view_column(view, x, z);
             int y = gen_column_top(column, 254);
+            tops[z][x] = (int16_t)y;
             if (y >= 0 && cell_contents(column[y]) == BLOCK_DIRT)
                 column[y] = grass;
         }
@@ -171,12 +209,13 @@ void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk)
     for (int group = 0; group < cfg->group_count; group++) {
         if (g->scatter_rules->object_group[group])
             continue;
+        env_query(env, cfg, group, ox, oz, ox + 16, oz + 16);
         int n = scatter_points(cfg, g->seed_scatter, group, ox, oz, ox + 16, oz + 16, env_density, env, pts, 256);
         for (int i = 0; i < n && i < 256; i++) {
             const ScatterRule *r = &cfg->rules[pts[i].rule];
             int lx = pts[i].x - ox, lz = pts[i].z - oz;
             int32_t *column = cell_view_column(view, lx, lz);
-            int y = gen_column_top(column, 254);
+            int y = tops[lz][lx];
             if (y < 0 || y < r->height_min || y > r->height_max || !ground_ok(r, cell_contents(column[y])))
                 continue;
             int ground = cell_contents(column[y]);
@@ -199,6 +238,7 @@ void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk)
                 continue;
             for (int k = 1; k <= stack; k++)
                 column[y + k] = cell_make(r->block, 0);
+            tops[lz][lx] = (int16_t)(y + stack);
         }
     }
     free(pts);
@@ -258,6 +298,7 @@ static void derive_objects(const void *generator, GenCache *cache, GenCacheEntry
     for (int group = 0; group < cfg->group_count; group++) {
         if (!g->scatter_rules->object_group[group])
             continue;
+        env_query(env, cfg, group, ox, oz, ox + 16, oz + 16);
         int n = scatter_points(cfg, g->seed_scatter, group, ox, oz, ox + 16, oz + 16, env_density, env, pts, 256);
         if (n < 0 || n > 256) {
             e->valid = false;

@@ -44,16 +44,16 @@ bool scatter_excluded_rect(const ScatterConfig *cfg, float x, float z)
 
 /* The candidate of `rule` in cell (i, j), and whether it is eligible and lies in [ex0, ex1) x [ez0, ez1).
  * Whether it is eligible depends on the candidate alone; the bounds only skip work. */
-static bool candidate(const ScatterConfig *cfg, uint64_t seed, int r, int i, int j, ScatterEnvFn env, void *user,
+static bool candidate(const ScatterConfig *cfg, uint64_t seeded, int r, int i, int j, ScatterEnvFn env, void *user,
                       const int bounds[4], Cand *out)
 {
     const ScatterRule *rule = &cfg->rules[r];
-    uint64_t s = seed ^ rule->seed_salt;
-    float roll = unit24(rng_hash3(s, i, j, 2));
+    uint64_t cell = rng_hash3_cell(seeded, i, j); /* rng_hash3(seed ^ salt, i, j, tag) = rng_hash3_tag(cell, tag) */
+    float roll = unit24(rng_hash3_tag(cell, 2));
     float density = rule->base_density;
     if (roll >= density)
         return false; /* most candidates stop here, before their position is even hashed */
-    uint64_t h = rng_hash3(s, i, j, 0);
+    uint64_t h = rng_hash3_tag(cell, 0);
     int c = rule->cell;
     out->x = i * c + (int)(h % (uint64_t)c);
     out->z = j * c + (int)((h >> 24) % (uint64_t)c);
@@ -68,7 +68,7 @@ static bool candidate(const ScatterConfig *cfg, uint64_t seed, int r, int i, int
         return false;
     if (env && roll >= density * env(user, rule, out->x, out->z))
         return false;
-    out->priority = rng_hash3(s, i, j, 1);
+    out->priority = rng_hash3_tag(cell, 1);
     return true;
 }
 
@@ -89,7 +89,9 @@ int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, i
     int reach = (int)ceilf(cfg->group_reach[group]);
     if (reach < 1)
         reach = 1;
-    int ex0 = x0 - reach, ez0 = z0 - reach, ex1 = x1 + reach, ez1 = z1 + reach; /* [ex0, ex1) */
+    /* [ex0, ex1): the candidates that can outrank an inner one. One `reach` or more away from the area in x
+     * or z, a candidate is at least max(minSpacing) from every inner point, and spacing needs less. */
+    int ex0 = x0 - reach + 1, ez0 = z0 - reach + 1, ex1 = x1 + reach - 1, ez1 = z1 + reach - 1;
     const int bounds[4] = {ex0, ez0, ex1, ez1};
     int cap = 64, n = 0;
     Cand *cands = malloc(sizeof *cands * (size_t)cap);
@@ -100,10 +102,11 @@ int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, i
         if (rule->group_index != group)
             continue;
         int c = rule->cell;
+        uint64_t seeded = rng_hash3_seed(seed ^ rule->seed_salt);
         for (int j = floor_div(ez0, c); j <= floor_div(ez1 - 1, c); j++)
             for (int i = floor_div(ex0, c); i <= floor_div(ex1 - 1, c); i++) {
                 Cand cd;
-                if (!candidate(cfg, seed, r, i, j, env, user, bounds, &cd))
+                if (!candidate(cfg, seeded, r, i, j, env, user, bounds, &cd))
                     continue;
                 if (n == cap) {
                     Cand *grown = realloc(cands, sizeof *cands * (size_t)cap * 2);

@@ -6,7 +6,7 @@
 
 #include "check.h"
 #include "player.h"
-#include "spawn.h"
+#include "strata/spawn.h"
 #include "strata/block.h"
 #include "strata/cell.h"
 #include "strata/error.h"

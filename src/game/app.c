@@ -23,7 +23,7 @@
 #include "daytime.h"
 #include "frame_probe.h"
 #include "settings.h"
-#include "spawn.h"
+#include "strata/spawn.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
 #include "strata/log.h"

@@ -15,7 +15,8 @@ set(STRATA_GEN_SOURCES
   src/gen/gen_scatter.c
   src/gen/gen_flat.c
   src/gen/gen_heightmap.c
-  src/gen/biome.c)
+  src/gen/biome.c
+  src/gen/spawn.c)
 target_sources(strata_core PRIVATE ${STRATA_GEN_SOURCES})
 # A world must have the same bits wherever it is generated (and a column's density is computed both in
 # pass 1 and, for neighbours, in other chunks' passes): no fused multiply-adds in the generator.

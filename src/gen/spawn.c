@@ -1,4 +1,4 @@
-/* spawn.c — choosing a new world's spawn: open natural ground, high, with a view, near the start.
+/* spawn.c — spawn.h: choosing a new world's spawn: open natural ground, high, with a view, near the start.
  *
  * Design: two passes over the (2R+1)^2 columns around the start. The first finds each column's top from
  * above (the first solid or fluid cell; plants let the scan through) and keeps columns whose top is natural
@@ -9,9 +9,7 @@
  * inside a forest) and the distance from the start. Ties keep the first column in a fixed scan order, so
  * the result is a function of cell contents only. Every chunk the search or its rays may read must have
  * final contents (state >= InvalidLight), or the answer is SPAWN_NOT_READY. */
-#include "spawn.h"
-
-#include "strata/edit.h"
+#include "strata/spawn.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -32,8 +30,10 @@ static bool spawn_is_tree_or_crop(int id)
 
 static int spawn_cell(const Terrain *t, int x, int y, int z)
 {
-    int32_t v = edit_get_cell(t, x, y, z);   /* never a chunk the worker is still generating */
-    return v < 0 ? BLOCK_AIR : cell_contents(v);
+    if (y < 0 || y >= CHUNK_SIZE_Y) return BLOCK_AIR;
+    const TerrainChunk *c = terrain_get_chunk_at_cell(t, x, z);
+    if (!c || c->state < CHUNK_STATE_INVALID_LIGHT) return BLOCK_AIR; /* never a chunk still being generated */
+    return cell_contents(chunk_get_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z)));
 }
 
 /* Standing height on the column (top solid + 1) when its top is natural ground, else -1. */

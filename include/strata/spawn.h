@@ -6,9 +6,11 @@
  * worse. It returns the best column and the yaw of its longest view. The answer depends only on cell
  * contents, which are final once a chunk has passed its generation steps, so a seed spawns the same on
  * every machine, whatever order the worker built the chunks in.
- * Pure: no SDL, no GL. Threads: the main thread (it reads cells of live chunks). */
-#ifndef STRATA_GAME_SPAWN_H
-#define STRATA_GAME_SPAWN_H
+ * Pure: no SDL, no GL; below the game (src/gen/spawn.c, reading cells through the world layer), so tools use
+ * it with strata_core alone. Threads: the main thread (it reads cells of live chunks through the shared
+ * accessors). */
+#ifndef STRATA_SPAWN_H
+#define STRATA_SPAWN_H
 
 #include "strata/block.h"
 #include "strata/terrain.h"

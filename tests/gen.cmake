@@ -21,6 +21,8 @@ add_test(NAME wfc_adjacency_independent COMMAND python3 ${CMAKE_SOURCE_DIR}/test
          $<TARGET_FILE:strata-wfc> ${CMAKE_SOURCE_DIR}/assets/tilesets/dungeon.json 1000)
 set_tests_properties(wfc_adjacency_independent PROPERTIES LABELS "gen;tools")
 strata_add_test(test_structures test_structures.c gen)
+# the first view: the spawn search on the README's five seeds (view >= 48, not in a thicket or a gorge)
+strata_add_test(test_spawn test_spawn.c gen)
 target_link_libraries(test_structures PRIVATE pthread)
 strata_add_test(test_layered test_layered.c gen)
 # scatter rules: config errors, spacing (brute force), order independence, gen24 version 4 chunks

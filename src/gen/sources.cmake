@@ -16,7 +16,8 @@ set(STRATA_GEN_SOURCES
   src/gen/gen_flat.c
   src/gen/gen_heightmap.c
   src/gen/biome.c
-  src/gen/spawn.c)
+  src/gen/spawn.c
+  src/gen/spawn_coarse.c)
 target_sources(strata_core PRIVATE ${STRATA_GEN_SOURCES})
 # A world must have the same bits wherever it is generated (and a column's density is computed both in
 # pass 1 and, for neighbours, in other chunks' passes): no fused multiply-adds in the generator.

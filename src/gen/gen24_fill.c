@@ -12,8 +12,10 @@
  * water just outside a chunk for caves) gets bit-identical values. The coarse grid is aligned to world
  * multiples of 4, so neighbouring chunks share corner columns exactly. A coarse column's base (fields, height,
  * turbulence strength) is memoised per thread, keyed by the generator's inputs and the point: neighbouring
- * chunks, tree placement and scatter rules ask for the same lattice points again and again. A memo only
- * saves time; the values are the ones computed. */
+ * chunks, tree placement and scatter rules ask for the same lattice points again and again. The memo is
+ * indexed by lattice position (a 128 x 64 window of points, 512 x 256 blocks, wrapping), so the points of a
+ * neighbourhood never evict each other as a hash's collisions did. A memo only saves time; the values are
+ * the ones computed. */
 #include "gen24_internal.h"
 #include "structures/gen_structures.h"
 

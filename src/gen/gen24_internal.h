@@ -3,7 +3,9 @@
  * features, which live in gen24*.c, gen_surface.c, gen_caves.c, gen_minerals.c, gen_trees.c, gen_plants.c.
  *
  * A Gen24 is immutable after gen24_create (gen_generators.h) and may be read from any thread; per-thread
- * scratch is the GenContext (gen_feature.h). Every function here is pure in its arguments. */
+ * scratch is the GenContext (gen_feature.h). Every function here is pure in its arguments.
+ * Dependencies: gen24.c (creation, the class) calls the pass files; the pass files depend on this header's
+ * types and on the fields and fill (gen24_fields.c, gen24_fill.c), never on gen24.c. */
 #ifndef STRATA_GEN24_INTERNAL_H
 #define STRATA_GEN24_INTERNAL_H
 

@@ -13,7 +13,10 @@
  * assets/biomes.json: a rule applies only where the biome lists its layer; a layer that no biome lists is
  * not gated), the forest-patch field, the structures' exclusions (flat zones, dungeon entrances), and the
  * rule's heightRange on the lattice height (so water spots drop out before spacing; the ground test checks
- * the real height again). Lattice samples are memoised per thread.
+ * the real height again). Lattice samples are memoised per thread and read per query from a grid of the
+ * query's area. Speed, never a changed cell: an object group's candidates are gathered per 16 x 16 tile and
+ * memoised in the GenContext (a source's area spans several tiles, which its neighbours ask for again), and a
+ * rule that the area's humidity bounds rule out is not rolled at all (env_skip_rules).
  * Trees choose their size among the type's 16 brushes by scale (0: smallest .. 1: largest) and are not turned
  * (their brushes differ already); templates turn by quarter turns (rotation / 90), boulders and rocks are
  * ellipsoids of radius `scale`. sinkAmount lowers an object into the ground. */

@@ -29,6 +29,8 @@ add_test(NAME strata_voxelize_cli COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_voxe
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(strata_voxelize_cli PROPERTIES LABELS "gen;tools")
 strata_add_test(test_structures test_structures.c gen)
+# the first view: the spawn search on the README's five seeds (view >= 48, not in a thicket or a gorge)
+strata_add_test(test_spawn test_spawn.c gen)
 target_link_libraries(test_structures PRIVATE pthread)
 strata_add_test(test_layered test_layered.c gen)
 # scatter rules: config errors, spacing (brute force), order independence, gen24 version 4 chunks

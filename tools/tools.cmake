@@ -11,7 +11,7 @@ target_link_libraries(strata-world PRIVATE strata_core)
 add_executable(strata-bench tools/strata-bench.c tools/bench_heightfield.c tools/bench_memory.c tools/bench_edit.c
                tools/bench_structures.c tools/bench_game.c tools/bench_flight.c
                tools/bench_render.c tools/bench_world.c)
-target_link_libraries(strata-bench PRIVATE strata_core strata_game_logic PkgConfig::CGLM) # spawn.h: the game's spawn view
+target_link_libraries(strata-bench PRIVATE strata_core PkgConfig::CGLM)
 if(TARGET strata)
   add_dependencies(strata-bench strata) # game_ready_ms_* runs the game beside strata-bench
 endif()

@@ -133,4 +133,22 @@ typedef float (*ScatterEnvFn)(void *user, const ScatterRule *rule, int x, int z)
 int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
                    ScatterEnvFn env, void *user, ScatterPoint *out, int max);
 
+/* scatter_points in two steps, for callers that reuse candidates between queries (gen24 caches them per 16 x 16
+ * tile). A candidate is eligible from its own position alone, so gathering a larger area in pieces gives the
+ * same candidates. scatter_query_area: the area [a0, a2) x [a1, a3) whose candidates decide a query of
+ * [x0, x1) x [z0, z1). scatter_candidates: the eligible candidates of `group` positioned in [x0, x1) x [z0, z1),
+ * in gathering order; writes at most max, returns how many there are. `skip` (NULL: none) marks the rules whose
+ * environment is 0 all over the area (the caller knows it from bounds): their cells are not even rolled. scatter_select: the accepted points
+ * of [x0, x1) x [z0, z1) (as scatter_points), from `cands`, which must hold every eligible candidate of the
+ * query's area (in any order; others are ignored); -1 when out of memory. */
+typedef struct ScatterCandidate {
+    int x, z, rule, i, j;           /* position, rule, cell */
+    uint64_t priority;
+} ScatterCandidate;
+void scatter_query_area(const ScatterConfig *cfg, int group, int x0, int z0, int x1, int z1, int area[4]);
+int scatter_candidates(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
+                       ScatterEnvFn env, void *user, const uint8_t *skip, ScatterCandidate *out, int max);
+int scatter_select(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
+                   const ScatterCandidate *cands, int count, ScatterPoint *out, int max);
+
 #endif

@@ -23,7 +23,7 @@
 #include "daytime.h"
 #include "frame_probe.h"
 #include "settings.h"
-#include "spawn.h"
+#include "strata/spawn.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
@@ -419,7 +419,7 @@ static void update_spawn(App *app)
     const Terrain *t = app->world.terrain;
     int x = (int)floor(app->player.position[0]), z = (int)floor(app->player.position[2]);
     SpawnChoice choice;
-    SpawnStatus status = spawn_choose(t, app->world.blocks, x, z, &choice);
+    SpawnStatus status = spawn_choose_within(t, app->world.blocks, x, z, (app->opts.view_distance + 1) * 16, &choice);
     if (status == SPAWN_NOT_READY) return;
     int ground;
     if (status == SPAWN_FOUND) {
@@ -572,7 +572,7 @@ static StResult draw_frame(App *app, double dt, HudInfo *hud)
     frame.preview = !app->probe.hide_highlight && !app->loading.active &&
                     app_tool_preview(app, frame.preview_min, frame.preview_max);
     frame.particles = app->particles.draw;
-    frame.particle_count = app->particles.count;
+    frame.particle_count = app->probe.hide_highlight ? 0 : app->particles.count; /* the probe watches cells only */
     /* The editing strip (edit_overlay.c) shows only the tool now: the hotbar has its own row (ui/screens.c). */
     if (app->show_hud && app->screen == APP_SCREEN_PLAY && app->tool != APP_TOOL_BLOCK) {
         static const uint8_t tool_color[3] = {230, 200, 60};

@@ -25,6 +25,7 @@
 #include "strata/log.h"
 #include "strata/rng.h"
 #include "strata/serializer.h"
+#include "strata/spawn.h"
 
 #define WS_TAG "game"
 
@@ -96,6 +97,7 @@ static void init_new_meta(WorldSession *ws)
     const Generator *g = ws->generator;
     int sx = 0, sz = 0;
     g->find_coarse_spawn_position(g, &sx, &sz);
+    spawn_coarse_start(g, sx, sz, &sx, &sz); /* a first view worth it, within a few hundred blocks */
     float h = g->calculate_height(g, (float)sx + 0.5f, (float)sz + 0.5f);
     float top = fmaxf(h, (float)g->ocean_level(g));
     if (!(top >= 0.0f && top < 250.0f)) top = 100.0f;

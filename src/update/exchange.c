@@ -134,6 +134,7 @@ static bool exchange_release(TerrainUpdater *u, const UpdaterCallbacks *cb)
         *slot = chunk;
         if (cb && cb->chunk_released) cb->chunk_released(cb->user, chunk);
         exchange_pause_pool(u);
+        update_jobs_drop_near(u, chunk); /* a job that would look it up and miss it computes nothing valid */
         terrain_detach_chunk(u->terrain, chunk);
         changed = true;
     }
@@ -155,6 +156,12 @@ static bool exchange_allocate(TerrainUpdater *u)
         /* Only chunks the worker will step count: one left in the hysteresis ring never starts. */
         const TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
         if (chunk->thread_state == CHUNK_STATE_NOT_LOADED && exchange_wanted(u, chunk, 0)) waiting++;
+    }
+    /* With a job pool, allocating pauses it (jobs look neighbours up in the table): allocate in batches,
+     * once half the chunks handed ahead are taken, not a few at every exchange. */
+    if (u->pool.threads > 1 && waiting > UPDATE_ALLOCATION_AHEAD / 2) {
+        u->allocation_incomplete = true;
+        return false;
     }
     for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) {
         const UpdateLocation *loc = &u->locations[i];

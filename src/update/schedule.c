@@ -67,6 +67,15 @@ bool update_chunk_in_footprint(const TerrainUpdater *u, const TerrainChunk *c)
     return false;
 }
 
+void update_jobs_drop_near(TerrainUpdater *u, const TerrainChunk *c)
+{
+    UpdatePool *p = &u->pool;
+    for (int i = 0; i < p->capacity; i++) {
+        UpdateJob *j = &p->jobs[i];
+        if (j->used && chunk_distance(c, j->chunk) <= j->read_radius) j->stale = true;
+    }
+}
+
 bool update_chunk_in_flight(const TerrainUpdater *u, const TerrainChunk *c)
 {
     const UpdatePool *p = &u->pool;

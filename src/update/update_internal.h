@@ -152,6 +152,7 @@ struct TerrainUpdater {
     UpdateArray failed_saves;      /* AutosaveEntry: autosaves that failed; main restores the counter */
     long steps_done;
     int packed_since_trim;         /* worker: chunks idle packing packed since the last malloc_trim (worker.c) */
+    bool sweep_pending;            /* worker: steps were committed since the last sweep for settled chunks */
     bool idle_pack_pending;        /* worker: hot chunks wait for UPDATE_IDLE_PACK_DELAY exchanges */
     uint32_t exchanges;            /* exchanges so far (written in the exchange, under the mutex) */
     long chunks_saved;
@@ -204,6 +205,8 @@ void update_pool_counts(TerrainUpdater *updater, int *queued, int *running);
 bool update_job_conflicts(const TerrainUpdater *updater, const TerrainChunk *c, int read_radius, bool writes);
 /* Whether a job in flight reads or writes chunk `c` (its cells, light, flags, form or geometry). */
 bool update_chunk_in_footprint(const TerrainUpdater *updater, const TerrainChunk *c);
+/* Marks stale every job in flight whose footprint holds `c` (the exchange detaches it). */
+void update_jobs_drop_near(TerrainUpdater *updater, const TerrainChunk *c);
 /* Whether `c` itself has a job in flight. */
 bool update_chunk_in_flight(const TerrainUpdater *updater, const TerrainChunk *c);
 /* Commits finished jobs (in chunk order) and hands new ones over; false when it did neither. With one

@@ -194,15 +194,27 @@ static bool worker_pack(TerrainChunk *k)
     return chunk_pack(k);
 }
 
-/* Whether nobody needs the chunk's cells soon: it and its 8 neighbours have reached the states the
- * locations want (a chunk reads its neighbours' cells only on its way there). */
+/* Whether chunk n has no step left that reads its 3x3 block (self: no step left at all): it is at its
+ * target, blocked, or one of its neighbours is missing (the content area's outer ring, whose outer
+ * neighbours are never allocated, can never propagate or mesh; self: once past sunlight). */
+static bool worker_done_reading(const TerrainUpdater *u, const WorkerArea *areas, int area_count,
+                                const TerrainChunk *n, bool self)
+{
+    int distance;
+    if (n->thread_state >= update_worker_target(areas, area_count, n, &distance)) return true;
+    if (n->worker_schedule & UPDATE_WORKER_FLAG_BLOCKED) return true;
+    if (self && n->thread_state < CHUNK_STATE_INVALID_PROPAGATED_LIGHT) return false;
+    return updater_neighbours_ready(u->terrain, n, CHUNK_STATE_NOT_LOADED, NULL) == NEIGHBOURS_MISSING;
+}
+
+/* Whether nobody needs the chunk's cells soon: neither it nor a neighbour has a step left that reads
+ * them (a chunk reads its neighbours' cells only on its way to its target). */
 static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int area_count, const TerrainChunk *k)
 {
     for (int dz = -1; dz <= 1; dz++) {
         for (int dx = -1; dx <= 1; dx++) {
             const TerrainChunk *n = (dx || dz) ? terrain_get_chunk(u->terrain, k->coord_x + dx, k->coord_z + dz) : k;
-            int distance;
-            if (n && n->thread_state < update_worker_target(areas, area_count, n, &distance)) return false;
+            if (n && !worker_done_reading(u, areas, area_count, n, n == k)) return false;
         }
     }
     return true;
@@ -212,6 +224,19 @@ static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int
 static bool worker_may_pack(const TerrainUpdater *u, const TerrainChunk *k)
 {
     return !update_chunk_in_footprint(u, k) && chunk_is_hot(k);
+}
+
+/* Packs every settled hot chunk that no job reads and no edit made hot; returns how many. */
+static int worker_sweep_settled(TerrainUpdater *u, const WorkerArea *areas, int area_count)
+{
+    int packed = 0;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+        if (!(k->worker_schedule & UPDATE_WORKER_FLAG_EDITED) && worker_may_pack(u, k) &&
+            worker_settled(u, areas, area_count, k))
+            packed += worker_pack(k);
+    }
+    return packed;
 }
 
 /* After a committed step of `chunk`: a chunk turns cold as soon as it is settled (it and its neighbours
@@ -237,14 +262,8 @@ void update_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
             }
         }
     }
-    if (u->steps_done % UPDATE_SWEEP_EVERY == 0) {
-        for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
-            TerrainChunk *k = terrain_chunk_at(u->terrain, i);
-            if (!(k->worker_schedule & UPDATE_WORKER_FLAG_EDITED) && worker_may_pack(u, k) &&
-                worker_settled(u, areas, area_count, k))
-                worker_pack(k);
-        }
-    }
+    u->sweep_pending = true;
+    if (u->steps_done % UPDATE_SWEEP_EVERY == 0) worker_sweep_settled(u, areas, area_count);
     if (chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *k = terrain_chunk_at(u->terrain, i);
@@ -305,6 +324,17 @@ bool update_worker_do_one(TerrainUpdater *u)
     }
     if (update_schedule_run(u)) return true;
     if (u->pool.in_flight > 0) return false; /* wait for a job; pack when nothing runs */
+    if (u->sweep_pending) {
+        /* nothing to step: the chunks that settled since the last sweep (the content area's outer ring
+         * settles when the scheduler finds it blocked, after the last step) turn cold now */
+        u->sweep_pending = false;
+        WorkerArea areas[UPDATE_MAX_LOCATIONS];
+        int area_count = update_worker_areas(u, areas);
+        if (worker_sweep_settled(u, areas, area_count) > 0) {
+            u->other_units++;
+            return true;
+        }
+    }
     if (!worker_pack_one(u)) return false;
     u->other_units++;
     return true;

@@ -250,12 +250,15 @@ void update_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
 {
     WorkerArea areas[UPDATE_MAX_LOCATIONS];
     int area_count = update_worker_areas(u, areas);
-    bool edited = chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED; /* edits nearby: stay hot a while */
+    bool stay_hot = chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED; /* edits nearby: stay hot a while */
+    /* Every chunk of the block has `chunk` among its 3x3: none is settled while `chunk` still has a step
+     * that reads its block (most commits), so the settled tests are skipped then. */
+    if (!stay_hot && !worker_done_reading(u, areas, area_count, chunk, false)) stay_hot = true;
     for (int dz = -1; dz <= 1; dz++) {
         for (int dx = -1; dx <= 1; dx++) {
             TerrainChunk *k = terrain_get_chunk(u->terrain, chunk->coord_x + dx, chunk->coord_z + dz);
             if (!k || !worker_may_pack(u, k)) continue;
-            if (!edited && worker_settled(u, areas, area_count, k)) worker_pack(k);
+            if (!stay_hot && worker_settled(u, areas, area_count, k)) worker_pack(k);
             else {
                 k->worker_hot_stamp = (uint32_t)u->steps_done;
                 k->worker_hot_exchange = u->exchanges;

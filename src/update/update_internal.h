@@ -2,8 +2,10 @@
  *
  * Fields are grouped by owner. "main" fields are touched only by the main thread; "shared" fields only
  * with `mutex` held; "worker" fields by whoever runs steps (the worker thread, or the caller of
- * updater_run_steps in non-threaded mode) with `mutex` held. The worker holds the mutex while it runs a
- * step and drops it only to wait, to yield to the main thread, or around storage I/O (io_busy set). */
+ * updater_run_steps in non-threaded mode) with `mutex` held. The worker holds the mutex while it schedules
+ * (and, with one thread, while it runs a step) and drops it only to wait, to yield to the main thread, or
+ * around storage I/O (io_busy set). Pool threads never take it: what they share with the worker is in the
+ * job slots, under the pool's own lock (pool.c). */
 #ifndef STRATA_UPDATE_INTERNAL_H
 #define STRATA_UPDATE_INTERNAL_H
 

@@ -4,10 +4,12 @@
  * Design. One pthread runs update_worker_do_one in a loop while holding the mutex, so every unit of work
  * is atomic with respect to the exchange. Between units it checks `main_waiting` (an atomic counter the
  * main thread raises before it locks) and, if the main thread wants in, waits on main_cond: pthread
- * mutexes are not fair, and without this the worker could re-take the lock before main wakes. With no
- * work the worker sleeps on work_cond until an exchange posts some. Shutdown: set quit, signal, join,
- * then free. In non-threaded mode there is no thread and updater_run_steps runs the same units on the
- * caller's thread, so tests exercise exactly the code the game runs.
+ * mutexes are not fair, and without this the worker could re-take the lock before main wakes. With
+ * nothing to do now the worker sleeps in update_pool_wait (the lock dropped) until a job finishes or an
+ * exchange posts work. Shutdown: set quit, wake, join the worker, stop the pool, then free. In non-threaded
+ * mode there is no worker thread and updater_run_steps runs the same units on the caller's thread (the pool
+ * threads, if any, run the jobs meanwhile; none is left in flight when it returns), so tests exercise
+ * exactly the code the game runs.
  *
  * Downgrades lower the main thread's state at once and are queued for the worker; the exchange applies
  * them to thread_state before it copies thread states back, so a pending downgrade always wins. */

@@ -23,8 +23,14 @@
  * updater_save_all, not at every exchange. Chosen clear of the UPDATE_WORKER_FLAG_* bits of update_step.h
  * and the light steps' bits (0x10000 up). */
 #define UPDATE_WORKER_FLAG_SAVE_FAILED 0x1000u
-_Static_assert((UPDATE_WORKER_FLAG_SAVE_FAILED & (UPDATE_WORKER_FLAG_EDITED | UPDATE_WORKER_FLAG_BLOCKED)) == 0,
-               "UPDATE_WORKER_FLAG_SAVE_FAILED overlaps another scheduler flag");
+/* chunk->worker_schedule bit, worker only: a step of an edited chunk used this chunk hot. It stays hot (with
+ * its slice geometry) until the idle delay, not packed as soon as it settles: the next edit is likely
+ * nearby, and unpacking and remeshing every slice would cost it several times the edit. */
+#define UPDATE_WORKER_FLAG_NEAR_EDIT 0x2000u
+_Static_assert(((UPDATE_WORKER_FLAG_SAVE_FAILED | UPDATE_WORKER_FLAG_NEAR_EDIT) &
+                (UPDATE_WORKER_FLAG_EDITED | UPDATE_WORKER_FLAG_BLOCKED)) == 0 &&
+               (UPDATE_WORKER_FLAG_SAVE_FAILED & UPDATE_WORKER_FLAG_NEAR_EDIT) == 0,
+               "the scheduler's flags overlap");
 
 typedef struct PendingDowngrade {
     TerrainChunk *chunk;

@@ -187,6 +187,7 @@ ChunkState update_worker_target(const WorkerArea *areas, int area_count, const T
  * footprint (the callers check): packing changes its form. */
 static bool worker_pack(TerrainChunk *k)
 {
+    k->worker_schedule &= ~UPDATE_WORKER_FLAG_NEAR_EDIT;
     if (k->thread_state == CHUNK_STATE_VALID) {
         chunk_geometry_destroy(k->worker_geometry);
         k->worker_geometry = NULL;
@@ -220,10 +221,13 @@ static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int
     return true;
 }
 
-/* A hot chunk the worker may pack now: no job in flight reads or writes it. */
+/* A hot chunk the worker may pack now: no job in flight reads or writes it, and no edit used it in the
+ * last UPDATE_IDLE_PACK_DELAY exchanges. */
 static bool worker_may_pack(const TerrainUpdater *u, const TerrainChunk *k)
 {
-    return !update_chunk_in_footprint(u, k) && chunk_is_hot(k);
+    if (update_chunk_in_footprint(u, k) || !chunk_is_hot(k)) return false;
+    return !(k->worker_schedule & UPDATE_WORKER_FLAG_NEAR_EDIT) ||
+           u->exchanges - k->worker_hot_exchange >= UPDATE_IDLE_PACK_DELAY;
 }
 
 /* Packs every settled hot chunk that no job reads and no edit made hot; returns how many. */
@@ -250,18 +254,19 @@ void update_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
 {
     WorkerArea areas[UPDATE_MAX_LOCATIONS];
     int area_count = update_worker_areas(u, areas);
-    bool stay_hot = chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED; /* edits nearby: stay hot a while */
+    bool stay_hot = chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED; /* an edit's block stays hot a while */
     /* Every chunk of the block has `chunk` among its 3x3: none is settled while `chunk` still has a step
      * that reads its block (most commits), so the settled tests are skipped then. */
     if (!stay_hot && !worker_done_reading(u, areas, area_count, chunk, false)) stay_hot = true;
     for (int dz = -1; dz <= 1; dz++) {
         for (int dx = -1; dx <= 1; dx++) {
             TerrainChunk *k = terrain_get_chunk(u->terrain, chunk->coord_x + dx, chunk->coord_z + dz);
-            if (!k || !worker_may_pack(u, k)) continue;
-            if (!stay_hot && worker_settled(u, areas, area_count, k)) worker_pack(k);
+            if (!k || update_chunk_in_footprint(u, k) || !chunk_is_hot(k)) continue;
+            if (!stay_hot && worker_may_pack(u, k) && worker_settled(u, areas, area_count, k)) worker_pack(k);
             else {
                 k->worker_hot_stamp = (uint32_t)u->steps_done;
                 k->worker_hot_exchange = u->exchanges;
+                if (chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED) k->worker_schedule |= UPDATE_WORKER_FLAG_NEAR_EDIT;
             }
         }
     }

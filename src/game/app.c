@@ -147,6 +147,8 @@ static void load_settings(App *app)
     if (o->fov > 0) user_settings_set(s, USER_SETTING_FOV, o->fov);
     if (o->gui_scale >= 0) user_settings_set(s, USER_SETTING_GUI_SCALE, o->gui_scale);
     if (o->volume >= 0.0f) user_settings_set(s, USER_SETTING_VOLUME, o->volume);
+    if (o->threads > 0) user_settings_set(s, USER_SETTING_THREADS, o->threads);
+    else o->threads = (int)s->values[USER_SETTING_THREADS]; /* 0: updater_default_threads() */
     if (o->fullscreen || o->windowed) user_settings_set(s, USER_SETTING_FULLSCREEN, o->fullscreen ? 1.0 : 0.0);
 }
 
@@ -167,6 +169,7 @@ static StResult open_world(App *app)
     app->time_of_day = daytime_wrap(m->time_of_day);
     app->sky_light = daytime_sky_light(app->time_of_day);
     app->world.history_bytes = (size_t)app->opts.history_mb << 20;
+    app->world.threads = app->opts.threads;
     if ((rc = world_session_start(&app->world, app->sky_light)) != ST_OK) return rc;
     /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
     app->brightness = opts->brightness;

@@ -102,6 +102,9 @@ void app_fill_hud(App *app, HudInfo *hud)
     hud->rss_mb = app->memory_rss_mb;
     hud->chunks_mb = app->memory_chunks_mb;
     hud->hot_chunks = app->memory_hot_chunks;
+    hud->worker_threads = us.threads;
+    hud->jobs_queued = us.jobs_queued;
+    hud->jobs_busy = us.jobs_busy;
     EditorStats es;
     editor_get_stats(app->world.editor, &es);
     hud->tool = app_tool_name(app->tool);

@@ -23,7 +23,7 @@ typedef enum CliFlag {
     CLI_FLAG_SCREENSHOT, CLI_FLAG_SCRIPT, CLI_FLAG_FLY, CLI_FLAG_ASSETS, CLI_FLAG_WORLD, CLI_FLAG_NEW, CLI_FLAG_NO_SAVE,
     CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_FOV, CLI_FLAG_GUI_SCALE, CLI_FLAG_VOLUME,
     CLI_FLAG_MUTE, CLI_FLAG_FULLSCREEN, CLI_FLAG_WINDOWED, CLI_FLAG_HISTORY_MB, CLI_FLAG_FAR_DISTANCE, CLI_FLAG_HELP,
-    CLI_FLAG_VERSION, CLI_FLAG_BENCH_FLIGHT, CLI_FLAG_BENCH_FRAMES, CLI_FLAG_BENCH_SECONDS, CLI_FLAG_JSON,
+    CLI_FLAG_VERSION, CLI_FLAG_THREADS, CLI_FLAG_BENCH_FLIGHT, CLI_FLAG_BENCH_FRAMES, CLI_FLAG_BENCH_SECONDS, CLI_FLAG_JSON,
     CLI_FLAG_WORLD_SETTING   /* + index in WORLD_SETTINGS: the heightmap world's settings */
 } CliFlag;
 
@@ -61,6 +61,8 @@ static const FlagSpec FLAGS[] = {
     {"--mute", FLAG_SWITCH, 0, 0, NULL, "no sound this run", CLI_FLAG_MUTE},
     {"--fullscreen", FLAG_SWITCH, 0, 0, NULL, "fullscreen this run", CLI_FLAG_FULLSCREEN},
     {"--windowed", FLAG_SWITCH, 0, 0, NULL, "in a window this run", CLI_FLAG_WINDOWED},
+    {"--threads", FLAG_INT, 1, CLI_THREADS_MAX, "N", "threads that generate, light and mesh chunks (default: the\n"
+     "                          settings' \"threads\", else cores - 1, at least 1)", CLI_FLAG_THREADS},
     {"--history-mb", FLAG_INT, 1, CLI_HISTORY_MB_MAX, "MB", "memory for undo/redo; the oldest actions are dropped\n"
      "                          past it (default 64)", CLI_FLAG_HISTORY_MB},
     {"--bench-flight", FLAG_SWITCH, 0, 0, NULL, "benchmark: fly a fixed path at 20 blocks/s (seed 1 unless --seed,\n"
@@ -171,6 +173,7 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
     case CLI_FLAG_FULLSCREEN: opts->fullscreen = true; break;
     case CLI_FLAG_WINDOWED: opts->windowed = true; break;
     case CLI_FLAG_HISTORY_MB: opts->history_mb = v; break;
+    case CLI_FLAG_THREADS: opts->threads = v; break;
     case CLI_FLAG_BENCH_FLIGHT: opts->bench = CLI_BENCH_FLIGHT; break;
     case CLI_FLAG_BENCH_FRAMES: opts->bench = CLI_BENCH_FRAMES; break;
     case CLI_FLAG_BENCH_SECONDS: opts->bench_seconds = v; break;

@@ -262,6 +262,7 @@ StResult world_session_start(WorldSession *ws, int sky_light)
         .storage = storage,
         .sky_light = sky_light,
         .threaded = true,
+        .threads = ws->threads,
     };
     StResult rc = updater_create(&cfg, &ws->updater);
     if (rc != ST_OK) return st_fail_context(rc, "cannot start the update worker");

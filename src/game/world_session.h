@@ -30,6 +30,7 @@ typedef struct WorldSession {
     Serializer *serializer;       /* NULL: an unsaved world */
     Editor *editor;               /* ChangeCell in full, history, behaviours (after world_session_start) */
     size_t history_bytes;         /* the Editor's history bound; 0: HISTORY_DEFAULT_BYTES */
+    int threads;                  /* update worker threads (UpdaterConfig.threads); 0: the default */
     WorldMeta meta;               /* settings in use; the stored player and time when `resumed` */
     bool resumed;                 /* opened an existing world folder */
     bool read_only;               /* --no-save --world: loaded from disk, nothing written (saves are no-ops) */

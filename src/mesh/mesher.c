@@ -139,6 +139,7 @@ typedef int64_t __attribute__((may_alias)) MesherCellPair;
 
 #define MESHER_KEY_STEP 0x9E3779B97F4A7C15ull
 #define MESHER_HASH_BORDER 2
+#define MESHER_OWN_UNKNOWN 2   /* own_nonair[i]: 1 a cell of the slice is not air, 0 all are, 2 not worked out */
 
 /* One slice's 10 words of one column (all inside the world) added to its sum: two words per SSE2 step
  * (pmuludq multiplies the low halves of both lanes by their high halves), the same sum as the scalar loop. */
@@ -208,8 +209,15 @@ static inline uint64_t mesher_hash_clipped(const int32_t *column, int y0, uint64
  * two 4-word steps and one 2-word step, its keys kept in vectors advanced by one column's 10 steps. */
 __attribute__((target("avx2"))) MESHER_NO_TSAN static void
 mesher_hash_sums_avx2(const MesherContext *ctx, int first_slice, uint64_t key[MESHER_PASS_SLICES],
-                      uint64_t sum[MESHER_PASS_SLICES])
+                      uint64_t sum[MESHER_PASS_SLICES], uint8_t own_nonair[MESHER_PASS_SLICES])
 {
+    /* the slice's own rows (words 1..8) of the chunk's own columns ORed, for mesher_slice_empty's answer */
+    const __m256i own_lo = _mm256_set_epi32(CELL_CONTENTS_MASK, CELL_CONTENTS_MASK, CELL_CONTENTS_MASK,
+                                            CELL_CONTENTS_MASK, CELL_CONTENTS_MASK, CELL_CONTENTS_MASK, 0, 0);
+    const __m256i own_mid = _mm256_set1_epi32(CELL_CONTENTS_MASK);
+    const __m128i own_hi = _mm_set_epi32(0, 0, CELL_CONTENTS_MASK, CELL_CONTENTS_MASK);
+    __m256i any[MESHER_PASS_SLICES];
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) any[i] = _mm256_setzero_si256();
     const uint64_t pair_light = ((uint64_t)CELL_LIGHT_MASK << 32) | CELL_LIGHT_MASK;
     const uint64_t S = MESHER_KEY_STEP;
     __m256i acc[MESHER_PASS_SLICES], k4[MESHER_PASS_SLICES];
@@ -235,16 +243,23 @@ mesher_hash_sums_avx2(const MesherContext *ctx, int first_slice, uint64_t key[ME
             }
             __m256i keep4 = _mm256_set1_epi64x((long long)keep);
             __m128i keep2 = _mm_set1_epi64x((long long)keep);
+            bool own = sx >= 0 && sx < CHUNK_SIZE_X && sz >= 0 && sz < CHUNK_SIZE_Z;
             for (int i = 0; i < MESHER_PASS_SLICES; i++) {
                 int y0 = (first_slice + 2 * i) * CHUNK_SLICE_HEIGHT;
                 uint64_t k = key[i];
                 key[i] = k + 10 * S;
                 if (y0 > 0 && y0 + 18 <= CHUNK_SIZE_Y) {
                     const int32_t *r = &column[y0 - 2];
-                    __m256i x0 = _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)r), keep4), k4[i]);
-                    __m256i x1 = _mm256_add_epi64(_mm256_and_si256(_mm256_loadu_si256((const __m256i *)(r + 8)), keep4),
-                                                  _mm256_add_epi64(k4[i], four));
-                    __m128i x2 = _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(r + 16)), keep2), k2[i]);
+                    __m256i c0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)r), keep4);
+                    __m256i c1 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(r + 8)), keep4);
+                    __m128i c2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(r + 16)), keep2);
+                    if (own)
+                        any[i] = _mm256_or_si256(any[i], _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(c0, own_lo),
+                                                                                          _mm256_and_si256(c1, own_mid)),
+                                                                         _mm256_castsi128_si256(_mm_and_si128(c2, own_hi))));
+                    __m256i x0 = _mm256_add_epi64(c0, k4[i]);
+                    __m256i x1 = _mm256_add_epi64(c1, _mm256_add_epi64(k4[i], four));
+                    __m128i x2 = _mm_add_epi64(c2, k2[i]);
                     acc[i] = _mm256_add_epi64(acc[i], _mm256_add_epi64(_mm256_mul_epu32(x0, _mm256_srli_epi64(x0, 32)),
                                                                        _mm256_mul_epu32(x1, _mm256_srli_epi64(x1, 32))));
                     acc2[i] = _mm_add_epi64(acc2[i], _mm_mul_epu32(x2, _mm_srli_epi64(x2, 32)));
@@ -260,13 +275,16 @@ mesher_hash_sums_avx2(const MesherContext *ctx, int first_slice, uint64_t key[ME
         _mm256_storeu_si256((__m256i *)lanes, acc[i]);
         _mm_storeu_si128((__m128i *)(lanes + 4), acc2[i]);
         sum[i] += lanes[0] + lanes[1] + lanes[2] + lanes[3] + lanes[4] + lanes[5];
+        int y0 = (first_slice + 2 * i) * CHUNK_SLICE_HEIGHT;
+        own_nonair[i] = y0 > 0 && y0 + 18 <= CHUNK_SIZE_Y ? !_mm256_testz_si256(any[i], any[i]) : MESHER_OWN_UNKNOWN;
     }
 }
 #endif
 
 static void mesher_hash_pass(const MesherContext *ctx, int first_slice, uint64_t seed,
-                                              uint64_t hashes[MESHER_PASS_SLICES])
+                             uint64_t hashes[MESHER_PASS_SLICES], uint8_t own_nonair[MESHER_PASS_SLICES])
 {
+    memset(own_nonair, MESHER_OWN_UNKNOWN, MESHER_PASS_SLICES);
     uint64_t sum[MESHER_PASS_SLICES], key[MESHER_PASS_SLICES];
     for (int i = 0; i < MESHER_PASS_SLICES; i++) {
         sum[i] = 0;
@@ -274,7 +292,7 @@ static void mesher_hash_pass(const MesherContext *ctx, int first_slice, uint64_t
     }
 #if defined(MESHER_HASH_AVX2)
     if (__builtin_cpu_supports("avx2")) {
-        mesher_hash_sums_avx2(ctx, first_slice, key, sum);
+        mesher_hash_sums_avx2(ctx, first_slice, key, sum, own_nonair);
         for (int i = 0; i < MESHER_PASS_SLICES; i++) hashes[i] = mesher_hash_finish(mesher_hash_round(key[i], sum[i]));
         return;
     }
@@ -535,14 +553,15 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
     uint64_t hashes[MESHER_PASS_SLICES];
-    mesher_hash_pass(ctx, first, seed, hashes);
+    uint8_t own_nonair[MESHER_PASS_SLICES];
+    mesher_hash_pass(ctx, first, seed, hashes, own_nonair);
     g->slices_rebuilt_last_pass = 0;
     for (int i = 0; i < MESHER_PASS_SLICES; i++) {
         int s = first + 2 * i;
         uint64_t h = hashes[i];
         if (g->slice_built[s] && g->slice_hash[s] == h) continue;
         ctx->failed = false;
-        if (mesher_slice_empty(own, s)) {   /* all air: nothing to show, nothing to copy */
+        if (own_nonair[i] == MESHER_OWN_UNKNOWN ? mesher_slice_empty(own, s) : !own_nonair[i]) {   /* all air: nothing to show, nothing to copy */
             for (int k = 0; k < MESH_SUBSET_COUNT; k++) g->slices[s][k].count = 0;
             g->slice_leaf_vertices[s] = 0;
             memset(g->slice_lod_vertices[s], 0, sizeof g->slice_lod_vertices[s]);

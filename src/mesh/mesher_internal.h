@@ -101,7 +101,7 @@ struct MesherContext {
     bool lod;                              /* build the half-resolution copy (default on) */
     struct MesherMergeRec *merge_recs;     /* scratch: one record per quad of a list */
     struct MesherMergeRec *merge_sorted;   /* scratch: the records in key order */
-    uint32_t *merge_order;                 /* scratch: 2 x capacity record indices for the sort */
+    uint32_t *merge_order;                 /* scratch: 9 x capacity words for the sort (mesher_merge.c) */
     int merge_rec_capacity;
     VertexList merge_out;                  /* scratch: the merged list, swapped with the input */
     VertexList leaf_list;                  /* scratch: the slice's leaves' faces, put before the rest of the

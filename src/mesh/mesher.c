@@ -5,11 +5,13 @@
  * with everything else the geometry depends on (the columns' temperature and humidity, the brightness
  * and season settings). A slice that was built before with the same hash keeps its geometry: a
  * single-block edit relights 9 chunks but remeshes only the few slices whose cells or light changed (the
- * hash adds two 64-bit words per SSE2 step; pass 2 redoes the chunk's occluders only when a slice of it was
- * rebuilt).
- * A slice to rebuild is copied into the context's slab, and per-column bit masks (opaque cube / not
- * air / water, one bit per y) let whole runs of buried stone or still water be skipped 18 cells at a
- * time, so only cells that can show a face reach the per-cell code (mesher_faces.c, mesher_shapes.c).
+ * hash adds four 64-bit words per AVX2 step where the processor has it, two per SSE2 step elsewhere, with
+ * the next column's lines prefetched, and tells on the way which slices hold nothing but air; pass 2 redoes
+ * the chunk's occluders only when a slice of it was rebuilt).
+ * A slice to rebuild is copied into the context's slab (a column of one block takes its masks from that
+ * block's kind), and per-column bit masks (opaque cube / not air / water, one bit per y) let whole runs of
+ * buried stone or still water be skipped 18 cells at a time, so only cells that can show a face reach the
+ * per-cell code (mesher_faces.c, mesher_shapes.c).
  * Below the world is treated as bedrock (no bottom faces at y 0), above it as air at full light; a
  * missing neighbour chunk as air lit like the nearest cell of this chunk. */
 #include <stdlib.h>

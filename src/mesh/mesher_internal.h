@@ -101,7 +101,7 @@ struct MesherContext {
     bool lod;                              /* build the half-resolution copy (default on) */
     struct MesherMergeRec *merge_recs;     /* scratch: one record per quad of a list */
     struct MesherMergeRec *merge_sorted;   /* scratch: the records in key order */
-    uint32_t *merge_order;                 /* scratch: 2 x capacity record indices for the sort */
+    uint32_t *merge_order;                 /* scratch: 9 x capacity words for the sort (mesher_merge.c) */
     int merge_rec_capacity;
     VertexList merge_out;                  /* scratch: the merged list, swapped with the input */
     VertexList leaf_list;                  /* scratch: the slice's leaves' faces, put before the rest of the
@@ -119,14 +119,13 @@ static inline void mesher_kind_masks(const uint8_t kinds[32], uint32_t *opaque, 
     uint32_t out[5];
 #if defined(__SSE2__)
     __m128i lo = _mm_loadu_si128((const __m128i *)kinds), hi = _mm_loadu_si128((const __m128i *)(kinds + 16));
-    for (int b = 0; b < 5; b++) {   /* bit b of every byte to its top bit, then one movemask per 16 rows */
-        __m128i l = lo, h = hi;
-        for (int t = b; t < 7; t++) {
-            l = _mm_add_epi8(l, l);
-            h = _mm_add_epi8(h, h);
-        }
-        out[b] = (uint32_t)_mm_movemask_epi8(l) | (uint32_t)_mm_movemask_epi8(h) << 16;
-    }
+    /* bit b of every byte to its top bit: a shift of the 16-bit lanes by 7 - b puts bit b of both bytes of
+     * a lane at bits 7 and 15, then one movemask per 16 rows */
+    out[0] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 7)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 7)) << 16;
+    out[1] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 6)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 6)) << 16;
+    out[2] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 5)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 5)) << 16;
+    out[3] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 4)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 4)) << 16;
+    out[4] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 3)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 3)) << 16;
 #else
     for (int b = 0; b < 5; b++) {
         out[b] = 0;

@@ -60,6 +60,7 @@ typedef struct FarTerrainSettings {
 typedef struct FarPalette {
     const BlockRegistry *blocks;   /* which blocks are tinted, and how */
     uint8_t top[BLOCK_MAX][3];
+    uint8_t side[BLOCK_MAX][3];    /* the side face's (+X) colour likewise: a far column's sides */
 } FarPalette;
 void far_palette_init(FarPalette *palette, const BlockRegistry *blocks);
 
@@ -69,6 +70,9 @@ typedef struct FarVertex {
     uint8_t color[4];
 } FarVertex;
 
+#define FAR_PATCH_BLOCK_QUADS 4   /* columns a side of the squares far_patch_runs keeps or leaves out */
+#define FAR_PATCH_MAX_SQUARES ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS))
+
 typedef struct FarPatch {
     int level, px, pz;                  /* patch (px, pz) of its level: origin (px, pz) * size */
     uint8_t coarser[4];                 /* level of the neighbour across +X, -X, +Z, -Z when coarser, else own */
@@ -76,10 +80,12 @@ typedef struct FarPatch {
     FarVertex *vertices;
     uint16_t *indices;
     int vertex_count, index_count;
-    int quads;                          /* quads a side of its mesh: far_terrain_patch_quads, fewer for open water */
-    int blocks;                         /* the surface's indices come in blocks x blocks squares of (at most
-                                         * FAR_PATCH_BLOCK_QUADS) quads a side, row by row (z, then x), each
-                                         * 6 (quads / blocks)^2 indices; then the skirts */
+    int quads;                          /* columns a side: far_terrain_patch_quads */
+    int blocks;                         /* the indices come in blocks x blocks squares of (at most
+                                         * FAR_PATCH_BLOCK_QUADS) columns a side, row by row (z, then x): the
+                                         * square's tops and the sides its columns own (skirts on the border) */
+    int square_first[FAR_PATCH_MAX_SQUARES + 1]; /* first index of each square; [blocks^2] = index_count */
+    float *tops;                        /* quads x quads: each column's top (z, then x) */
     uint64_t key;                       /* level, px, pz and the stitching: same key, same mesh */
     float min_y, max_y;
 } FarPatch;
@@ -109,16 +115,14 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
 void far_patch_free(FarPatch *patch);
 /* Whether voxel chunks are drawn over all of the square x0..x1 by z0..z1 (world blocks) now. */
 typedef bool (*FarCoveredFn)(void *user, double x0, double z0, double x1, double z1);
-#define FAR_PATCH_BLOCK_QUADS 4   /* quads a side of the squares far_patch_runs keeps or leaves out */
-#define FAR_PATCH_MAX_RUNS ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) + 4)
+#define FAR_PATCH_MAX_RUNS FAR_PATCH_MAX_SQUARES
 /* Index runs of a built patch to draw for a camera at (cam_x, cam_z) whose voxel chunks reach `voxel_cover`
- * blocks: the surface's squares (FarPatch.blocks), then the skirts border by border (+X, -X, +Z, -Z), but
- * those wholly inside that disc that `covered` (NULL: all) says are under drawn chunks (for a skirt, a block
- * to each side of its border; chunks still loading leave no hole); runs that touch are joined. Writes at most
- * FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
+ * blocks: its squares (FarPatch.blocks, each with its sides and skirts), but those wholly inside that disc
+ * that `covered` (NULL: all) says are under drawn chunks (chunks still loading leave no hole); runs that
+ * touch are joined. Writes at most FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
 int far_patch_runs(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count);
-/* Height of a built patch's surface at world (x, z) inside it, as drawn (triangle interpolation). */
+/* Height of a built patch's surface at world (x, z) inside it, as drawn: the top of the column there. */
 float far_patch_height_at(const FarPatch *patch, double x, double z);
 
 /* The leaves for a camera at (x, z): fills out[] (at most max) with (level, px, pz, coarser[4]) and returns

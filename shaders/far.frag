@@ -21,13 +21,22 @@ out vec4 o_color;
 
 void main()
 {
+    float f = clamp((length(v_horizontal) - u_fog_range.x) / max(u_fog_range.y - u_fog_range.x, 1e-3), 0.0, 1.0);
+    float fog = f * f * (3.0 - 2.0 * f);
 #ifdef COVER
     vec2 cell = floor((v_horizontal - u_cover_origin) / 16.0);
     if (all(greaterThanEqual(cell, vec2(0.0))) && all(lessThan(cell, vec2(u_cover_size))) &&
-        texelFetch(u_cover, ivec2(cell), 0).r > 0.5)
-        discard;
+        texelFetch(u_cover, ivec2(cell), 0).r > 0.5) {
+        if (v_color.a > 0.998)
+            discard;
+        // The sea's top over a drawn chunk: a sea floor's shade at the back of the depth range, seen only
+        // where the chunk shows its water but no floor (the outermost chunks' floors are not always drawn);
+        // the voxel water is blended over it as over its floor.
+        o_color = vec4(mix(v_color.rgb * u_light * 0.15, u_fog_color, fog), 1.0);
+        gl_FragDepth = 0.99999;
+        return;
+    }
+    gl_FragDepth = gl_FragCoord.z;
 #endif
-    float f = clamp((length(v_horizontal) - u_fog_range.x) / max(u_fog_range.y - u_fog_range.x, 1e-3), 0.0, 1.0);
-    float fog = f * f * (3.0 - 2.0 * f);
     o_color = vec4(mix(v_color.rgb * u_light, u_fog_color, fog), 1.0);
 }

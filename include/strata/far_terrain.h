@@ -64,7 +64,9 @@ typedef struct FarPalette {
 } FarPalette;
 void far_palette_init(FarPalette *palette, const BlockRegistry *blocks);
 
-/* 16 bytes: patch-local x, z (blocks from the patch origin), world y, RGBA. */
+/* 16 bytes: patch-local x, z (blocks from the patch origin), world y, RGBA (alpha FAR_WATER_ALPHA: the sea's
+ * top, else 255). */
+#define FAR_WATER_ALPHA 254
 typedef struct FarVertex {
     float x, y, z;
     uint8_t color[4];
@@ -85,6 +87,7 @@ typedef struct FarPatch {
                                          * FAR_PATCH_BLOCK_QUADS) columns a side, row by row (z, then x): the
                                          * square's tops and the sides its columns own (skirts on the border) */
     int square_first[FAR_PATCH_MAX_SQUARES + 1]; /* first index of each square; [blocks^2] = index_count */
+    uint32_t square_water;              /* bit b: square b has a top of the sea (far_patch_runs keeps it) */
     float *tops;                        /* quads x quads: each column's top (z, then x) */
     uint64_t key;                       /* level, px, pz and the stitching: same key, same mesh */
     float min_y, max_y;
@@ -118,7 +121,8 @@ typedef bool (*FarCoveredFn)(void *user, double x0, double z0, double x1, double
 #define FAR_PATCH_MAX_RUNS FAR_PATCH_MAX_SQUARES
 /* Index runs of a built patch to draw for a camera at (cam_x, cam_z) whose voxel chunks reach `voxel_cover`
  * blocks: its squares (FarPatch.blocks, each with its sides and skirts), but those wholly inside that disc
- * that `covered` (NULL: all) says are under drawn chunks (chunks still loading leave no hole); runs that
+ * that `covered` (NULL: all) says are under drawn chunks (chunks still loading leave no hole) and that have
+ * no top of the sea (far.frag shades the sea under drawn chunks' water where their floor is missing); runs that
  * touch are joined. Writes at most FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
 int far_patch_runs(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count);

@@ -45,7 +45,7 @@ typedef struct FarMesh {
     bool failed;
 } FarMesh;
 
-static void far_mesh_quad(FarMesh *m, const float p[4][3], const uint8_t rgb[3], float shade)
+static void far_mesh_quad(FarMesh *m, const float p[4][3], const uint8_t rgb[3], float shade, uint8_t alpha)
 {
     if (m->nv + 4 > m->cap_v || m->ni + 6 > m->cap_i) {
         m->failed = true;
@@ -60,7 +60,7 @@ static void far_mesh_quad(FarMesh *m, const float p[4][3], const uint8_t rgb[3],
         v->y = p[k][1];
         v->z = p[k][2];
         memcpy(v->color, c, 3);
-        v->color[3] = 255;
+        v->color[3] = alpha;
         m->min_y = fminf(m->min_y, v->y);
         m->max_y = fmaxf(m->max_y, v->y);
     }
@@ -99,7 +99,7 @@ static void far_mesh_tops(FarMesh *m, FarColumn (*col)[FAR_RING], int x0, int z0
                 for (int k = i; k < i1; k++) used[jj - z0][k - x0] = true;
             float ax = i * w, bx = i1 * w, az = j * w, bz = j1 * w, y = c->top;
             const float p[4][3] = {{ax, y, az}, {ax, y, bz}, {bx, y, bz}, {bx, y, az}};   /* ccw from +Y */
-            far_mesh_quad(m, p, c->rgb, 1.0f);
+            far_mesh_quad(m, p, c->rgb, 1.0f, c->water ? FAR_WATER_ALPHA : 255);   /* far.frag: the sea's top */
         }
 }
 
@@ -124,7 +124,7 @@ static void far_mesh_side(FarMesh *m, const FarColumn *c, int d, float e, float 
             p[k][1] = y;
             p[k][2] = d < 2 ? s : e;
         }
-        far_mesh_quad(m, p, rgb, shade[d]);
+        far_mesh_quad(m, p, rgb, shade[d], 255);
     }
 }
 
@@ -267,6 +267,9 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
         for (int bx = 0; bx < out->blocks; bx++) {
             out->square_first[bz * out->blocks + bx] = m.ni;
             int x0 = bx * bq, z0 = bz * bq;
+            for (int j = z0; j < z0 + bq; j++)
+                for (int i = x0; i < x0 + bq; i++)
+                    if (col[j + 1][i + 1].water) out->square_water |= 1u << (bz * out->blocks + bx);
             far_mesh_tops(&m, col, x0, z0, x0 + bq, z0 + bq, w);
             far_mesh_sides(&m, col, n, x0, z0, x0 + bq, z0 + bq, w);
         }

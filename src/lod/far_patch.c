@@ -125,7 +125,7 @@ static int far_under_block(int block)
  * the voxel sea shows its sand floor through the water near the shore and grows darker as it deepens. */
 static float far_water_shade(float depth)
 {
-    return depth < 2.0f ? 1.08f : depth < 5.0f ? 1.0f : depth < 10.0f ? 0.92f : 0.86f;
+    return depth < 2.0f ? 0.95f : depth < 5.0f ? 0.88f : depth < 10.0f ? 0.8f : 0.72f;
 }
 
 void far_surface_at(const Generator *gen, const FarPalette *palette, double x, double z, bool full, FarSurface *s)
@@ -289,7 +289,8 @@ int far_patch_runs(const FarPatch *p, double cam_x, double cam_z, double voxel_c
         double x0 = p->origin_x + (b % blocks) * bsize, z0 = p->origin_z + (b / blocks) * bsize;
         double x1 = x0 + bsize, z1 = z0 + bsize;
         double far_x = fmax(fabs(cam_x - x0), fabs(cam_x - x1)), far_z = fmax(fabs(cam_z - z0), fabs(cam_z - z1));
-        if (far_x * far_x + far_z * far_z < voxel_cover * voxel_cover && (!covered || covered(user, x0, z0, x1, z1)))
+        if (!(p->square_water >> b & 1u) && far_x * far_x + far_z * far_z < voxel_cover * voxel_cover &&
+            (!covered || covered(user, x0, z0, x1, z1)))
             continue;   /* wholly under drawn voxel chunks */
         n = mesh_runs_append(first, count, n, start, length);
     }

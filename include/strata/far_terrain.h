@@ -1,20 +1,21 @@
-/* far_terrain.h — far terrain: a quadtree of heightmap patches beyond the voxel view distance (no GL).
+/* far_terrain.h — far terrain: a quadtree of patches of block columns beyond the voxel view distance (no GL).
  *
- * Purpose. Shows kilometres of terrain cheaply (SparkEngine's quadtree LOD): square patches of
- * FAR_PATCH_QUADS x FAR_PATCH_QUADS quads (levels from FAR_COARSE_LEVEL on: FAR_PATCH_QUADS_COARSE, so that
- * a quad, 8 to 64 blocks, is 10 to 30 pixels wide on screen at its distance, instead of 5 to 15: triangles
- * are what far terrain costs a software renderer) built from the generator's surface height and climate (the
- * same functions strata-map samples), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level twice
- * the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
- * the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks; beyond: the
- * coarsest level). Seams: an edge shared with a coarser neighbour is stitched (its extra vertices put on
- * the coarse edge, so shared edge heights match exactly) and every patch hangs a skirt below its border.
- * Water is flat at the ocean level (a patch of open water has a coarser grid, `quads`); colours are those of
- * the generator's surface block (sand, grass, snow cover, rock, ice, water) under its climate's tint
- * (FarPalette). Each vertex takes the lowest surface within 8 blocks (a radius fixed in world units, so
- * neighbours of every level agree) sunk by the worker's sink (6 blocks), so the far surface stays at or below
- * the voxel surface where they meet (view distances 8, 16 and 32: test_far_terrain); leaves wholly inside the
- * voxel view distance are not made.
+ * Purpose. Shows kilometres of terrain cheaply, in the voxel chunks' style (after Distant Horizons): square
+ * patches of FAR_PATCH_QUADS x FAR_PATCH_QUADS columns (levels from FAR_COARSE_LEVEL on:
+ * FAR_PATCH_QUADS_COARSE, so that a column, 8 to 64 blocks, is 10 to 30 pixels wide on screen at its
+ * distance: triangles are what far terrain costs a software renderer) built from the generator's surface
+ * height, surface block and tree rules, level 0 the finest (FAR_LEVEL0_SIZE blocks a side, columns of 2) and
+ * each level twice the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its
+ * nearest point) has the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks;
+ * beyond: the coarsest level). A column is drawn as the voxels draw a block (far_columns.c): a flat top at
+ * the voxels' surface height at its centre, a vertical side toward each lower neighbour, one colour a face
+ * (its surface block's top or side under the climate's tint: FarPalette) shaded by the face's direction as
+ * the mesher shades; woodland's canopy (Generator.tree_cover) a volume of leaves over its ground; water flat
+ * at the voxel sea's level, darker as it deepens. Seams: a border column hangs its side (a skirt) down to the
+ * neighbour patch's column there, whatever its level, and deeper. The renderer leaves out far pixels over
+ * drawn voxel chunks, so the far surface is not sunk under them but for the land's `sink` (2 blocks in the
+ * game: the chunks' half-resolution copies round their ground by a block); leaves wholly inside the voxel
+ * view distance are not made.
  *
  * Ownership and threads. far_terrain_create starts one worker thread (own mutex and condition variable,
  * independent of the voxel update worker, so it never delays voxel chunks) that builds patches; the main
@@ -106,13 +107,15 @@ int far_terrain_patch_size(int level);
 /* Quads a side of a land patch of `level`: FAR_PATCH_QUADS, FAR_PATCH_QUADS_COARSE from FAR_COARSE_LEVEL on. */
 int far_terrain_patch_quads(int level);
 
-/* Surface sample at world (x, z): the height of the far mesh before sinking (water: the ocean level) and its
- * colour: the palette's colour of the generator's surface block there, tinted by the climate (a generator
- * without surface_block: water or grass). Pure (the generator is immutable); any thread. */
+/* Surface sample at world (x, z): the top of a far column centred there before sinking (the ground cell's
+ * top; water: the voxel sea's surface; woodland: its canopy's) and its top colour: the palette's colour of the
+ * generator's surface block there, tinted by the climate (a generator without surface_block: water or
+ * grass). Pure (the generator is immutable); any thread. */
 float far_terrain_sample(const Generator *gen, const FarPalette *palette, double x, double z, uint8_t rgb[3],
                          bool *water);
 /* Builds the mesh of one patch into `out` (which owns it afterwards: far_patch_free). `coarser` as in
- * FarPatch; `sink` lowers the surface by that many blocks (near the voxel chunks). ST_ERR_NOMEM. */
+ * FarPatch; `sink` lowers the land by that many blocks (never under the sea's surface; the sea stays).
+ * ST_ERR_NOMEM. */
 StResult far_patch_build(const Generator *gen, const FarPalette *palette, int level, int px, int pz,
                          const uint8_t coarser[4], float sink, FarPatch *out);
 void far_patch_free(FarPatch *patch);

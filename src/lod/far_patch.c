@@ -1,26 +1,16 @@
-/* far_patch.c — the pure half of far terrain: settings, level choice, the quadtree cut, surface samples
- * and patch meshes.
+/* far_patch.c — the pure half of far terrain: settings, level choice, the quadtree cut, what a column shows
+ * (far_surface_at) and which of a patch's squares to draw (far_columns.c builds the meshes).
  *
  * Design. Patches are aligned squares: patch (px, pz) of level L covers [px, px + 1) x [pz, pz + 1) times
- * FAR_LEVEL0_SIZE << L blocks, so a coarse patch's grid points are a subset of its finer neighbours' and the
- * same world point is always sampled with the same arithmetic (integers in double): shared vertices agree
- * bit for bit. The cut descends from the coarsest level, splitting a node while its nearest point is
- * nearer than its level's switching distance (times the bias). An edge that borders a coarser leaf is
- * stitched: its vertices between the coarse grid points are put on the straight line between them (height
- * and colour), which is exactly the coarse patch's edge, so no T-junction crack opens; a skirt hangs under
- * every border as a second guard against sub-pixel gaps. The whole surface is sunk by `sink` blocks so the
- * far mesh stays below the voxel surface where the two meet (the voxel chunks hide what is under them).
- * Triangles are what the far terrain costs a software renderer (llvmpipe keeps ~0.5-1 KB of bin data per
- * drawn triangle): the surface and the skirts face outwards so back faces can be culled, levels from
- * FAR_COARSE_LEVEL on have half the quads a side (far_terrain_patch_quads: a quad of 8 to 64 blocks is
- * still 10 to 30 pixels wide there), and a patch of open water, flat by construction, a quarter. Such quads
- * stay under the voxel surface where the two meet because every vertex takes the lowest surface within
- * FAR_MIN_RADIUS (8 blocks): with 4, quads of 8 blocks and more rose over coasts at the voxel boundary.
- * Colours: the generator names each sample's surface block (Generator.surface_block: snow cover, grass, sand,
- * rock, ice, water, woodland's canopy) and the palette gives its colour under the climate's tint; with the
- * game's palette (the atlas tiles' mean colours) the far surface meets the voxel chunks without a step in
- * colour. Guessing the block from height and climate instead drew green land around seed 1's snowy spawn,
- * and a flat world's far grass a shade off its own. */
+ * FAR_LEVEL0_SIZE << L blocks. The cut descends from the coarsest level, splitting a node while its nearest
+ * point is nearer than its level's switching distance (times the bias); each leaf records the levels of its
+ * coarser neighbours (the skirts reach down to their columns). A column shows the generator's surface block
+ * at its centre (Generator.surface_block: snow cover, grass, sand, rock, ice, water) in the palette's colours
+ * under the climate's tint; with the game's palette (the atlas tiles' mean colours) the far surface meets the
+ * voxel chunks without a step in colour. Where the generator has tree rules (Generator.tree_cover) a grass
+ * column whose cover reaches FAR_CANOPY_COVER is woodland's canopy, leaves FAR_CANOPY_HEIGHT over the
+ * ground: over seed 1's woods the voxel chunks top 55% of such columns with leaves and 3% of the others
+ * (test_far_terrain). Water is shaded by the depth of its floor in bands (the voxel sea shows its floor). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,11 +4,15 @@
  * element buffer per patch: a patch is a few kB and a 2 km cut a few hundred patches); a patch not seen
  * for RENDER_FAR_KEEP_FRAMES frames is freed. The lod module already limits how many new patches arrive a
  * frame (StreamingBudgetPerFrame), so uploads here need no budget of their own. Patches are drawn after
- * the opaque voxel pass with back faces culled (src/lod winds the surface and the skirts to face out),
- * with the terrain's fog; each patch's box is tested against the frustum and against the voxel occluders'
- * horizon (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its
- * walls), and the squares of a patch wholly under drawn voxel chunks are left out (far_patch_runs: about 6k
- * of a flight's 47k far triangles lay under them). */
+ * the opaque voxel pass with back faces culled (src/lod winds every face outwards), with the terrain's fog;
+ * each patch's box is tested against the frustum and against the voxel occluders' horizon
+ * (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its walls), and
+ * the squares of a patch wholly under drawn voxel chunks are left out (far_patch_runs), but for the sea's.
+ * The cover map, one texel a chunk around the camera's (uploaded when it changes), tells far.frag's COVER
+ * build, used for the patches over the chunk table, which pixels lie over a drawn chunk: it leaves them out,
+ * so far land never shows over or under the voxel chunks (their sea showed it through the water), and
+ * shades the sea's there as a floor at the back of the depth range, which only a chunk drawn without its
+ * floor (the outermost ring's) lets through its water. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

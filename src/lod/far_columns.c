@@ -7,24 +7,26 @@
  * one colour, its surface block's in the palette (the atlas tiles' means in the game) under the climate's
  * tint. It is drawn as the voxels draw a block: a flat top, and a vertical side wherever its neighbour is
  * lower, each face one flat colour shaded by its direction as the mesher shades faces (top 1, +-Z 0.9,
- * +-X 0.8); the side takes the block's side tile, and under its first block the ground's (dirt under grass,
- * stone under snow). Water is flat at the sea level and shaded by its depth in bands, as the voxel sea shows
- * its floor through the water (deep sea darker), so the two seas meet in one colour.
+ * +-X 0.8); a side takes the block's side tile and, under its first block, the ground's (dirt under grass,
+ * stone under snow), mixed by their shares of its height in one quad. Water is flat at the sea level and
+ * shaded by its depth in bands, as the voxel sea shows its floor through the water (deep sea darker), so the
+ * two seas meet in one colour.
  * Triangles are what far terrain costs a software renderer: tops of equal height and colour are merged into
  * rectangles and sides of equal extent and colour into strips, both within the squares of
  * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square's run holds its tops and
  * the sides its columns own; a sea patch is a few quads). A border column hangs its side toward the patch
- * beyond down to that neighbour's column sampled at this level, and FAR_SKIRT_DEPTH plus a column's width
- * deeper, since the neighbour may be of a coarser or finer level: the skirt that keeps cracks closed.
- * The far surface needs no sinking: the renderer leaves out every far pixel over a drawn voxel chunk (far.frag's
- * cover map), so where the voxel chunks end the far columns go on at the height the voxels would have. */
+ * beyond down to that neighbour's column where that is lower (a coarser one's own, else the lowest of ours
+ * and the finer level's there) and FAR_SKIRT_DEPTH deeper: the skirt that keeps cracks closed.
+ * The far surface is not sunk under the voxel chunks: the renderer leaves out every far pixel over a drawn
+ * chunk (far.frag's cover map), so where the voxel chunks end the far columns go on at the voxels' height
+ * (the game lowers the land by `sink`, 2 blocks, for the half-resolution copies' rounding). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "far_internal.h"
 
-#define FAR_SKIRT_DEPTH 4.0f
+#define FAR_SKIRT_DEPTH 0.25f   /* blocks a border's side reaches below the neighbour's column */
 #define FAR_MAX_COLUMNS 32                     /* columns a side, the most a level may have */
 #define FAR_RING (FAR_MAX_COLUMNS + 2)         /* with the neighbours' ring */
 
@@ -104,28 +106,26 @@ static void far_mesh_tops(FarMesh *m, FarColumn (*col)[FAR_RING], int x0, int z0
 }
 
 /* One side of column c facing direction d (0 +X, 1 -X, 2 +Z, 3 -Z) from y0 down to y1, spanning a along the
- * border from s0 to s1 (blocks, patch-local), at the border coordinate e. The part above c->ground takes the
- * block's side colour, the rest the ground's. */
+ * border from s0 to s1 (blocks, patch-local), at the border coordinate e. One quad (triangles are what the
+ * far terrain costs): its colour is the block's side colour and the ground's below c->ground, each by its
+ * share of the side's height (a cliff of grass reads as dirt, a step of one block as grass). */
 static void far_mesh_side(FarMesh *m, const FarColumn *c, int d, float e, float s0, float s1, float y0, float y1)
 {
     static const float shade[4] = {0.8f, 0.8f, 0.9f, 0.9f};
-    float split = c->ground > y1 ? c->ground : y1;
-    for (int part = 0; part < 2; part++) {
-        float top = part == 0 ? y0 : split, bottom = part == 0 ? split : y1;
-        if (top - bottom <= 1e-4f) continue;
-        const uint8_t *rgb = part == 0 ? c->side : c->under;
-        float p[4][3];
-        /* counter-clockwise seen from outside, along +s for -X and +Z, along -s for +X and -Z */
-        float a = d == 0 || d == 3 ? s1 : s0, b = d == 0 || d == 3 ? s0 : s1;
-        float corners[4][2] = {{a, top}, {a, bottom}, {b, bottom}, {b, top}};
-        for (int k = 0; k < 4; k++) {
-            float s = corners[k][0], y = corners[k][1];
-            p[k][0] = d < 2 ? e : s;
-            p[k][1] = y;
-            p[k][2] = d < 2 ? s : e;
-        }
-        far_mesh_quad(m, p, rgb, shade[d], 255);
+    float split = c->ground > y1 ? c->ground : y1, upper = y0 - split, height = y0 - y1;
+    if (height <= 1e-4f) return;
+    uint8_t rgb[3];
+    for (int i = 0; i < 3; i++) rgb[i] = (uint8_t)lrintf((c->side[i] * upper + c->under[i] * (height - upper)) / height);
+    float p[4][3];
+    /* counter-clockwise seen from outside, along +s for -X and +Z, along -s for +X and -Z */
+    float a = d == 0 || d == 3 ? s1 : s0, b = d == 0 || d == 3 ? s0 : s1;
+    float corners[4][2] = {{a, y0}, {a, y1}, {b, y1}, {b, y0}};
+    for (int k = 0; k < 4; k++) {
+        p[k][0] = d < 2 ? e : corners[k][0];
+        p[k][1] = corners[k][1];
+        p[k][2] = d < 2 ? corners[k][0] : e;
     }
+    far_mesh_quad(m, p, rgb, shade[d], 255);
 }
 
 static bool far_same_side(const FarColumn *a, float a_bottom, const FarColumn *b, float b_bottom)
@@ -139,7 +139,7 @@ static bool far_same_side(const FarColumn *a, float a_bottom, const FarColumn *b
 static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0, int z0, int x1, int z1, float w)
 {
     static const int dir[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    float skirt = FAR_SKIRT_DEPTH + w;
+    float skirt = FAR_SKIRT_DEPTH;
     for (int d = 0; d < 4; d++) {
         bool along_z = d < 2;   /* X faces run along z */
         int lines0 = along_z ? x0 : z0, lines1 = along_z ? x1 : z1, s0 = along_z ? z0 : x0, s1 = along_z ? z1 : x1;
@@ -156,7 +156,7 @@ static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0
                     bool border = ni < 0 || ni >= n || nj < 0 || nj >= n;
                     const FarColumn *here = &col[j + 1][i + 1], *next = &col[nj + 1][ni + 1];
                     bottom = fminf(next->top, here->top) - (border ? skirt : 0.0f);
-                    if (bottom < here->top) c = here;
+                    if (next->top < here->top) c = here;
                 }
                 if (run_col && (!c || !far_same_side(run_col, run_bottom, c, bottom))) {
                     int i = along_z ? line : run_start;
@@ -193,7 +193,7 @@ static void far_column_at(const Generator *gen, const FarPalette *palette, doubl
 /* The neighbour beyond border k (+X, -X, +Z, -Z) of patch p, next to its column centred at (x, z): the
  * lowest top it may have there (its ground; a canopy stands higher). A coarser neighbour's column is known
  * (its level is p->coarser[k]): its own centre's; a neighbour of the same level or a finer one may have
- * columns half as wide: the lowest of ours and the two finer ones along the border. */
+ * narrower columns: the lowest of ours and the finer level's along the border. */
 static void far_ring_column(const Generator *gen, const FarPatch *p, int k, double x, double z, float w, FarColumn *c)
 {
     FarSurface s;
@@ -207,10 +207,15 @@ static void far_ring_column(const Generator *gen, const FarPatch *p, int k, doub
     far_surface_at(gen, NULL, x, z, false, &s);
     c->top = s.top;
     c->water = s.water;
+    if (p->level == 0) return;
+    /* the finer level's columns along this one's border, just outside it */
+    double fw = (double)far_terrain_patch_size(p->level - 1) / far_terrain_patch_quads(p->level - 1);
+    int count = (int)lrint(w / fw);
     bool along_z = k < 2;   /* an X border runs along z */
-    double in = (k == 0 || k == 2 ? -1.0 : 1.0) * w * 0.25;   /* towards the border from the ring's centre */
-    for (int h = -1; h <= 1; h += 2) {
-        double fx = along_z ? x + in : x + h * w * 0.25, fz = along_z ? z + h * w * 0.25 : z + in;
+    double out = (k == 0 || k == 2 ? -1.0 : 1.0) * (w - fw) * 0.5;   /* from the ring's centre towards the border */
+    for (int f = 0; f < count; f++) {
+        double along = (f + 0.5) * fw - w * 0.5;
+        double fx = along_z ? x + out : x + along, fz = along_z ? z + along : z + out;
         far_surface_at(gen, NULL, fx, fz, false, &s);
         c->top = fminf(c->top, s.top);
         c->water |= s.water;
@@ -251,8 +256,8 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
     out->tops = malloc((size_t)n * (size_t)n * sizeof *out->tops);
     int bq = n < FAR_PATCH_BLOCK_QUADS ? n : n > FAR_PATCH_QUADS ? n * FAR_PATCH_BLOCK_QUADS / FAR_PATCH_QUADS : FAR_PATCH_BLOCK_QUADS;
     out->blocks = n / bq;
-    /* at most: every top its own quad, every side two (side and ground colour) */
-    FarMesh m = {.cap_v = n * n * 4 * 9, .cap_i = n * n * 6 * 9, .min_y = 1e9f, .max_y = -1e9f};
+    /* at most: every top its own quad, every column four sides */
+    FarMesh m = {.cap_v = n * n * 4 * 5, .cap_i = n * n * 6 * 5, .min_y = 1e9f, .max_y = -1e9f};
     m.v = malloc((size_t)m.cap_v * sizeof *m.v);
     m.idx = malloc((size_t)m.cap_i * sizeof *m.idx);
     if (!m.v || !m.idx || !out->tops) {

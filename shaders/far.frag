@@ -2,7 +2,8 @@
 // Far terrain: vertex colour (the block's colour, shaded by the face's direction) scaled by the daylight,
 // then fog. Built twice (far_render.c): with COVER it leaves out every pixel over a drawn voxel chunk (the
 // cover map: one texel a chunk around the camera's), so the far columns never show through or over the
-// voxel chunks (their sea, their ground) and need no sinking under them.
+// voxel chunks (their sea, their ground) and need no sinking under them; but a sea square's floor (alpha
+// 253, at the bottom of the world), seen only through the water of a chunk drawn without its floor.
 // The fog: the voxel terrain's linear ramp in the horizontal distance, eased so that it reaches the sky's
 // colour smoothly at the far distance, where the patches end, and the far terrain melts into the sky there.
 in vec4 v_color;
@@ -26,17 +27,8 @@ void main()
 #ifdef COVER
     vec2 cell = floor((v_horizontal - u_cover_origin) / 16.0);
     if (all(greaterThanEqual(cell, vec2(0.0))) && all(lessThan(cell, vec2(u_cover_size))) &&
-        texelFetch(u_cover, ivec2(cell), 0).r > 0.5) {
-        if (v_color.a > 0.998)
-            discard;
-        // The sea's top over a drawn chunk: a sea floor's shade at the back of the depth range, seen only
-        // where the chunk shows its water but no floor (the outermost chunks' floors are not always drawn);
-        // the voxel water is blended over it as over its floor.
-        o_color = vec4(mix(v_color.rgb * u_light * 0.15, u_fog_color, fog), 1.0);
-        gl_FragDepth = 0.99999;
-        return;
-    }
-    gl_FragDepth = gl_FragCoord.z;
+        texelFetch(u_cover, ivec2(cell), 0).r > 0.5 && v_color.a > 0.994)
+        discard;   // a sea square's floor (alpha 253) stays: seen only where a chunk shows water but no floor
 #endif
     o_color = vec4(mix(v_color.rgb * u_light, u_fog_color, fog), 1.0);
 }

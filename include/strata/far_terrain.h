@@ -66,8 +66,10 @@ typedef struct FarPalette {
 void far_palette_init(FarPalette *palette, const BlockRegistry *blocks);
 
 /* 16 bytes: patch-local x, z (blocks from the patch origin), world y, RGBA (alpha FAR_WATER_ALPHA: the sea's
- * top, else 255). */
+ * top; FAR_FLOOR_ALPHA: a sea square's floor; else 255). */
 #define FAR_WATER_ALPHA 254
+#define FAR_FLOOR_ALPHA 253   /* a sea square's floor (far.frag draws it over drawn chunks too) */
+#define FAR_FLOOR_Y 2.0f
 typedef struct FarVertex {
     float x, y, z;
     uint8_t color[4];

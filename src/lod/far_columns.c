@@ -128,6 +128,16 @@ static void far_mesh_side(FarMesh *m, const FarColumn *c, int d, float e, float 
     far_mesh_quad(m, p, rgb, shade[d], 255);
 }
 
+/* A sea square's floor: one quad at FAR_FLOOR_Y in a deep sea floor's shade (far.frag draws it over drawn
+ * chunks too, where the rest of the far terrain is left out: the back of the depth range, seen only where a
+ * chunk shows its water but no floor, as the outermost ring of the chunk table does). */
+static void far_mesh_floor(FarMesh *m, float x0, float z0, float x1, float z1)
+{
+    static const uint8_t floor_rgb[3] = {6, 14, 30};
+    const float p[4][3] = {{x0, FAR_FLOOR_Y, z0}, {x0, FAR_FLOOR_Y, z1}, {x1, FAR_FLOOR_Y, z1}, {x1, FAR_FLOOR_Y, z0}};
+    far_mesh_quad(m, p, floor_rgb, 1.0f, FAR_FLOOR_ALPHA);
+}
+
 static bool far_same_side(const FarColumn *a, float a_bottom, const FarColumn *b, float b_bottom)
 {
     return a->top == b->top && a->ground == b->ground && a_bottom == b_bottom && far_same_rgb(a->side, b->side) &&
@@ -257,7 +267,7 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
     int bq = n < FAR_PATCH_BLOCK_QUADS ? n : n > FAR_PATCH_QUADS ? n * FAR_PATCH_BLOCK_QUADS / FAR_PATCH_QUADS : FAR_PATCH_BLOCK_QUADS;
     out->blocks = n / bq;
     /* at most: every top its own quad, every column four sides */
-    FarMesh m = {.cap_v = n * n * 4 * 5, .cap_i = n * n * 6 * 5, .min_y = 1e9f, .max_y = -1e9f};
+    FarMesh m = {.cap_v = n * n * 4 * 5 + 64, .cap_i = n * n * 6 * 5 + 96, .min_y = 1e9f, .max_y = -1e9f};
     m.v = malloc((size_t)m.cap_v * sizeof *m.v);
     m.idx = malloc((size_t)m.cap_i * sizeof *m.idx);
     if (!m.v || !m.idx || !out->tops) {
@@ -277,6 +287,7 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
                     if (col[j + 1][i + 1].water) out->square_water |= 1u << (bz * out->blocks + bx);
             far_mesh_tops(&m, col, x0, z0, x0 + bq, z0 + bq, w);
             far_mesh_sides(&m, col, n, x0, z0, x0 + bq, z0 + bq, w);
+            if (out->square_water >> (bz * out->blocks + bx) & 1u) far_mesh_floor(&m, x0 * w, z0 * w, (x0 + bq) * w, (z0 + bq) * w);
         }
     out->square_first[out->blocks * out->blocks] = m.ni;
     if (m.failed) {   /* cannot happen with the capacity above; kept as a guard */

@@ -10,9 +10,9 @@
  * the squares of a patch wholly under drawn voxel chunks are left out (far_patch_runs), but for the sea's.
  * The cover map, one texel a chunk around the camera's (uploaded when it changes), tells far.frag's COVER
  * build, used for the patches over the chunk table, which pixels lie over a drawn chunk: it leaves them out,
- * so far land never shows over or under the voxel chunks (their sea showed it through the water), and
- * shades the sea's there as a floor at the back of the depth range, which only a chunk drawn without its
- * floor (the outermost ring's) lets through its water. */
+ * so far land never shows over or under the voxel chunks (their sea showed it through the water), but for
+ * the sea squares' floors at the bottom of the world, which only a chunk drawn without its floor (the
+ * outermost ring's) lets through its water. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -26,6 +26,8 @@
 
 #include "far_internal.h"
 
+#define FAR_FLOOR_LEVELS 2      /* levels whose sea squares have a floor: those that reach under a chunk table of
+                                  * view distance 16 and less (its corners: 407 blocks); farther, never drawn */
 #define FAR_SKIRT_DEPTH 0.25f   /* blocks a border's side reaches below the neighbour's column */
 #define FAR_MAX_COLUMNS 32                     /* columns a side, the most a level may have */
 #define FAR_RING (FAR_MAX_COLUMNS + 2)         /* with the neighbours' ring */
@@ -287,7 +289,8 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
                     if (col[j + 1][i + 1].water) out->square_water |= 1u << (bz * out->blocks + bx);
             far_mesh_tops(&m, col, x0, z0, x0 + bq, z0 + bq, w);
             far_mesh_sides(&m, col, n, x0, z0, x0 + bq, z0 + bq, w);
-            if (out->square_water >> (bz * out->blocks + bx) & 1u) far_mesh_floor(&m, x0 * w, z0 * w, (x0 + bq) * w, (z0 + bq) * w);
+            if (level <= FAR_FLOOR_LEVELS && (out->square_water >> (bz * out->blocks + bx) & 1u))
+                far_mesh_floor(&m, x0 * w, z0 * w, (x0 + bq) * w, (z0 + bq) * w);
         }
     out->square_first[out->blocks * out->blocks] = m.ni;
     if (m.failed) {   /* cannot happen with the capacity above; kept as a guard */

@@ -275,7 +275,7 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
         fs.load_radius = fs.far_distance;
         fs.unload_radius = fs.far_distance * 1.25f;
         fs.voxel_distance = (float)(opts->view_distance * CHUNK_SIZE_X);
-        FarPalette palette;   /* 3 kB, copied by far_terrain_create */
+        FarPalette palette;   /* 6 kB, copied by far_terrain_create */
         far_palette_init(&palette, app->world.blocks);
         renderer_far_palette(app->renderer, &palette);
         if ((rc = far_terrain_create(app->world.generator, &palette, &fs, &app->far)) != ST_OK) return rc;

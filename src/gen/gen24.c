@@ -80,6 +80,11 @@ static int g24_surface_block(const Generator *g, float x, float z, float height,
                                height < (float)ocean + 0.5f ? ocean - 1 : (int)floorf(height), temperature, humidity);
 }
 
+static float g24_tree_cover(const Generator *g, float x, float z, int *leaves)
+{
+    return gen24_tree_cover(impl(g), (int)floorf(x), (int)floorf(z), leaves);
+}
+
 static void g24_pass3(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 {
     const Gen24 *g = impl(gen);
@@ -198,6 +203,7 @@ static const GeneratorClass GEN24_CLASS = {
     .calculate_humidity = g24_humidity,
     .calculate_mountain_range_factor = g24_mountain,
     .surface_block = g24_surface_block,
+    .tree_cover = g24_tree_cover,
     .pass = {gen24_pass1, gen24_pass2, g24_pass3, g24_pass4},
     .destroy = g24_destroy,
 };

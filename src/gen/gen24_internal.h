@@ -145,6 +145,9 @@ int gen24_temperature(const Gen24 *g, float x, float z);
 int gen24_humidity(const Gen24 *g, float x, float z);
 float gen24_height(const Gen24 *g, float x, float z);
 float gen24_forest_density(const Gen24 *g, int cx, int cz);
+/* gen_scatter.c: Generator.tree_cover (the tree rules' density at (wx, wz), the densest rule's leaves); 0
+ * without scatter rules. Pure. */
+float gen24_tree_cover(const Gen24 *g, int wx, int wz, int *leaves);
 void gen24_find_spawn(const Gen24 *g, int *x, int *z);
 /* Survivalcraft's temperature change with altitude. */
 static inline int gen_temperature_adjustment(int y)

@@ -208,6 +208,30 @@ static float env_density(void *user, const ScatterRule *r, int x, int z)
     return d;
 }
 
+float gen24_tree_cover(const Gen24 *g, int wx, int wz, int *leaves)
+{
+    if (!g->scatter || !g->scatter_rules)
+        return 0.0f;
+    ScatterEnv e;
+    e.g = g;
+    e.forest_n = 0;
+    e.lx0 = e.lz0 = e.lw = e.lh = 0; /* no grid: each corner is sampled where it is needed */
+    e.skip = NULL;
+    float best = 0.0f;
+    for (int i = 0; i < g->scatter->rule_count; i++) {
+        const ScatterRule *r = &g->scatter->rules[i];
+        int type = g->scatter_rules->tree_type[i];
+        if (r->kind != SCATTER_TREE || type < 0)
+            continue;
+        float d = env_density(&e, r, wx, wz) * r->base_density;
+        if (d > best) {
+            best = d;
+            *leaves = g->cfg.trees[type].leaves;
+        }
+    }
+    return best;
+}
+
 static bool ground_ok(const ScatterRule *r, int block)
 {
     if (r->ground_count == 0)

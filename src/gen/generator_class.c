@@ -16,6 +16,7 @@ void generator_init(Generator *g, const GeneratorClass *cls, int version, void *
     g->calculate_humidity = cls->calculate_humidity;
     g->calculate_mountain_range_factor = cls->calculate_mountain_range_factor;
     g->surface_block = cls->surface_block;
+    g->tree_cover = cls->tree_cover;
     for (int i = 0; i < 4; i++)
         g->pass[i] = cls->pass[i];
     g->destroy = cls->destroy;

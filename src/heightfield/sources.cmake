@@ -2,11 +2,11 @@
 target_sources(strata_core PRIVATE
   src/heightfield/heightfield.c
   src/heightfield/heightfield_recipe.c
-  src/heightfield/heightfield_json.c
+  src/heightfield/heightfield_recipe_json.c
   src/heightfield/erosion.c
   src/heightfield/heightfield_io.c
-  src/heightfield/heightfield_exr.c
-  src/heightfield/sparkterrain.c
+  src/heightfield/heightfield_io_exr.c
+  src/heightfield/heightfield_io_spark.c
   src/heightfield/splat.c)
 # the erosion inner loops are written branch-free for the vectoriser (-fno-trapping-math lets it
 # if-convert them; results are unchanged: no code here relies on FP traps)

@@ -1,4 +1,4 @@
-/* raycast.c — the block the player is looking at: Amanatides & Woo's voxel traversal.
+/* edit_raycast.c — the block the player is looking at: Amanatides & Woo's voxel traversal.
  *
  * Design. The ray visits every cell it passes through, in order, stepping one cell at a time along the
  * axis whose next cell boundary is nearest (tMax), so no cell is skipped at any angle and the cost is

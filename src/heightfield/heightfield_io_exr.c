@@ -1,4 +1,4 @@
-/* heightfield_exr.c — OpenEXR 32-bit float heightmaps through the OpenEXR core C API (openexr.h).
+/* heightfield_io_exr.c — OpenEXR 32-bit float heightmaps through the OpenEXR core C API (openexr.h).
  *
  * Design: both directions run on memory streams (read_fn/size_fn/write_fn in the context initializer),
  * so export can go through fileio_write_atomic and import never touches a half-written file. Export

@@ -1,4 +1,4 @@
-/* sparkterrain.c — SparkEngine's .sparkterrain version 2, read through a bounds-checked cursor.
+/* heightfield_io_spark.c — SparkEngine's .sparkterrain version 2, read through a bounds-checked cursor.
  *
  * Design: the decoder never allocates from a header value it has not checked against the bytes left:
  * dimensions are bounded (1..HEIGHTFIELD_MAX_SIDE), then `cursor_need(width * height * 4)` must pass

@@ -1,82 +1,29 @@
-/* heightfield_json.c — every JSON read and write of the heightfield module: noise recipes and auto-splat
- * rules (cJSON directly, so this is the one file to adapt if the config API changes).
+/* heightfield_recipe_json.c — noise recipes as JSON: parse, load, write (heightfield_recipe.h), and the layer
+ * kinds' names they use.
  *
- * Design: parsing fills plain structs field by field; each missing-but-optional field keeps its default,
- * each bad field fails with "<file>: field '<path>': expected <what>". Unknown keys are ignored. */
+ * Design: parsing fills plain structs field by field with the typed getters of heightfield_json.h; each
+ * missing-but-optional field keeps its default, each bad field fails with "<file>: field '<path>': expected
+ * <what>". Unknown keys are ignored. The recipe's evaluation and presets live in heightfield_recipe.c, which
+ * calls down here to load a preset's file. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "strata/fileio.h"
 #include "strata/heightfield_recipe.h"
-#include "strata/splat.h"
+#include "heightfield_json.h"
 
-/* ---- small typed getters ---- */
+static const char *KIND_NAMES[] = {"perlin", "simplex", "worley", "fbm", "ridged"};
 
-static StResult get_num(const char *path, const cJSON *obj, const char *where, const char *key, double lo, double hi,
-                        bool required, float *out)
+int height_layer_kind_from_name(const char *name)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) {
-        if (required) return st_fail(ST_ERR_FORMAT, "%s: missing field '%s%s%s' (expected a number)", path, where, *where ? "." : "", key);
-        return ST_OK;
-    }
-    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi))
-        return st_fail(ST_ERR_FORMAT, "%s: field '%s%s%s': expected a number in %g..%g", path, where, *where ? "." : "", key, lo, hi);
-    *out = (float)v->valuedouble;
-    return ST_OK;
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(name, KIND_NAMES[i])) return i;
+    return -1;
 }
 
-static StResult get_int(const char *path, const cJSON *obj, const char *where, const char *key, int lo, int hi, int *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return ST_OK;
-    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
-        return st_fail(ST_ERR_FORMAT, "%s: field '%s%s%s': expected an integer in %d..%d", path, where, *where ? "." : "", key, lo, hi);
-    *out = (int)v->valuedouble;
-    return ST_OK;
-}
-
-static StResult get_bool(const char *path, const cJSON *obj, const char *where, const char *key, bool *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return ST_OK;
-    if (!cJSON_IsBool(v)) return st_fail(ST_ERR_FORMAT, "%s: field '%s%s%s': expected true or false", path, where, *where ? "." : "", key);
-    *out = cJSON_IsTrue(v);
-    return ST_OK;
-}
-
-static StResult get_str(const char *path, const cJSON *obj, const char *where, const char *key, char *out, size_t size)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!v) return ST_OK;
-    if (!cJSON_IsString(v) || strlen(v->valuestring) >= size)
-        return st_fail(ST_ERR_FORMAT, "%s: field '%s%s%s': expected a string of at most %zu characters", path, where, *where ? "." : "",
-                       key, size - 1);
-    memcpy(out, v->valuestring, strlen(v->valuestring) + 1);
-    return ST_OK;
-}
-
-static StResult parse_root(const char *path, const char *json, cJSON **root)
-{
-    const char *end = NULL;
-    *root = cJSON_ParseWithOpts(json, &end, 0);
-    if (!*root) {
-        int line = 1, col = 1;
-        for (const char *p = json; end && p < end; p++) {
-            if (*p == '\n') { line++; col = 1; } else col++;
-        }
-        return st_fail(ST_ERR_FORMAT, "%s: JSON syntax error at line %d, column %d", path, line, col);
-    }
-    if (!cJSON_IsObject(*root)) {
-        cJSON_Delete(*root);
-        return st_fail(ST_ERR_FORMAT, "%s: expected a JSON object at the top level", path);
-    }
-    return ST_OK;
-}
+const char *height_layer_kind_name(HeightLayerKind kind) { return (unsigned)kind < 5 ? KIND_NAMES[kind] : "perlin"; }
 
 /* ---- recipes ---- */
 
@@ -251,73 +198,4 @@ StResult height_recipe_to_json(const HeightRecipe *r, char **json)
     cJSON_Delete(root);
     if (!*json) return st_fail(ST_ERR_NOMEM, "recipe JSON: out of memory");
     return ST_OK;
-}
-
-/* ---- splat rules ---- */
-
-StResult splat_rules_parse(const char *path, const char *json, SplatRules *out)
-{
-    cJSON *root;
-    StResult rc = parse_root(path, json, &root);
-    if (rc != ST_OK) return rc;
-    memset(out, 0, sizeof *out);
-    out->relative = true;
-    const cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
-    const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
-    char def[32] = "";
-    if (!cJSON_IsArray(layers) || cJSON_GetArraySize(layers) < 1 || cJSON_GetArraySize(layers) > SPLAT_MAX_LAYERS) {
-        rc = st_fail(ST_ERR_FORMAT, "%s: field 'layers': expected an array of 1..%d layer names", path, SPLAT_MAX_LAYERS);
-        goto done;
-    }
-    const cJSON *item;
-    cJSON_ArrayForEach(item, layers) {
-        if (!cJSON_IsString(item) || strlen(item->valuestring) >= sizeof out->layer_names[0] || !item->valuestring[0]) {
-            rc = st_fail(ST_ERR_FORMAT, "%s: field 'layers[%d]': expected a name of 1..31 characters", path, out->layer_count);
-            goto done;
-        }
-        snprintf(out->layer_names[out->layer_count++], sizeof out->layer_names[0], "%s", item->valuestring);
-    }
-    if ((rc = get_str(path, root, "", "default", def, sizeof def)) != ST_OK || (rc = get_bool(path, root, "", "relative", &out->relative)) != ST_OK)
-        goto done;
-    out->default_layer = def[0] ? splat_rules_layer(out, def) : 0;
-    if (out->default_layer < 0) { rc = st_fail(ST_ERR_FORMAT, "%s: field 'default': \"%s\" is not one of 'layers'", path, def); goto done; }
-    if (rules && (!cJSON_IsArray(rules) || cJSON_GetArraySize(rules) > SPLAT_MAX_RULES)) {
-        rc = st_fail(ST_ERR_FORMAT, "%s: field 'rules': expected an array of at most %d rules", path, SPLAT_MAX_RULES);
-        goto done;
-    }
-    cJSON_ArrayForEach(item, rules) {
-        char where[32], layer[32] = "";
-        snprintf(where, sizeof where, "rules[%d]", out->rule_count);
-        SplatRule *r = &out->rules[out->rule_count];
-        *r = (SplatRule){.min_height = -INFINITY, .max_height = INFINITY, .min_slope = -INFINITY, .max_slope = INFINITY,
-                         .height_blend = 0.0f, .slope_blend = 0.0f, .strength = 1.0f};
-        if (!cJSON_IsObject(item)) { rc = st_fail(ST_ERR_FORMAT, "%s: field '%s': expected an object", path, where); goto done; }
-        if ((rc = get_str(path, item, where, "layer", layer, sizeof layer)) != ST_OK ||
-            (rc = get_num(path, item, where, "min_height", -1e9, 1e9, false, &r->min_height)) != ST_OK ||
-            (rc = get_num(path, item, where, "max_height", -1e9, 1e9, false, &r->max_height)) != ST_OK ||
-            (rc = get_num(path, item, where, "min_slope", 0.0, 1e6, false, &r->min_slope)) != ST_OK ||
-            (rc = get_num(path, item, where, "max_slope", 0.0, 1e6, false, &r->max_slope)) != ST_OK ||
-            (rc = get_num(path, item, where, "height_blend", 0.0, 1e9, false, &r->height_blend)) != ST_OK ||
-            (rc = get_num(path, item, where, "slope_blend", 0.0, 1e6, false, &r->slope_blend)) != ST_OK ||
-            (rc = get_num(path, item, where, "strength", 0.0, 1.0, false, &r->strength)) != ST_OK)
-            goto done;
-        r->layer = splat_rules_layer(out, layer);
-        if (r->layer < 0) { rc = st_fail(ST_ERR_FORMAT, "%s: field '%s.layer': \"%s\" is not one of 'layers'", path, where, layer); goto done; }
-        out->rule_count++;
-    }
-    rc = ST_OK;
-done:
-    cJSON_Delete(root);
-    return rc;
-}
-
-StResult splat_rules_load(const char *path, SplatRules *out)
-{
-    char *text = NULL;
-    size_t size = 0;
-    StResult rc = fileio_read_all(path, &text, &size);
-    if (rc != ST_OK) return rc;
-    rc = splat_rules_parse(path, text, out);
-    free(text);
-    return rc;
 }

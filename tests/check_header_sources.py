@@ -19,7 +19,16 @@ HEADER_ONLY = {
     "chunk_storage.h": "the storage interface: a struct of callbacks that store/ and game/ fill in",
 }
 # Headers whose code is renamed in a later commit of the step in progress (must be empty at its end).
-KNOWN_PENDING = {}
+KNOWN_PENDING = {
+    "render.h": "src/render is being edited on another branch: renamed after the merge",
+    "update.h": "src/update is being edited on another branch: renamed after the merge",
+    "update_step.h": "src/update is being edited on another branch: renamed after the merge",
+    "light.h": "src/light is being edited on another branch: renamed after the merge",
+    "visibility.h": "src/mesh is being edited on another branch: renamed after the merge",
+    "generator.h": "src/gen is being edited on another branch: renamed after the merge",
+    "far_terrain.h": "src/lod is being edited on another branch: renamed after the merge",
+    "app.h": "the App is being cut into its parts",
+}
 
 
 def strip_comments(text):
@@ -135,7 +144,7 @@ def main():
         print(f"pending ({KNOWN_PENDING[os.path.basename(p.split(':')[0])]}): {p}")
     for f in fails:
         print(f"FAIL: {f}")
-    print(f"{checked - len(fails)} of {checked} headers named after their code; {len(pending)} pending, "
+    print(f"{checked - len(fails) - len(pending)} of {checked} headers named after their code; {len(pending)} pending, "
           f"{len(HEADER_ONLY)} header-only")
     return 1 if fails else 0
 

@@ -23,7 +23,7 @@
 #include "particles.h"
 #include "player.h"
 #include "script.h"
-#include "world_session.h"
+#include "session/world_session.h"
 #include "strata/edit.h"
 #include "strata/far_terrain.h"
 #include "strata/render.h"

@@ -14,7 +14,7 @@
 
 #include "camera.h"
 #include "daytime.h"
-#include "interact.h"
+#include "tools/interact.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
 #include "strata/serializer.h"

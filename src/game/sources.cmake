@@ -27,14 +27,14 @@ if(TARGET strata)
     src/game/app.c
     src/game/input.c
     src/game/app_control.c
-    src/game/app_hud.c
-    src/game/app_bench.c
-    src/game/app_sound.c
-    src/game/app_tools.c
-    src/game/app_structures.c
-    src/game/interact.c
+    src/game/ui/hud_fill.c
+    src/game/bench/game_bench.c
+    src/game/view/game_sound.c
+    src/game/tools/game_tools.c
+    src/game/session/game_structures.c
+    src/game/tools/interact.c
     src/game/script_run.c
-    src/game/world_session.c
+    src/game/session/world_session.c
     src/game/ui/loading.c
     src/game/ui/screens.c
     src/game/audio.c)

@@ -24,8 +24,6 @@ PENDING = {
     frozenset({"src/update/updater.c", "src/update/worker.c"}): "src/update is being edited on another branch",
 }
 
-GAME_PENDING = True   # the App is being cut into its parts: loops inside src/game wait
-
 IDENT = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 
@@ -85,8 +83,6 @@ def main():
             print(f"allowed loop ({ALLOWED[key]}): " + "; ".join(calls))
         elif key in PENDING:
             print(f"pending loop ({PENDING[key]}): " + "; ".join(calls))
-        elif all(f.startswith("src/game/") for f in comp) and GAME_PENDING:
-            print(f"pending loop (the App is being cut into its parts): " + "; ".join(calls))
         else:
             fails += 1
             print(f"FAIL: loop of {len(comp)} files: " + "; ".join(calls))

@@ -27,7 +27,6 @@ KNOWN_PENDING = {
     "visibility.h": "src/mesh is being edited on another branch: renamed after the merge",
     "generator.h": "src/gen is being edited on another branch: renamed after the merge",
     "far_terrain.h": "src/lod is being edited on another branch: renamed after the merge",
-    "app.h": "the App is being cut into its parts",
 }
 
 

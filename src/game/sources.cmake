@@ -26,7 +26,7 @@ if(TARGET strata)
     src/game/main.c
     src/game/app.c
     src/game/input.c
-    src/game/app_control.c
+    src/game/app_frame.c
     src/game/ui/hud_fill.c
     src/game/bench/game_bench.c
     src/game/view/game_sound.c
@@ -37,6 +37,12 @@ if(TARGET strata)
     src/game/session/world_session.c
     src/game/ui/loading.c
     src/game/ui/screens.c
+    src/game/ui/game_ui.c
+    src/game/view/game_view.c
+    src/game/bench/crosshair_probe.c
+    src/game/session/world_session_play.c
+    src/game/session/world_session_loading.c
+    src/game/session/world_session_spawn.c
     src/game/audio.c)
   target_link_libraries(strata PRIVATE strata_game_logic)
 endif()

@@ -1,6 +1,6 @@
-/* app_bench.c — the game's benchmark modes: --bench-flight and --bench-frames.
+/* game_bench.c — the game's benchmark modes: --bench-flight and --bench-frames.
  *
- * Design: the benchmark drives the App itself, in real time (no lockstep): it waits until the world around
+ * Design: the benchmark drives the player (the camera) itself, in real time (no lockstep): it waits until the world around
  * the spawn is ready and settled (loading screen gone, fade-ins over), then measures every frame for
  * opts.bench_seconds. --bench-flight flies a fixed path: from the spawn straight toward +X at
  * APP_BENCH_SPEED blocks per second of real time (a slow frame moves the camera further, as for a player),
@@ -12,7 +12,7 @@
  * view square not Valid with their mesh uploaded) and holes (chunks within APP_BENCH_HOLE_RANGE blocks in
  * the horizontal view wedge that are not drawable yet). The report: percentiles, maxima and counts, as
  * JSON (--json) and a summary on stdout. */
-#include "app.h"
+#include "bench/game_bench.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +38,7 @@ typedef struct BenchSample {
     long triangles;
 } BenchSample;
 
-struct AppBench {
+struct GameBench {
     int phase;                    /* 0 waiting for the world, 1 measuring, 2 the --screenshot frame, 3 done */
     double start[3];
     float yaw0;
@@ -56,42 +56,40 @@ static double bench_seconds_between(const struct timespec *a, const struct times
     return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
 }
 
-StResult app_bench_init(App *app)
+StResult game_bench_create(const CliOptions *opts, int width, int height, GameBench **out)
 {
-    if (app->opts.bench == CLI_BENCH_NONE) return ST_OK;
-    app->bench = calloc(1, sizeof *app->bench);
-    if (!app->bench) return st_fail(ST_ERR_NOMEM, "benchmark: out of memory");
+    *out = NULL;
+    if (opts->bench == CLI_BENCH_NONE) return ST_OK;
+    *out = calloc(1, sizeof **out);
+    if (!*out) return st_fail(ST_ERR_NOMEM, "benchmark: out of memory");
     log_info(BENCH_TAG, "%s benchmark: seed %llu, view distance %d, far terrain %d blocks, %d s at %dx%d",
-             app->opts.bench == CLI_BENCH_FLIGHT ? "flight" : "frames", (unsigned long long)app->opts.seed,
-             app->opts.view_distance, app->opts.far_distance, app->opts.bench_seconds, app->drawable_w,
-             app->drawable_h);
+             opts->bench == CLI_BENCH_FLIGHT ? "flight" : "frames", (unsigned long long)opts->seed,
+             opts->view_distance, opts->far_distance, opts->bench_seconds, width, height);
     return ST_OK;
 }
 
-void app_bench_free(App *app)
+void game_bench_destroy(GameBench *b)
 {
-    if (!app->bench) return;
-    free(app->bench->samples);
-    free(app->bench);
-    app->bench = NULL;
+    if (!b) return;
+    free(b->samples);
+    free(b);
 }
 
 /* The highest solid block of a column (main-thread view), or -1 where its chunk has no contents yet. */
-static int bench_ground(const App *app, int x, int z)
+static int bench_ground(const WorldSession *ws, int x, int z)
 {
     for (int y = CHUNK_SIZE_Y - 1; y >= 0; y--)
-        if (app_block_at(app, x, y, z) != BLOCK_AIR) return y;
+        if (world_session_block_at(ws, x, y, z) != BLOCK_AIR) return y;
     return -1;
 }
 
-static void bench_place_camera(App *app, double dt)
+static void bench_place_camera(GameBench *b, const BenchScene *scene, double dt)
 {
-    AppBench *b = app->bench;
-    Player *p = &app->player;
-    if (app->opts.bench == CLI_BENCH_FLIGHT) {
+    Player *p = scene->player;
+    if (scene->opts->bench == CLI_BENCH_FLIGHT) {
         double x = b->start[0] + APP_BENCH_SPEED * b->elapsed, z = b->start[2];
-        int here = bench_ground(app, (int)floor(x), (int)floor(z));
-        int ahead = bench_ground(app, (int)floor(x + 32.0), (int)floor(z));
+        int here = bench_ground(scene->world, (int)floor(x), (int)floor(z));
+        int ahead = bench_ground(scene->world, (int)floor(x + 32.0), (int)floor(z));
         double target = fmax((double)(here > ahead ? here : ahead) + APP_BENCH_CLEARANCE, b->altitude - 4.0 * dt);
         b->altitude = target;
         p->position[0] = x;
@@ -102,48 +100,50 @@ static void bench_place_camera(App *app, double dt)
     } else {
         memcpy(p->position, b->start, sizeof p->position);
         p->yaw_deg = b->yaw0;
-        p->pitch_deg = APP_SPAWN_PITCH_DEG;
+        p->pitch_deg = WORLD_SPAWN_PITCH_DEG;
     }
     p->velocity[0] = p->velocity[1] = p->velocity[2] = 0.0;
 }
 
-void app_bench_before_frame(App *app, double real_dt)
+void game_bench_before_frame(GameBench *b, const BenchScene *scene, double real_dt)
 {
-    AppBench *b = app->bench;
     if (!b || b->phase >= 2) return;
+    WorldSession *ws = scene->world;
+    Renderer *r = scene->view->renderer;
     if (b->phase == 0) {
-        if (app->loading.active || !app_world_ready(app)) return;
+        if (ws->loading.active || !world_session_ready(ws, r)) return;
         b->settle += real_dt;
-        if (!app_world_settled(app) && b->settle < APP_BENCH_SETTLE_CAP) return;
+        if (!world_session_settled(ws, r) && b->settle < APP_BENCH_SETTLE_CAP) return;
         b->phase = 1;
-        memcpy(b->start, app->player.position, sizeof b->start);
-        b->yaw0 = app->player.yaw_deg;
-        b->altitude = app->player.position[1] + APP_BENCH_CLEARANCE;
-        app->player.flying = true;
+        memcpy(b->start, scene->player->position, sizeof b->start);
+        b->yaw0 = scene->player->yaw_deg;
+        b->altitude = scene->player->position[1] + APP_BENCH_CLEARANCE;
+        scene->player->flying = true;
         clock_gettime(CLOCK_MONOTONIC, &b->wall_prev);
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b->cpu_prev);
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b->process_prev);
-        b->ready_seconds = (double)(SDL_GetPerformanceCounter() - app->launch_counter) /
+        b->ready_seconds = (double)(SDL_GetPerformanceCounter() - ws->loading.launch_counter) /
                            (double)SDL_GetPerformanceFrequency();
         log_info(BENCH_TAG, "world ready after %.2f s: measuring", b->ready_seconds);
-        bench_place_camera(app, 0.0);
+        bench_place_camera(b, scene, 0.0);
         return;
     }
     b->elapsed += real_dt;
-    bench_place_camera(app, real_dt);
+    bench_place_camera(b, scene, real_dt);
 }
 
 /* Chunks whose footprint comes within APP_BENCH_HOLE_RANGE blocks of the eye inside the horizontal view
  * wedge (half angle from the vertical field of view and the aspect, plus a chunk's margin), that are not
  * Valid with their mesh uploaded. */
-static int bench_count_holes(App *app)
+static int bench_count_holes(const BenchScene *scene)
 {
     double eye[3];
-    player_eye(&app->player, eye);
-    double yaw = app->player.yaw_deg * 3.14159265358979 / 180.0;
+    player_eye(scene->player, eye);
+    double yaw = scene->player->yaw_deg * 3.14159265358979 / 180.0;
     double fx = sin(yaw), fz = -cos(yaw);
-    double aspect = app->drawable_h > 0 ? (double)app->drawable_w / app->drawable_h : 1.0;
-    double half_v = app->settings.values[USER_SETTING_FOV] * 0.5 * 3.14159265358979 / 180.0;
+    const GameView *v = scene->view;
+    double aspect = v->drawable_h > 0 ? (double)v->drawable_w / v->drawable_h : 1.0;
+    double half_v = scene->fov_deg * 0.5 * 3.14159265358979 / 180.0;
     double cos_half = cos(atan(tan(half_v) * aspect));
     int r = (int)ceil(APP_BENCH_HOLE_RANGE / CHUNK_SIZE_X) + 1;
     int ex = chunk_coord_of((int)floor(eye[0])), ez = chunk_coord_of((int)floor(eye[2]));
@@ -160,34 +160,34 @@ static int bench_count_holes(App *app)
                 in_view = len < 1e-6 || (dx * fx + dz * fz) / len >= cos_half;
             }
             if (!in_view) continue;
-            const TerrainChunk *c = terrain_get_chunk(app->world.terrain, cx, cz);
-            if (!c || c->state != CHUNK_STATE_VALID || !renderer_chunk_uploaded(app->renderer, cx, cz)) holes++;
+            const TerrainChunk *c = terrain_get_chunk(scene->world->terrain, cx, cz);
+            if (!c || c->state != CHUNK_STATE_VALID || !renderer_chunk_uploaded(v->renderer, cx, cz)) holes++;
         }
     return holes;
 }
 
 /* Chunks of the view square around the player not Valid with their mesh uploaded. */
-static int bench_backlog(App *app)
+static int bench_backlog(const BenchScene *scene)
 {
-    int r = app->opts.view_distance;
-    int px = chunk_coord_of((int)floor(app->player.position[0])), pz = chunk_coord_of((int)floor(app->player.position[2]));
+    int r = scene->opts->view_distance;
+    const Player *p = scene->player;
+    int px = chunk_coord_of((int)floor(p->position[0])), pz = chunk_coord_of((int)floor(p->position[2]));
     int n = 0;
     for (int cz = pz - r; cz <= pz + r; cz++)
         for (int cx = px - r; cx <= px + r; cx++) {
-            const TerrainChunk *c = terrain_get_chunk(app->world.terrain, cx, cz);
-            if (!c || c->state != CHUNK_STATE_VALID || !renderer_chunk_uploaded(app->renderer, cx, cz)) n++;
+            const TerrainChunk *c = terrain_get_chunk(scene->world->terrain, cx, cz);
+            if (!c || c->state != CHUNK_STATE_VALID || !renderer_chunk_uploaded(scene->view->renderer, cx, cz)) n++;
         }
     return n;
 }
 
-void app_bench_after_frame(App *app)
+bool game_bench_after_frame(GameBench *b, const BenchScene *scene)
 {
-    AppBench *b = app->bench;
     if (b && b->phase == 2) {   /* the screenshot is written: done */
         b->phase = 3;
-        app_request_quit(app);
+        return true;
     }
-    if (!b || b->phase != 1) return;
+    if (!b || b->phase != 1) return false;
     struct timespec wall, cpu, process;
     clock_gettime(CLOCK_MONOTONIC, &wall);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
@@ -198,14 +198,13 @@ void app_bench_after_frame(App *app)
         if (!grown) {
             log_error(BENCH_TAG, "out of memory for frame samples; the benchmark ends early");
             b->phase = 3;
-            app_request_quit(app);
-            return;
+            return true;
         }
         b->samples = grown;
         b->capacity = capacity;
     }
     RenderStats rs;
-    renderer_get_stats(app->renderer, &rs);
+    renderer_get_stats(scene->view->renderer, &rs);
     BenchSample *s = &b->samples[b->count++];
     s->frame_ms = (float)(bench_seconds_between(&b->wall_prev, &wall) * 1000.0);
     s->cpu_ms = (float)(bench_seconds_between(&b->cpu_prev, &cpu) * 1000.0);
@@ -213,17 +212,18 @@ void app_bench_after_frame(App *app)
     s->draw_calls = rs.draw_calls;
     s->chunk_draws = rs.chunk_draws;
     s->triangles = rs.triangles_drawn;
-    s->backlog = bench_backlog(app);
-    s->holes = bench_count_holes(app);
+    s->backlog = bench_backlog(scene);
+    s->holes = bench_count_holes(scene);
     b->wall_prev = wall;
     b->cpu_prev = cpu;
     b->process_prev = process;
-    if (b->elapsed >= app->opts.bench_seconds) {
-        /* --screenshot: one more frame, written whole (not measured); then quit */
-        b->phase = app->opts.screenshot_path ? 2 : 3;
-        if (app->opts.screenshot_path) app_request_screenshot(app, app->opts.screenshot_path);
-        else app_request_quit(app);
-    }
+    const CliOptions *o = scene->opts;
+    if (b->elapsed < o->bench_seconds) return false;
+    /* --screenshot: one more frame, written whole (not measured); then quit */
+    b->phase = o->screenshot_path ? 2 : 3;
+    if (!o->screenshot_path) return true;
+    game_view_request_screenshot(scene->view, o->screenshot_path);
+    return false;
 }
 
 static int bench_compare_double(const void *a, const void *b)
@@ -252,7 +252,7 @@ static double bench_field(const BenchSample *s, BenchField field)
 }
 
 /* The p-th percentile (0..100, nearest rank) of one field of the samples. */
-static double bench_percentile(const AppBench *b, double *scratch, BenchField field, double p)
+static double bench_percentile(const GameBench *b, double *scratch, BenchField field, double p)
 {
     for (int i = 0; i < b->count; i++) scratch[i] = bench_field(&b->samples[i], field);
     qsort(scratch, (size_t)b->count, sizeof *scratch, bench_compare_double);
@@ -262,10 +262,11 @@ static double bench_percentile(const AppBench *b, double *scratch, BenchField fi
     return scratch[rank];
 }
 
-StResult app_bench_report(App *app)
+StResult game_bench_report(const GameBench *b, const BenchScene *scene)
 {
-    AppBench *b = app->bench;
     if (!b) return ST_OK;
+    const CliOptions *o = scene->opts;
+    int width = scene->view->drawable_w, height = scene->view->drawable_h;
     if (b->count == 0)
         return st_fail(ST_ERR_STATE, "benchmark: no frame was measured (the world never became ready)");
     double *scratch = malloc((size_t)b->count * sizeof *scratch);
@@ -291,7 +292,7 @@ StResult app_bench_report(App *app)
         frames_with_holes += b->samples[i].holes > 0;
     }
     double fps = total_ms > 0.0 ? b->count * 1000.0 / total_ms : 0.0;
-    const char *mode = app->opts.bench == CLI_BENCH_FLIGHT ? "flight" : "frames";
+    const char *mode = o->bench == CLI_BENCH_FLIGHT ? "flight" : "frames";
     char json[2048];
     snprintf(json, sizeof json,
              "{\"mode\": \"%s\", \"seed\": %llu, \"view_distance\": %d, \"far_distance\": %d, \"width\": %d, "
@@ -300,23 +301,23 @@ StResult app_bench_report(App *app)
              "\"frames_over_100ms\": %d, \"main_cpu_ms_p50\": %.3f, \"main_cpu_ms_p99\": %.3f, \"process_cpu_ms_p50\": %.3f, "
              "\"draw_calls_p50\": %.0f, \"chunk_draws_p50\": %.0f, \"triangles_p50\": %.0f, \"backlog_max\": %.0f, "
              "\"holes_max\": %.0f, \"frames_with_holes\": %d}",
-             mode, (unsigned long long)app->opts.seed, app->opts.view_distance, app->opts.far_distance,
-             app->drawable_w, app->drawable_h, b->elapsed, b->count, b->ready_seconds, fps, fp50, fp95, fp99, fmax_ms,
+             mode, (unsigned long long)o->seed, o->view_distance, o->far_distance,
+             width, height, b->elapsed, b->count, b->ready_seconds, fps, fp50, fp95, fp99, fmax_ms,
              long_frames, cpu50, cpu99, process50, calls50, chunk_draws50, tris50, backlog_max, holes_max, frames_with_holes);
     printf("%s benchmark, seed %llu, view distance %d, far %d: %d frames in %.1f s, %.1f fps; frame ms p50 %.1f p95 "
            "%.1f p99 %.1f max %.1f (%d over 100 ms); main CPU ms p50 %.1f (all threads %.1f); draw calls p50 %.0f (per-chunk draws "
            "%.0f); triangles p50 %.0f; backlog max %.0f; holes max %.0f\n",
-           mode, (unsigned long long)app->opts.seed, app->opts.view_distance, app->opts.far_distance, b->count,
+           mode, (unsigned long long)o->seed, o->view_distance, o->far_distance, b->count,
            b->elapsed, fps, fp50, fp95, fp99, fmax_ms, long_frames, cpu50, process50, calls50, chunk_draws50, tris50,
            backlog_max, holes_max);
-    if (!app->opts.json_path) return ST_OK;
-    if (strcmp(app->opts.json_path, "-") == 0) {
+    if (!o->json_path) return ST_OK;
+    if (strcmp(o->json_path, "-") == 0) {
         printf("%s\n", json);
         return ST_OK;
     }
-    FILE *f = fopen(app->opts.json_path, "w");
-    if (!f) return st_fail(ST_ERR_IO, "benchmark: cannot write %s", app->opts.json_path);
+    FILE *f = fopen(o->json_path, "w");
+    if (!f) return st_fail(ST_ERR_IO, "benchmark: cannot write %s", o->json_path);
     fprintf(f, "%s\n", json);
-    if (fclose(f) != 0) return st_fail(ST_ERR_IO, "benchmark: cannot write %s", app->opts.json_path);
+    if (fclose(f) != 0) return st_fail(ST_ERR_IO, "benchmark: cannot write %s", o->json_path);
     return ST_OK;
 }

@@ -1,6 +1,6 @@
-/* app_structures.c — structures in the game: goto_structure, runtime stations and their examine text.
+/* game_structures.c — structures in the game: goto_structure, runtime stations and their examine text.
  *
- * Design: the station manifest (assets/stations.json, station.h) is loaded in app_create before the window,
+ * Design: the station manifest (assets/stations.json, station.h) is loaded before the window,
  * so a script's unknown station type fails early. `station TYPE` targets up to STATION_REACH blocks away;
  * the station's footprint is centred on the targeted column, its flat zone (footprint + padding, the
  * manifest's blend) is registered in a runtime FlatZoneSet at the surface height at the centre, the loaded
@@ -9,10 +9,12 @@
  * placed by ChangeCell, all inside one editor action (one undo). The HUD's examine text is a lookup of the
  * targeted cell in the placed stations' boxes that also checks the cell still holds the template's block
  * (so an undone station no longer answers). goto_structure asks the generator for the nearest structure of
- * the type within GOTO_RADIUS blocks and teleports there; the player hovers until the chunks arrive. */
-#include "app.h"
+ * the type within GOTO_RADIUS blocks; the script teleports there and the player hovers until the chunks arrive.
+ * This file reads the world session's fields and calls nothing in world_session*.c (the session frees it). */
+#include "session/game_structures.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +36,7 @@ typedef struct PlacedStation {
     uint32_t zone_id;
 } PlacedStation;
 
-struct AppStructures {
+struct GameStructures {
     StationManifest manifest;
     FlatZoneSet *zones;
     PlacedStation *placed;
@@ -42,76 +44,77 @@ struct AppStructures {
     uint32_t next_zone_id;
 };
 
-StResult app_structures_init(App *app)
+StResult game_structures_create(const char *asset_dir, const BlockRegistry *blocks, Script *script,
+                                GameStructures **out)
 {
-    AppStructures *s = calloc(1, sizeof *s);
+    GameStructures *s = calloc(1, sizeof *s);
     if (!s) return st_fail(ST_ERR_NOMEM, "structures: out of memory");
-    app->structures = s;
+    *out = s;   /* freed by game_structures_destroy, also on the errors below */
     s->next_zone_id = 1;
-    char path[APP_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/stations.json", app->asset_dir);
-    StResult rc = station_manifest_load(path, app->world.blocks, &s->manifest);
+    char path[WORLD_SESSION_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/stations.json", asset_dir);
+    StResult rc = station_manifest_load(path, blocks, &s->manifest);
     if (rc != ST_OK) return rc;
-    if ((rc = script_resolve_stations(&app->script, &s->manifest)) != ST_OK) return rc;
+    if ((rc = script_resolve_stations(script, &s->manifest)) != ST_OK) return rc;
     s->zones = flat_zone_set_create(0);
     if (!s->zones) return st_fail(ST_ERR_NOMEM, "structures: out of memory");
     return ST_OK;
 }
 
-void app_structures_free(App *app)
+void game_structures_destroy(GameStructures *s)
 {
-    AppStructures *s = app->structures;
     if (!s) return;
     station_manifest_free(&s->manifest);
     flat_zone_set_destroy(s->zones);
     free(s->placed);
     free(s);
-    app->structures = NULL;
 }
 
-StResult app_goto_structure(App *app, const ScriptCommand *c)
+StResult game_structures_find(const WorldSession *ws, const Player *player, const ScriptCommand *c,
+                              const char *script_path, double dest[3])
 {
     static const char *const NAMES[2] = {"settlement", "dungeon"};
-    int px = (int)floor(app->player.position[0]), pz = (int)floor(app->player.position[2]);
+    int px = (int)floor(player->position[0]), pz = (int)floor(player->position[2]);
     GeneratorStructure *list = malloc(GOTO_MAX * sizeof *list);
     if (!list) return st_fail(ST_ERR_NOMEM, "goto_structure: out of memory");
-    int n = generator_list_structures(app->world.generator, px, pz, GOTO_RADIUS, list, GOTO_MAX);
+    int n = generator_list_structures(ws->generator, px, pz, GOTO_RADIUS, list, GOTO_MAX);
     const GeneratorStructure *best = NULL;
     for (int i = 0; i < n && !best; i++)
         if ((int)list[i].type == c->structure) best = &list[i];
     if (!best) {
         free(list);
         return st_fail(ST_ERR_STATE, "%s:%d: goto_structure: no %s within %d blocks of %d %d (generator %s version %d)",
-                       app->script.path, c->line, NAMES[c->structure & 1], GOTO_RADIUS, px, pz,
-                       app->world.generator->name, app->world.generator->version);
+                       script_path, c->line, NAMES[c->structure & 1], GOTO_RADIUS, px, pz,
+                       ws->generator->name, ws->generator->version);
     }
-    log_info(STRUCT_TAG, "%s:%d: goto_structure %s: %d %d %d (footprint x %d..%d z %d..%d)", app->script.path, c->line,
+    log_info(STRUCT_TAG, "%s:%d: goto_structure %s: %d %d %d (footprint x %d..%d z %d..%d)", script_path, c->line,
              NAMES[c->structure & 1], best->x, best->y, best->z, best->min_x, best->max_x, best->min_z, best->max_z);
-    app_teleport(app, best->x + 0.5, best->y, best->z + 0.5);
+    dest[0] = best->x + 0.5;
+    dest[1] = best->y;
+    dest[2] = best->z + 0.5;
     free(list);
     return ST_OK;
 }
 
-static bool station_target(App *app, RaycastHit *hit)
+static bool station_target(const WorldSession *ws, const Player *player, RaycastHit *hit)
 {
     double eye[3];
-    player_eye(&app->player, eye);
+    player_eye(player, eye);
     float origin[3] = {(float)eye[0], (float)eye[1], (float)eye[2]}, dir[3];
-    camera_look_direction(app->player.yaw_deg, app->player.pitch_deg, dir);
-    return edit_raycast(app->world.terrain, app->world.blocks, origin, dir, STATION_REACH, hit);
+    camera_look_direction(player->yaw_deg, player->pitch_deg, dir);
+    return edit_raycast(ws->terrain, ws->blocks, origin, dir, STATION_REACH, hit);
 }
 
-bool app_place_station(App *app, int type)
+bool game_structures_place_station(GameStructures *s, WorldSession *ws, const Player *player, int type)
 {
-    AppStructures *s = app->structures;
     if (!s || type < 0 || type >= s->manifest.count) return false;
     RaycastHit hit;
-    if (!station_target(app, &hit)) {
+    if (!station_target(ws, player, &hit)) {
         log_warn(STRUCT_TAG, "station: no block within reach");
         return false;
     }
     const StationDef *d = &s->manifest.defs[type];
-    Editor *ed = app->world.editor;
+    Editor *ed = ws->editor;
     int fx = d->footprint[0], fz = d->footprint[1];
     int x0 = hit.x - fx / 2, z0 = hit.z - fz / 2;
     int ground = terrain_tool_surface_height(ed, x0 + fx / 2, z0 + fz / 2);
@@ -161,16 +164,8 @@ bool app_place_station(App *app, int type)
     return changed > 0;
 }
 
-StResult app_run_station_command(App *app, const ScriptCommand *c, bool *changed)
+const char *game_structures_examine(const GameStructures *s, int x, int y, int z, int32_t cell)
 {
-    *changed = app_place_station(app, c->station);
-    if (!*changed) log_warn(STRUCT_TAG, "%s:%d: station %s: nothing placed", app->script.path, c->line, c->text);
-    return ST_OK;
-}
-
-const char *app_station_examine(const App *app, int x, int y, int z, int32_t cell)
-{
-    const AppStructures *s = app->structures;
     if (!s) return NULL;
     for (int i = s->count - 1; i >= 0; i--) {
         const PlacedStation *p = &s->placed[i];

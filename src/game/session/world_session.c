@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "daytime.h"
+#include "session/game_structures.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
 #include "strata/log.h"
@@ -289,6 +290,8 @@ StResult world_session_save_all(WorldSession *ws)
 
 void world_session_close(WorldSession *ws)
 {
+    game_structures_destroy(ws->structures);
+    ws->structures = NULL;
     editor_destroy(ws->editor);
     ws->editor = NULL;
     updater_destroy(ws->updater);

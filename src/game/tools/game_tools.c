@@ -1,5 +1,6 @@
-/* app_tools.c — the editing tools in the game: the tool selector, radius, shape and height tools at the
- * crosshair, undo/redo, behaviour ticks, particles and the script's editing commands.
+/* game_tools.c — the player's hands: the block under the crosshair, dig, place and pick, the tool selector,
+ * radius, shape and height tools at the crosshair, undo/redo, behaviour ticks, particles and the script's
+ * editing commands.
  *
  * Design: every tool is one Editor action (one undo). Shape tools compile their volume once per (tool,
  * radius, block) and keep it, so both the stroke and its wireframe preview cost no recompile per frame.
@@ -8,68 +9,122 @@
  * urgent upload (skipping repeats of the last chunk: strokes stay in one chunk for many cells). Scripts run
  * in lockstep, so behaviours tick at 20 Hz of game time: 3 frames a tick. Tools and brushes (and their
  * script commands) target up to TOOL_REACH blocks away, so a player can shape a hill from outside it. */
-#include "app.h"
+#include "tools/game_tools.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "camera.h"
 #include "strata/behaviour.h"
 #include "strata/log.h"
 #include "strata/rng.h"
 #include "strata/terrain_tools.h"
+#include "tools/interact.h"
 
 #define TOOLS_TAG "edit"
 #define TOOL_REACH 96.0f   /* terrain tools and brushes reach farther than the hand (PLAYER_REACH) */
 
-#include "camera.h"
 
 /* The block under the crosshair within TOOL_REACH (the block tool keeps the hand's reach). */
-static bool tool_target(App *app, RaycastHit *hit)
+static bool tool_target(const ToolsScene *scene, RaycastHit *hit)
 {
     double eye[3];
-    player_eye(&app->player, eye);
+    player_eye(scene->player, eye);
     float origin[3] = {(float)eye[0], (float)eye[1], (float)eye[2]}, dir[3];
-    camera_look_direction(app->player.yaw_deg, app->player.pitch_deg, dir);
-    return edit_raycast(app->world.terrain, app->world.blocks, origin, dir, TOOL_REACH, hit);
+    camera_look_direction(scene->player->yaw_deg, scene->player->pitch_deg, dir);
+    return edit_raycast(scene->world->terrain, scene->world->blocks, origin, dir, TOOL_REACH, hit);
 }
 
-static const char *const TOOL_NAMES[APP_TOOL_COUNT] = {
+/* ---- the hand: target, dig, place, pick ---- */
+
+static Interaction tools_interaction(const ToolsScene *scene)
+{
+    WorldSession *w = scene->world;
+    Interaction world = {w->terrain, w->updater, w->blocks, scene->renderer, w->editor};
+    return world;
+}
+
+bool game_tools_find_target(const ToolsScene *scene, RaycastHit *hit)
+{
+    Interaction world = tools_interaction(scene);
+    return interact_find_target(&world, scene->player, hit);
+}
+
+bool game_tools_dig(const ToolsScene *scene)
+{
+    Interaction world = tools_interaction(scene);
+    const BlockRegistry *b = scene->world->blocks;
+    RaycastHit hit;
+    int id = game_tools_find_target(scene, &hit) ? cell_contents(hit.value) : BLOCK_AIR;
+    if (!interact_dig(&world, scene->player)) return false;
+    if (block_is_defined(b, id))
+        game_audio_play(scene->audio, audio_dig_sound(audio_material_of(&b->defs[id])), 0.8f);
+    return true;
+}
+
+bool game_tools_place(const ToolsScene *scene, int block)
+{
+    Interaction world = tools_interaction(scene);
+    if (!interact_place(&world, scene->player, block)) return false;
+    game_audio_play(scene->audio, AUDIO_PLACE, 0.7f);
+    return true;
+}
+
+bool game_tools_pick(GameTools *t, const ToolsScene *scene)
+{
+    RaycastHit hit;
+    if (!game_tools_find_target(scene, &hit)) return false;
+    hotbar_pick(&t->hotbar, cell_contents(hit.value));
+    return true;
+}
+
+/* ---- the tools ---- */
+
+static const char *const TOOL_NAMES[GAME_TOOL_COUNT] = {
     "block", "sphere", "box", "cylinder", "cone", "torus", "plane", "rock", "tree", "raise", "flatten", "smooth", "paint",
 };
 
-const char *app_tool_name(AppTool tool) { return tool >= 0 && tool < APP_TOOL_COUNT ? TOOL_NAMES[tool] : "?"; }
+const char *game_tools_name(GameTool tool) { return tool >= 0 && tool < GAME_TOOL_COUNT ? TOOL_NAMES[tool] : "?"; }
 
 static void on_cell_changed(void *user, int x, int y, int z)
 {
     (void)y;
-    App *app = user;
+    GameTools *t = user;
     int cx = chunk_coord_of(x), cz = chunk_coord_of(z);
-    if (cx == app->edited_last[0] && cz == app->edited_last[1]) return;
-    app->edited_last[0] = cx;
-    app->edited_last[1] = cz;
-    if (!app->renderer) return;
+    if (cx == t->edited_last[0] && cz == t->edited_last[1]) return;
+    t->edited_last[0] = cx;
+    t->edited_last[1] = cz;
+    if (!t->renderer) return;
     for (int dz = -1; dz <= 1; dz++)
-        for (int dx = -1; dx <= 1; dx++) renderer_mark_edited(app->renderer, cx + dx, cz + dz);
+        for (int dx = -1; dx <= 1; dx++) renderer_mark_edited(t->renderer, cx + dx, cz + dz);
 }
 
-void app_tools_init(App *app)
+void game_tools_init(GameTools *t, WorldSession *ws, Renderer *renderer)
 {
-    app->tool = APP_TOOL_BLOCK;
-    app->tool_radius = APP_TOOL_RADIUS_DEFAULT;
-    app->tool_volume_key = -1;
-    app->edited_last[0] = app->edited_last[1] = 0x7fffffff;
-    if (app->world.editor) editor_set_listener(app->world.editor, on_cell_changed, app);
+    t->tool = GAME_TOOL_BLOCK;
+    t->radius = GAME_TOOL_RADIUS_DEFAULT;
+    t->volume_key = -1;
+    t->edited_last[0] = t->edited_last[1] = 0x7fffffff;
+    t->renderer = renderer;
+    hotbar_default(&t->hotbar);
+    if (ws->editor) editor_set_listener(ws->editor, on_cell_changed, t);
 }
 
-void app_next_tool(App *app)
+void game_tools_free(GameTools *t)
 {
-    app->tool = (AppTool)((app->tool + 1) % APP_TOOL_COUNT);
-    log_info(TOOLS_TAG, "tool %s, radius %d", app_tool_name(app->tool), app->tool_radius);
+    shape_volume_free(&t->volume);
+    t->volume_key = -1;
 }
 
-void app_set_tool_radius(App *app, int radius)
+void game_tools_next(GameTools *t)
 {
-    app->tool_radius = radius < 1 ? 1 : radius > TERRAIN_TOOL_MAX_RADIUS ? TERRAIN_TOOL_MAX_RADIUS : radius;
+    t->tool = (GameTool)((t->tool + 1) % GAME_TOOL_COUNT);
+    log_info(TOOLS_TAG, "tool %s, radius %d", game_tools_name(t->tool), t->radius);
+}
+
+void game_tools_set_radius(GameTools *t, int radius)
+{
+    t->radius = radius < 1 ? 1 : radius > TERRAIN_TOOL_MAX_RADIUS ? TERRAIN_TOOL_MAX_RADIUS : radius;
 }
 
 static int leaves_for(const BlockRegistry *b, int trunk)
@@ -96,52 +151,52 @@ static void spec_from_radius(ShapeKind kind, int r, ShapeSpec *sp)
 }
 
 /* The cached volume for the current shape tool and the selected block (or air for carving). */
-static const ShapeVolume *tool_volume(App *app, int block)
+static const ShapeVolume *tool_volume(GameTools *t, const BlockRegistry *blocks, int block)
 {
-    int key = (app->tool * 128 + app->tool_radius) * 1024 + block;
-    if (app->tool_volume_key == key) return &app->tool_volume;
-    shape_volume_free(&app->tool_volume);
-    app->tool_volume_key = -1;
+    int key = (t->tool * 128 + t->radius) * 1024 + block;
+    if (t->volume_key == key) return &t->volume;
+    shape_volume_free(&t->volume);
+    t->volume_key = -1;
     ShapeSpec sp;
     memset(&sp, 0, sizeof sp);
-    sp.kind = (ShapeKind)(app->tool - APP_TOOL_SHAPE_FIRST);
+    sp.kind = (ShapeKind)(t->tool - GAME_TOOL_SHAPE_FIRST);
     sp.axis = 1;
     sp.block = block;
-    sp.leaves = leaves_for(app->world.blocks, block);
+    sp.leaves = leaves_for(blocks, block);
     sp.seed = 7;
-    spec_from_radius(sp.kind, app->tool_radius, &sp);
-    if (shape_compile(&sp, &app->tool_volume) != ST_OK) {
+    spec_from_radius(sp.kind, t->radius, &sp);
+    if (shape_compile(&sp, &t->volume) != ST_OK) {
         log_warn(TOOLS_TAG, "%s", st_error_message());
         return NULL;
     }
-    app->tool_volume_key = key;
-    return &app->tool_volume;
+    t->volume_key = key;
+    return &t->volume;
 }
 
-static bool is_shape_tool(AppTool t) { return t >= APP_TOOL_SHAPE_FIRST && t < APP_TOOL_SHAPE_FIRST + SHAPE_KIND_COUNT; }
+static bool is_shape_tool(GameTool t) { return t >= GAME_TOOL_SHAPE_FIRST && t < GAME_TOOL_SHAPE_FIRST + SHAPE_KIND_COUNT; }
 
-bool app_apply_tool(App *app, bool primary)
+bool game_tools_apply(GameTools *t, const ToolsScene *scene, bool primary)
 {
-    if (app->tool == APP_TOOL_BLOCK) return primary ? app_dig(app) : app_place(app, hotbar_block(&app->hotbar));
+    if (t->tool == GAME_TOOL_BLOCK) return primary ? game_tools_dig(scene) : game_tools_place(scene, hotbar_block(&t->hotbar));
     RaycastHit hit;
-    if (!tool_target(app, &hit)) return false;
-    Editor *ed = app->world.editor;
-    int r = app->tool_radius, changed = 0;
+    if (!tool_target(scene, &hit)) return false;
+    Editor *ed = scene->world->editor;
+    int r = t->radius, changed = 0;
     StResult rc = ST_OK;
-    switch (app->tool) {
-    case APP_TOOL_RAISE:
+    switch (t->tool) {
+    case GAME_TOOL_RAISE:
         rc = terrain_tool_modify_height(ed, hit.x, hit.z, r, (primary ? 1 : -1) * (r / 4 > 1 ? r / 4 : 1),
                                         TOOL_FALLOFF_SMOOTH, &changed);
         break;
-    case APP_TOOL_FLATTEN: rc = terrain_tool_flatten(ed, hit.x, hit.z, r, hit.y, 1.0f, &changed); break;
-    case APP_TOOL_SMOOTH: rc = terrain_tool_smooth(ed, hit.x, hit.z, r, 1.0f, 2, &changed); break;
-    case APP_TOOL_PAINT:
-        rc = terrain_tool_paint_layer(ed, hit.x, hit.z, r, hotbar_block(&app->hotbar), 1.0f, TOOL_FALLOFF_LINEAR,
+    case GAME_TOOL_FLATTEN: rc = terrain_tool_flatten(ed, hit.x, hit.z, r, hit.y, 1.0f, &changed); break;
+    case GAME_TOOL_SMOOTH: rc = terrain_tool_smooth(ed, hit.x, hit.z, r, 1.0f, 2, &changed); break;
+    case GAME_TOOL_PAINT:
+        rc = terrain_tool_paint_layer(ed, hit.x, hit.z, r, hotbar_block(&t->hotbar), 1.0f, TOOL_FALLOFF_LINEAR,
                                       rng_hash3(0x9a17, hit.x, hit.y, hit.z), &changed);
         break;
     default:
-        if (is_shape_tool(app->tool)) {
-            const ShapeVolume *v = tool_volume(app, primary ? hotbar_block(&app->hotbar) : BLOCK_AIR);
+        if (is_shape_tool(t->tool)) {
+            const ShapeVolume *v = tool_volume(t, scene->world->blocks, primary ? hotbar_block(&t->hotbar) : BLOCK_AIR);
             if (v) changed = shape_paint(ed, v, primary ? SHAPE_PAINT_REPLACE : SHAPE_PAINT_SOLID, hit.x, hit.y, hit.z);
         }
         break;
@@ -150,14 +205,36 @@ bool app_apply_tool(App *app, bool primary)
     return changed > 0;
 }
 
-bool app_tool_preview(App *app, int min[3], int max[3])
+void game_tools_press(GameTools *t, const ToolsScene *scene, const InputState *in, double dt)
+{
+    if (in->dig) {
+        game_tools_apply(t, scene, true);
+        t->dig_repeat = 0.0;
+    } else if (in->dig_held && (t->dig_repeat += dt) >= GAME_TOOL_REPEAT_SECONDS) {
+        game_tools_apply(t, scene, true);
+        t->dig_repeat = 0.0;
+    }
+    if (in->place) {
+        game_tools_apply(t, scene, false);
+        t->place_repeat = 0.0;
+    } else if (in->place_held && (t->place_repeat += dt) >= GAME_TOOL_REPEAT_SECONDS) {
+        game_tools_apply(t, scene, false);
+        t->place_repeat = 0.0;
+    }
+    if (in->undo) game_tools_undo(scene->world->editor);
+    if (in->redo) game_tools_redo(scene->world->editor);
+    if (in->next_tool) game_tools_next(t);
+    if (in->radius_delta) game_tools_set_radius(t, t->radius + in->radius_delta);
+}
+
+bool game_tools_preview(GameTools *t, const ToolsScene *scene, int min[3], int max[3])
 {
     RaycastHit target;
-    if (app->tool == APP_TOOL_BLOCK || !tool_target(app, &target)) return false;
+    if (t->tool == GAME_TOOL_BLOCK || !tool_target(scene, &target)) return false;
     const RaycastHit *h = &target;
-    int r = app->tool_radius;
-    if (is_shape_tool(app->tool)) {
-        const ShapeVolume *v = tool_volume(app, hotbar_block(&app->hotbar));
+    int r = t->radius;
+    if (is_shape_tool(t->tool)) {
+        const ShapeVolume *v = tool_volume(t, scene->world->blocks, hotbar_block(&t->hotbar));
         if (!v || v->count == 0) return false;
         int at[3] = {h->x, h->y, h->z};
         for (int a = 0; a < 3; a++) {
@@ -175,24 +252,24 @@ bool app_tool_preview(App *app, int min[3], int max[3])
     return true;
 }
 
-bool app_undo(App *app)
+bool game_tools_undo(Editor *editor)
 {
-    bool ok = editor_undo(app->world.editor);
+    bool ok = editor_undo(editor);
     log_info(TOOLS_TAG, ok ? "undone" : "nothing to undo");
     return ok;
 }
 
-bool app_redo(App *app)
+bool game_tools_redo(Editor *editor)
 {
-    bool ok = editor_redo(app->world.editor);
+    bool ok = editor_redo(editor);
     log_info(TOOLS_TAG, ok ? "redone" : "nothing to redo");
     return ok;
 }
 
-void app_edit_frame(App *app, double dt)
+void game_tools_frame(GameTools *t, WorldSession *ws, double dt)
 {
-    Editor *ed = app->world.editor;
-    app->edited_last[0] = app->edited_last[1] = 0x7fffffff;
+    Editor *ed = ws->editor;
+    t->edited_last[0] = t->edited_last[1] = 0x7fffffff;
     editor_frame(ed);
     editor_advance(ed, dt);
     EditEvent ev[64];
@@ -200,36 +277,38 @@ void app_edit_frame(App *app, double dt)
     while ((n = editor_take_events(ed, ev, 64)) > 0)
         for (int i = 0; i < n; i++) {
             if (ev[i].kind != EDIT_EVENT_PARTICLES) continue;
-            const BlockRegistry *b = app->world.blocks;
+            const BlockRegistry *b = ws->blocks;
             if (block_is_defined(b, ev[i].block))
-                particles_burst(&app->particles, ev[i].x, ev[i].y, ev[i].z, b->defs[ev[i].block].map_color);
+                particles_burst(&t->particles, ev[i].x, ev[i].y, ev[i].z, b->defs[ev[i].block].map_color);
         }
-    particles_step(&app->particles, (float)dt);
+    particles_step(&t->particles, (float)dt);
     EditorStats st;
     editor_get_stats(ed, &st);
-    if (st.history_dropped != app->history_dropped_seen) {
-        app->history_dropped_seen = st.history_dropped;
-        app->history_notice_seconds = 5.0;
+    if (st.history_dropped != t->history_dropped_seen) {
+        t->history_dropped_seen = st.history_dropped;
+        t->history_notice_seconds = 5.0;
         log_warn(TOOLS_TAG, "history full (%zu MiB): the oldest actions can no longer be undone",
                  st.history_max_bytes >> 20);
     }
-    if (app->history_notice_seconds > 0.0) app->history_notice_seconds -= dt;
+    if (t->history_notice_seconds > 0.0) t->history_notice_seconds -= dt;
 }
 
-StResult app_run_edit_command(App *app, const ScriptCommand *c, bool *changed)
+StResult game_tools_run_command(GameTools *t, const ToolsScene *scene, const ScriptCommand *c,
+                                const char *script_path, bool *changed)
 {
+    (void)t;
     *changed = false;
-    Editor *ed = app->world.editor;
-    const char *path = app->script.path;
-    if (c->op == SCRIPT_UNDO) { *changed = app_undo(app); return ST_OK; }
-    if (c->op == SCRIPT_REDO) { *changed = app_redo(app); return ST_OK; }
+    Editor *ed = scene->world->editor;
+    const char *path = script_path;
+    if (c->op == SCRIPT_UNDO) { *changed = game_tools_undo(ed); return ST_OK; }
+    if (c->op == SCRIPT_REDO) { *changed = game_tools_redo(ed); return ST_OK; }
     if (c->op == SCRIPT_TICK) {
         editor_tick(ed, (int)c->ticks);
         *changed = true;
         return ST_OK;
     }
     RaycastHit hit;
-    if (!tool_target(app, &hit)) {
+    if (!tool_target(scene, &hit)) {
         log_warn(TOOLS_TAG, "%s:%d: %s: no block within reach", path, c->line, script_op_name(c->op));
         return ST_OK;
     }
@@ -244,7 +323,7 @@ StResult app_run_edit_command(App *app, const ScriptCommand *c, bool *changed)
         sp.yaw_deg = (float)c->yaw_deg;
         sp.axis = c->axis;
         sp.block = c->block;
-        sp.leaves = leaves_for(app->world.blocks, c->block);
+        sp.leaves = leaves_for(scene->world->blocks, c->block);
         sp.hollow = c->hollow;
         sp.mode = (ShapePaintMode)c->paint_mode;
         sp.seed = rng_hash3(0x5ba9e, hit.x, hit.y, hit.z);

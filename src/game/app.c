@@ -262,6 +262,25 @@ static void loop_frame_stats(App *app, LoopClock *lc, double real_dt)
     lc->stats_frames = 0;
 }
 
+/* Fixed 60 Hz physics steps (one per frame in lockstep); none while hovering, loading or paused. */
+static void step_physics(App *app, const PlayerInput *pin, double dt, bool lockstep)
+{
+    WorldSession *w = &app->world;
+    if (w->spawn_pending || w->loading.active || game_ui_paused(&app->ui)) return;
+    if (lockstep) {
+        player_step(&app->player, pin, w->terrain, w->blocks, PLAYER_STEP_SECONDS);
+        return;
+    }
+    app->physics_accumulator += dt;
+    int steps = 0;
+    while (app->physics_accumulator >= PLAYER_STEP_SECONDS && steps < APP_MAX_STEPS_PER_FRAME) {
+        player_step(&app->player, pin, w->terrain, w->blocks, PLAYER_STEP_SECONDS);
+        app->physics_accumulator -= PLAYER_STEP_SECONDS;
+        steps++;
+    }
+    if (steps == APP_MAX_STEPS_PER_FRAME) app->physics_accumulator = 0.0; /* a long hitch: drop the backlog */
+}
+
 /* Events, the script, input, physics, the world, the draw and the swap: one frame. */
 static void loop_frame(App *app, LoopClock *lc, Uint64 now, double real_dt, bool lockstep)
 {
@@ -287,7 +306,7 @@ static void loop_frame(App *app, LoopClock *lc, Uint64 now, double real_dt, bool
     world_session_place_spawn(&app->world, &app->player);
     BenchScene bench = app_bench_scene(app);
     if (app->bench) game_bench_before_frame(app->bench, &bench, real_dt);
-    else app_step_physics(app, &pin, dt, lockstep);
+    else step_physics(app, &pin, dt, lockstep);
     app_update_world(app, dt);
     if (world_session_loading_update(&app->world, app->view.renderer, &app->player, app->opts.view_distance,
                                      app->frame_index))
@@ -298,7 +317,6 @@ static void loop_frame(App *app, LoopClock *lc, Uint64 now, double real_dt, bool
     /* Lockstep slows game time, not the renderer's fade-in: it gets real time (at least a step). */
     double render_dt = lockstep ? fmax(PLAYER_STEP_SECONDS, fmin(real_dt, 0.25)) : dt;
     HudInfo hud;
-    app->last_render_seconds = render_dt;
     if (app_draw_frame(app, render_dt, &hud) != ST_OK) {
         log_error(APP_TAG, "%s", st_error_message());
         app->exit_code = 1;

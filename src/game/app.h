@@ -64,8 +64,7 @@ typedef struct App {
     bool quit;
     int exit_code;
     long frame_index;
-    double physics_accumulator;
-    double last_render_seconds;   /* frame_seconds handed to the last renderer_draw */
+    double physics_accumulator;   /* real time not yet stepped by physics (app.c) */
     FpsMeter fps;
 } App;
 
@@ -86,8 +85,6 @@ void app_set_screen(App *app, UiScreen screen);
 void app_change_setting(App *app, UserSettingId id, double value);
 /* Input: resize, screens, looking, toggles and the hands (dig, place, tools). */
 void app_apply_input(App *app, double dt);
-/* Fixed 60 Hz physics steps (one per frame in lockstep); none while hovering, loading or paused. */
-void app_step_physics(App *app, const PlayerInput *pin, double dt, bool lockstep);
 /* The clock, the exchange with the worker, the editor's frame, the autosave. */
 void app_update_world(App *app, double dt);
 /* Target, HUD, the world (or the loading screen), the UI, the far terrain, screenshots, the probe. */

@@ -125,24 +125,6 @@ void app_apply_input(App *app, double dt)
     game_tools_press(&app->tools, &scene, in, dt);
 }
 
-void app_step_physics(App *app, const PlayerInput *pin, double dt, bool lockstep)
-{
-    WorldSession *w = &app->world;
-    if (w->spawn_pending || w->loading.active || game_ui_paused(&app->ui)) return;
-    if (lockstep) {
-        player_step(&app->player, pin, w->terrain, w->blocks, PLAYER_STEP_SECONDS);
-        return;
-    }
-    app->physics_accumulator += dt;
-    int steps = 0;
-    while (app->physics_accumulator >= PLAYER_STEP_SECONDS && steps < APP_MAX_STEPS_PER_FRAME) {
-        player_step(&app->player, pin, w->terrain, w->blocks, PLAYER_STEP_SECONDS);
-        app->physics_accumulator -= PLAYER_STEP_SECONDS;
-        steps++;
-    }
-    if (steps == APP_MAX_STEPS_PER_FRAME) app->physics_accumulator = 0.0; /* a long hitch: drop the backlog */
-}
-
 void app_update_world(App *app, double dt)
 {
     WorldSession *w = &app->world;

@@ -11,3 +11,6 @@ add_test(NAME headers_named_after_code COMMAND python3 ${CMAKE_SOURCE_DIR}/tests
 set_tests_properties(headers_named_after_code PROPERTIES LABELS repo)
 add_test(NAME no_loops_between_files COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/check_file_loops.py)
 set_tests_properties(no_loops_between_files PROPERTIES LABELS repo)
+add_test(NAME check_scripts_catch_what_they_check COMMAND sh -c
+  "python3 ${CMAKE_SOURCE_DIR}/tests/check_header_sources.py --self-test && python3 ${CMAKE_SOURCE_DIR}/tests/check_file_loops.py --self-test")
+set_tests_properties(check_scripts_catch_what_they_check PROPERTIES LABELS repo)

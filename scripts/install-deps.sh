@@ -3,7 +3,7 @@
 # Idempotent: installs only what is missing and says what it installs. Run as root (or via sudo).
 set -euo pipefail
 PKGS=(cmake make gcc g++ pkg-config libsdl2-dev libcglm-dev zlib1g-dev libstb-dev libcjson-dev libopenexr-dev
-      libpng-dev libyaml-dev python3-pil python3-glad xvfb xauth libgl1-mesa-dri libegl-mesa0 libegl-dev mesa-utils
+      libpng-dev libyaml-dev libassimp-dev python3-pil python3-glad xvfb xauth libgl1-mesa-dri libegl-mesa0 libegl-dev mesa-utils
       fonts-dejavu-core    # tools/strata-font bakes the UI font from DejaVu Sans Bold
       clang libclang-rt-14-dev)   # clang + libFuzzer: the fuzz tests in ctest (skipped without them)
 missing=()

@@ -1,10 +1,10 @@
 #version 330 core
 // Sky dome: a horizon-to-zenith gradient around the fog colour (so far terrain still melts into it), a
 // sunrise/sunset glow towards a low sun, the sun and moon discs, stars at night (compiled in with STARS:
-// sky.c draws that program only while they show) and a drifting layer of blocky clouds that fades into the
+// sky.c draws that program only while they show) and a drifting layer of soft clouds that fades into the
 // fog with distance. It shades a third to a half of the screen on a software renderer, so everything that
 // is the same for every pixel comes in as a uniform (sky.c), the halo's power is taken by squaring, and the
-// clouds' cells are a texture (sky.c computes their clumps once) instead of five hashes a pixel.
+// clouds are one trilinear sample of a density texture (sky.c computes it once).
 in vec4 v_ray;
 out vec4 o_color;
 
@@ -20,8 +20,8 @@ uniform float u_cloud_shift;    // blocks the clouds have drifted along +X (wrap
 uniform vec2 u_fog;             // fog start, end (blocks)
 uniform vec3 u_cloud_color;     // a cloud's colour away from the glow
 uniform float u_cloud_alpha;    // a near cloud's opacity
-uniform sampler2D u_clouds;     // one texel a cloud cell: 1 cloud, 0 clear; nearest, repeating
-uniform float u_cloud_scale;    // 1 / the pattern's period in blocks (12 x the texture's size)
+uniform sampler2D u_clouds;     // cloud density, 0.5 at an edge; trilinear, repeating (sky.c)
+uniform float u_cloud_scale;    // 1 / the pattern's period in blocks (8 x the texture's size)
 
 const float CLOUD_HEIGHT = 192.0;
 
@@ -62,15 +62,25 @@ void main()
     if (sun > 0.9992) color = vec3(1.0, 0.97, 0.85);
     if (-sun > 0.9994 && u_moon > 0.0) color = mix(color, vec3(0.86, 0.88, 0.95), 0.95);
 
-    // Clouds: a flat layer of cells, drifting, fading into the fog colour with distance.
-    if (dir.y > 0.002 && u_camera.y < CLOUD_HEIGHT) {
-        float t = (CLOUD_HEIGHT - u_camera.y) / max(dir.y, 0.002);
-        vec2 p = u_camera.xz + dir.xz * t + vec2(u_cloud_shift, 0.0);
-        if (texture(u_clouds, p * u_cloud_scale).r > 0.5) {
-            float distance = t * length(dir.xz);
-            float fade = 1.0 - smoothstep(u_fog.y * 1.5, u_fog.y * 4.0, distance);
-            vec3 cloud = mix(u_cloud_color, vec3(1.0, 0.72, 0.55), glow * 0.6);
-            color = mix(color, cloud, u_cloud_alpha * fade);
+    // Clouds: a soft layer of noise, drifting, fading into the fog colour with distance. The texture is
+    // filtered and mipmapped, so an edge is soft and the layer far off an even haze, never streaks; its
+    // coordinates and their screen derivatives are taken for every pixel (derivatives are only defined
+    // outside a branch), the sample only where a cloud can show.
+    float rise = max(dir.y, 0.01);
+    float t = (CLOUD_HEIGHT - u_camera.y) / rise;
+    vec2 uv = (u_camera.xz + dir.xz * t + vec2(u_cloud_shift, 0.0)) * u_cloud_scale;
+    vec2 du = dFdx(uv), dv = dFdy(uv);
+    if (dir.y > 0.01 && u_camera.y < CLOUD_HEIGHT) {
+        float distance = t * length(dir.xz);
+        // with distance, and in the last few degrees over the horizon, where the layer is seen edge-on
+        float fade = (1.0 - smoothstep(u_fog.y * 1.5, u_fog.y * 4.0, distance)) * smoothstep(0.02, 0.1, dir.y);
+        if (fade > 0.0) {
+            float density = textureGrad(u_clouds, uv, du, dv).r;
+            float cover = smoothstep(0.4, 0.6, density) * fade;
+            // thicker towards the middle: a little greyer there, as a cloud's underside, brighter at its rim
+            vec3 cloud = u_cloud_color * (1.0 - 0.16 * smoothstep(0.55, 0.95, density));
+            cloud = mix(cloud, vec3(1.0, 0.72, 0.55), glow * 0.6);
+            color = mix(color, cloud, u_cloud_alpha * cover);
         }
     }
     o_color = vec4(color, 1.0);

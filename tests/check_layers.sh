@@ -5,8 +5,8 @@
 # higher layer or of a sibling in its own layer (edit may use update: the one documented exception). A
 # quoted header that is not "strata/..." must be the module's own private header (same folder), never a path
 # into another module. Public headers follow the same rule as the module that owns them. Tests and tools use
-# public headers, test headers in tests/ and, for the game's SDL-free logic library (strata_game_logic), the
-# headers in src/game/ that form its interface (strata-bench takes the game's spawn view); never a path into src/.
+# public headers and test headers in tests/; tests (never tools, which link strata_core alone) also the headers
+# in src/game/ that form the interface of the game's SDL-free logic library (strata_game_logic); never a path into src/.
 # Every public header must be listed below: a new one without a layer fails the check.
 set -u
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ declare -A OWNER=(
   [brush]=world [chunk_sections]=world
   [heightfield]=heightfield [heightfield_io]=heightfield [heightfield_recipe]=heightfield [erosion]=heightfield
   [splat]=heightfield
-  [generator]=gen [biome]=gen [flat_zone]=gen [wfc]=gen [voxel_template]=gen [station]=gen [scatter]=gen
+  [generator]=gen [spawn]=gen [biome]=gen [flat_zone]=gen [wfc]=gen [voxel_template]=gen [voxel_model]=gen [station]=gen [scatter]=gen
   [light]=light
   [mesher]=mesh [visibility]=mesh
   [chunk_codec]=store [region]=store [serializer]=store [world_file]=store [region_cache]=store
@@ -90,7 +90,7 @@ while IFS= read -r file; do
       strata/*.h) [ -n "${OWNER[$(basename "$inc" .h)]:-}" ] || fail "$file: strata/$(basename "$inc") has no layer" ;;
       *src/*|*../*) fail "$file: includes \"$inc\": tests and tools use public headers or test headers" ;;
       *) if [ -f "$dir/$inc" ]; then :;
-         elif { [ "$dir" = tests ] || [ "$dir" = tests/fuzz ] || [ "$dir" = tools ]; } && [ -f "src/game/$inc" ]; then :;   # strata_game_logic's interface
+         elif { [ "$dir" = tests ] || [ "$dir" = tests/fuzz ]; } && [ -f "src/game/$inc" ]; then :;   # strata_game_logic's interface (tests only: tools link strata_core)
          else fail "$file: includes \"$inc\", neither a public header nor a header beside it"; fi ;;
     esac
   done

@@ -24,10 +24,12 @@ def main():
     seeds = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
     ts = json.load(open(tileset_path))
     pairs = set()
-    for a, b in ts["adjacency"]:
+    adj = ts["adjacency"]
+    # the seed's object (socket -> sockets it may face; either side listing the other is enough) or pairs
+    for a, b in ([(a, b) for a, lst in adj.items() for b in lst] if isinstance(adj, dict) else adj):
         pairs.add((a, b))
         pairs.add((b, a))
-    boundary = ts.get("boundarySocket", "wall")
+    boundary = ts.get("boundarySocket")   # none named: the boundary constrains nothing
     tiles = {t["id"]: t for t in ts["tiles"]}
     sizes = [(4, 1, 4), (16, 4, 16), (12, 3, 12), (5, 2, 9), (8, 4, 6), (16, 1, 4), (7, 3, 16)]
     bad = 0
@@ -64,7 +66,7 @@ def main():
                     dx, dy, dz = STEP[d]
                     n = grid.get((x + dx, y + dy, z + dz))
                     if not (0 <= x + dx < sx and 0 <= y + dy < sy and 0 <= z + dz < sz):
-                        if (socks[d], boundary) not in pairs:
+                        if boundary is not None and (socks[d], boundary) not in pairs:
                             print("seed %d: (%d,%d,%d) %s faces the boundary with %s" % (seed, x, y, z, d, socks[d]))
                             bad += 1
                     elif n is not None and (socks[d], n[OPP[d]]) not in pairs:

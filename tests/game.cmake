@@ -24,6 +24,15 @@ if(TARGET strata)
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(test_game_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
+  # Step 16: the voxel chunks and the far terrain meet without a seam (sea, land, a heightmap world, woods)
+  add_executable(test_far_e2e ${CMAKE_SOURCE_DIR}/tests/test_far_e2e.c)
+  target_include_directories(test_far_e2e PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_far_e2e PRIVATE PkgConfig::STB m)
+  add_dependencies(test_far_e2e strata strata-heightmap)
+  add_test(NAME test_far_e2e COMMAND test_far_e2e $<TARGET_FILE:strata> $<TARGET_FILE:strata-heightmap>
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  set_tests_properties(test_far_e2e PROPERTIES LABELS "game;e2e" ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp"
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
   # Step 8: goto_structure and station in the real game; strata-world export-template checks the cells
   add_executable(test_structures_e2e ${CMAKE_SOURCE_DIR}/tests/test_structures_e2e.c)
   target_include_directories(test_structures_e2e PRIVATE ${CMAKE_SOURCE_DIR}/tests)
@@ -32,6 +41,15 @@ if(TARGET strata)
   add_test(NAME test_structures_e2e COMMAND test_structures_e2e $<TARGET_FILE:strata> $<TARGET_FILE:strata-world>
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(test_structures_e2e PROPERTIES LABELS "game;e2e" SKIP_RETURN_CODE 77 TIMEOUT 600
+                       ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
+  # Step 15: a station voxelized from bank.glb through the cache beside the world (built, read, rebuilt identical)
+  add_executable(test_model_cache_e2e ${CMAKE_SOURCE_DIR}/tests/test_model_cache_e2e.c)
+  target_include_directories(test_model_cache_e2e PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_compile_definitions(test_model_cache_e2e PRIVATE STRATA_ASSET_DIR="${STRATA_ASSET_DIR}")
+  add_dependencies(test_model_cache_e2e strata)
+  add_test(NAME test_model_cache_e2e COMMAND test_model_cache_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR}
+           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+  set_tests_properties(test_model_cache_e2e PROPERTIES LABELS "game;e2e" SKIP_RETURN_CODE 77 TIMEOUT 600
                        ENVIRONMENT "SDL_VIDEODRIVER=offscreen;TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/tsan.supp")
   # Step 3: a dig in a Valid chunk is on screen within 3 frames (the game's dig_visible_within command).
   add_test(NAME test_dig_latency COMMAND test_game_e2e $<TARGET_FILE:strata> ${CMAKE_SOURCE_DIR} dig-latency

@@ -12,6 +12,11 @@ if(TARGET strata_render)
   set_tests_properties(test_render_leaves PROPERTIES
     ENVIRONMENT "SDL_VIDEODRIVER=offscreen;LP_NUM_THREADS=0"
     SKIP_RETURN_CODE 77)
+  strata_add_test(test_render_clouds test_render_clouds.c render)
+  target_link_libraries(test_render_clouds PRIVATE strata_render SDL2::SDL2)
+  set_tests_properties(test_render_clouds PROPERTIES
+    ENVIRONMENT "SDL_VIDEODRIVER=offscreen;LP_NUM_THREADS=0"
+    SKIP_RETURN_CODE 77)
   # The same pixels and counts with geometry spread over many small arenas (one multi-draw per arena and
   # pass, the transparent pass split where the arena changes).
   add_test(NAME test_render_small_arenas COMMAND test_render WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "script.h"
 #include "strata/error.h"
 #include "strata/generator.h"
 #include "strata/mesher.h"
@@ -199,7 +200,7 @@ static void test_help_version(void)
     CHECK_EQ_INT(parse(&o, "--no-save", NULL), CLI_RUN);
     CHECK(o.no_save);
 
-    char buf[8192] = {0};
+    char buf[16384] = {0};
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
     CHECK(f != NULL);
     if (!f) return;
@@ -211,6 +212,17 @@ static void test_help_version(void)
                            "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "B brightness",
                            "N season"};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) CHECK_STR_CONTAINS(buf, flags[i]);
+    /* Every script command, as the parser's table gives its usage (the help once listed only the first 23:
+     * no brush, undo, goto_structure or station). Each usage starts with the command's own name. */
+    const char *commands = strstr(buf, "Script commands");
+    CHECK(commands != NULL);
+    for (int op = 0; commands && op < SCRIPT_OP_COUNT; op++) {
+        const char *usage = script_op_usage((ScriptOp)op), *name = script_op_name((ScriptOp)op);
+        CHECK(!strncmp(usage, name, strlen(name)) && (usage[strlen(name)] == ' ' || !usage[strlen(name)]));
+        CHECK_STR_CONTAINS(commands, usage);
+    }
+    CHECK_STR_CONTAINS(commands, "goto_structure settlement|dungeon");
+    CHECK_STR_CONTAINS(commands, "station TYPE");
 }
 
 int main(void)

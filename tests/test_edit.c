@@ -119,6 +119,41 @@ static void test_raycast(void)
     terrain_destroy(t);
 }
 
+/* Blocks smaller than their cell are hit on their own box (block_shape_bounds), and a ray that passes beside
+ * one goes on: the crosshair's target is what it shows. Before, a snow layer took its whole cell, so a ray
+ * over the snow to the ground behind it hit the layer, and the ray straight down hit it 14/16 above it. */
+static void test_raycast_shapes(void)
+{
+    Terrain *t = make_terrain();
+    RaycastHit h;
+    terrain_set_cell_value(t, 2, 11, 2, cell_make(BLOCK_SNOW_LAYER, 0));
+    /* straight down onto the snow: its top at 11 + 2/16, the top face, the block above it to place in */
+    CHECK(cast(t, 2.5f, 20.5f, 2.5f, 0, -1, 0, 50, &h));
+    check_hit(&h, 2, 11, 2, BLOCK_FACE_POS_Y, 2, 12, 2);
+    CHECK_NEAR(h.distance, 20.5 - 11.125, 1e-4);
+    /* from (2.5, 11.9, 1.5) along +Z dipping 0.1 a block: through the layer's cell at y 11.7..11.8, well over
+     * the slab, to the floor at y 11 past it (z 10.5: the ray reaches y 11 after 9 blocks) */
+    CHECK(cast(t, 2.5f, 11.9f, 1.5f, 0, -0.1f, 1, 50, &h));
+    check_hit(&h, 2, 10, 10, BLOCK_FACE_POS_Y, 2, 11, 10);
+    /* low enough to meet the slab's side: its -Z face, at z 2 */
+    CHECK(cast(t, 2.5f, 11.1f, 1.5f, 0, 0, 1, 50, &h));
+    check_hit(&h, 2, 11, 2, BLOCK_FACE_NEG_Z, 2, 11, 1);
+    CHECK_NEAR(h.distance, 0.5, 1e-4);
+    /* a torch: past its stick the ray goes on; at it, it is hit on its side (x 6/16 into the cell) */
+    terrain_set_cell_value(t, 5, 11, 5, cell_make(BLOCK_TORCH, 0));
+    CHECK(cast(t, 3.5f, 11.3f, 5.1f, 1, 0, 0, 4, &h) == false);   /* z 5.1: beside the stick (6/16..10/16) */
+    CHECK(cast(t, 3.5f, 11.3f, 5.5f, 1, 0, 0, 4, &h));
+    check_hit(&h, 5, 11, 5, BLOCK_FACE_NEG_X, 4, 11, 5);
+    CHECK_NEAR(h.distance, 1.5 + 6.0 / 16.0, 1e-4);
+    /* the outline's boxes: a cube its whole cell, the snow its slab */
+    float lo[3], hi[3];
+    block_shape_bounds(BLOCK_SHAPE_CUBE, lo, hi);
+    CHECK(lo[0] == 0.0f && lo[1] == 0.0f && hi[1] == 1.0f && hi[2] == 1.0f);
+    block_shape_bounds(BLOCK_SHAPE_LAYER, lo, hi);
+    CHECK(lo[1] == 0.0f && hi[1] == 0.125f && hi[0] == 1.0f);
+    terrain_destroy(t);
+}
+
 static void test_change_cell(void)
 {
     Terrain *t = make_terrain();
@@ -201,6 +236,7 @@ int main(void)
         return 1;
     }
     RUN(test_raycast);
+    RUN(test_raycast_shapes);
     RUN(test_change_cell);
     block_registry_destroy(blocks);
     return check_report();

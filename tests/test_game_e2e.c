@@ -385,19 +385,28 @@ static int test_dig_latency(void)
 }
 
 /* --frames quits after N frames through the same shutdown as closing the window (worker joined, all freed)
- * and --screenshot writes the last frame. */
+ * and --screenshot writes the last frame, of the world: with --screenshot the quit waits for the world to be
+ * ready (one frame used to be the loading screen: its dark backdrop, no sky). */
 static void test_frames_quit(void)
 {
     char shot[300];
     snprintf(shot, sizeof shot, "%s/frames.png", tmp);
-    int rc = run_strata(NULL, (const char *[]){"--flat", "--view-distance", "2", "--width", "160", "--height", "100",
-                                               "--frames", "30", "--fly", "--screenshot", shot, NULL});
+    int rc = run_strata(NULL, (const char *[]){"--flat", "--view-distance", "2", "--width", "320", "--height", "200",
+                                               "--frames", "1", "--fly", "--screenshot", shot, NULL});
     CHECK_EQ_INT(rc, 0);
     if (rc != 0) fprintf(stderr, "strata output:\n%s\n", out_text);
+    CHECK_STR_CONTAINS(out_text, "launch to ready: ");
     check_no_leaks();
     Image im = load_png(shot);
     CHECK(im.px != NULL);
-    CHECK_EQ_INT(im.w, 160);
+    CHECK_EQ_INT(im.w, 320);
+    if (im.px) {
+        /* left of the middle, under the HUD's text and above the horizon: sky, or the loading backdrop */
+        double sky[3];
+        mean_rgb(&im, 0, im.h * 2 / 5, im.w / 4, im.h * 2 / 5 + 8, sky);
+        fprintf(stderr, "frames: sky band %.0f %.0f %.0f\n", sky[0], sky[1], sky[2]);
+        CHECK(sky[2] > 100.0);   /* the daytime sky, not the loading screen's backdrop (blue < 60) */
+    }
     stbi_image_free(im.px);
 }
 
@@ -611,6 +620,19 @@ static void test_ui_run(void)
         CHECK(early[2] < 60.0);                  /* the loading backdrop, no sky behind it */
         CHECK(play[2] > 150.0);                  /* noon sky */
         int w = im[1].w, h = im[1].h;
+        /* The block's name over the hotbar has a dark outline (over snow the bare light text vanished): in
+         * its band the light text pixels come with dark ones, where grass and sky have none. */
+        int light = 0, dark = 0;
+        for (int y = h - 44; y < h - 27; y++)
+            for (int x = w / 2 - 60; x < w / 2 + 60; x++) {
+                const unsigned char *p = im[1].px + ((size_t)y * w + x) * 3;
+                int lo = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
+                int hi = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+                light += lo > 170;
+                dark += hi < 70;
+            }
+        fprintf(stderr, "ui: block name band %d light pixels, %d dark\n", light, dark);
+        CHECK(light > 10 && dark > light / 2);
         /* Slot 1 of the hotbar (bottom centre, left end) changed from glass to bricks; the sky did not. */
         double slot = region_diff(&im[2], &im[3], w / 2 - 99, h - 26, w / 2 - 77, h - 4);
         fprintf(stderr, "ui: hotbar slot 1 glass/bricks difference %.2f\n", slot);
@@ -661,8 +683,22 @@ static void test_ui_run(void)
     CHECK(!strcmp(before, json));
     char missing[400];
     snprintf(missing, sizeof missing, "%s/no_world_here", tmp);
-    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", missing, "--no-save", NULL}), 1);
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", missing, "--no-save", NULL}), 2);
     CHECK_STR_CONTAINS(out_text, "no world there");
+    /* --world on a missing folder without --new is a bad value (a typo must not start a new world there): exit 2,
+     * one line that names the flag, and no folder made, also for a bare name in the worlds folder. */
+    char missing_nested[440], worlds_dir[400];
+    snprintf(missing_nested, sizeof missing_nested, "%s/no_parent_here/w", tmp);
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", missing_nested, "--frames", "1", NULL}), 2);
+    CHECK_STR_CONTAINS(out_text, "--world");
+    CHECK_STR_CONTAINS(out_text, "no world there (add --new to create one)");
+    CHECK(strchr(out_text, '\n') == out_text + strlen(out_text) - 1);   /* one line */
+    CHECK(access(missing_nested, F_OK) != 0);
+    snprintf(missing_nested, sizeof missing_nested, "%s/no_parent_here", tmp);
+    CHECK(access(missing_nested, F_OK) != 0);
+    snprintf(worlds_dir, sizeof worlds_dir, "%s/strata/worlds/typo_world", getenv("XDG_DATA_HOME"));
+    CHECK_EQ_INT(run_strata("no_such_video_driver", (const char *[]){"--world", "typo_world", "--frames", "1", NULL}), 2);
+    CHECK(access(worlds_dir, F_OK) != 0);
 
     /* Settings survive a relaunch (XDG_CONFIG_HOME is this test's folder); a bad file is reported, kept as
      * .bad and replaced by the defaults. */

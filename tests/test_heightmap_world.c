@@ -291,6 +291,59 @@ static void test_splat_rules(const char *map)
     gen_context_destroy(ctx);
 }
 
+/* With the built-in splat rules sand lies only low: on the beach by the sea and in the rules' low band (relative
+ * height under 0.25 + its blend), never up the slopes. The cone's slopes run from the sea to 140 over every
+ * climate the seed's fields give; sand halfway up them came from pass 1's sandstone (hot and dry climate),
+ * which fell through the grass layer into gen24's desert sand whatever the rules said, or stayed bare where
+ * the rules (rock) or gen24 (high ground) left the rock bare: sand-coloured outcrops. Heightmap version 1
+ * (worlds made before) keeps doing so, so their new chunks match their old ones. Returns the sand columns
+ * above the beach and the low band, or -1. */
+static int sand_up_the_slopes(const char *map, int version, int *sand)
+{
+    WorldSettings s;
+    settings_for(&s, map);
+    Generator *g = NULL;
+    CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", version, &g), ST_OK);
+    if (!g) return -1;
+    CHECK_EQ_INT(g->version, version ? version : 2);
+    GenContext *ctx = gen_context_create();
+    int sea = g->ocean_level(g), low_top = 40 + (int)ceilf(100.0f * (0.25f + 0.02f));
+    int sand_high = 0, columns = 0, highest = -1;
+    *sand = 0;
+    for (int cz = -8; cz < 8; cz++)
+        for (int cx = -8; cx < 8; cx++) {
+            TerrainChunk *c = new_chunk(cx, cz);
+            generator_run_pass(g, 1, c, ctx);
+            generator_run_pass(g, 2, c, ctx);
+            for (int z = 0; z < 16; z++)
+                for (int x = 0; x < 16; x++) {
+                    int top = ground_top(c, x, z);
+                    if (top < sea) continue;
+                    columns++;
+                    int b = chunk_get_contents(c, x, top, z);
+                    if (b != BLOCK_SAND && b != BLOCK_SANDSTONE) continue;   /* sand-coloured, seen from afar */
+                    (*sand)++;
+                    if (top > sea + 4 && top > low_top) sand_high++;
+                    if (top > highest) highest = top;
+                }
+            chunk_destroy(c);
+        }
+    fprintf(stderr, "version %d (0: the newest): sand or sandstone on %d of %d dry columns, %d above the beach and the low band (highest at y "
+            "%d)\n", version, *sand, columns, sand_high, highest);
+    CHECK(columns > 20000);
+    gen_context_destroy(ctx);
+    generator_destroy(g);
+    return sand_high;
+}
+
+static void test_sand_stays_low(const char *map)
+{
+    int sand = 0;
+    CHECK_EQ_INT(sand_up_the_slopes(map, 0, &sand), 0);
+    CHECK(sand > 0);            /* the beach is still there */
+    CHECK(sand_up_the_slopes(map, 1, &sand) > 1000);
+}
+
 int main(void)
 {
     log_set_level(LOG_WARN);
@@ -308,6 +361,7 @@ int main(void)
     RUN_ARG(test_world_json_keeps_map, map);
     RUN_ARG(test_biome_map, map);
     RUN_ARG(test_splat_rules, map);
+    RUN_ARG(test_sand_stays_low, map);
     test_remove_tree(root);
     block_registry_destroy(blocks);
     return check_report();

@@ -501,6 +501,62 @@ static void test_random_edits_match_reference(void)
     terrain_destroy(t);
 }
 
+/* An edit that only brightens (edit.c: the new block lets as much light through and emits at least as much)
+ * relights its own chunk from its own light, but its neighbours only propagate again, from the light they
+ * hold, with their "final light" mark cleared (as the exchange does when the edit sends them back to
+ * InvalidPropagatedLight): the light must still be the reference's everywhere. */
+static void test_brightening_edits_match_reference(void)
+{
+    static const int palette[] = {BLOCK_AIR, BLOCK_TORCH, BLOCK_TORCH, BLOCK_STONE, BLOCK_OAK_LEAVES, BLOCK_WATER,
+                                  BLOCK_GLASS, BLOCK_MAGMA, BLOCK_JACK_O_LANTERN};
+    Terrain *t = world_make(REF_R, fill_mixed);
+    world_light(t, REF_R, LIGHT_MAX, false);
+    uint32_t rng = 77;
+    int wrong_rounds = 0, brightening = 0;
+    for (int round = 0; round < 24; round++) {
+        const int cx = 0, cz = 0;   /* its 3x3 all propagate; its light reaches no chunk beyond them */
+        int lx = (int)(rng_next(&rng) % 16), lz = (int)(rng_next(&rng) % 16);
+        if (round & 1) lx = rng_next(&rng) & 1 ? 0 : 15;
+        if (round % 3 == 0) {   /* in and around fill_mixed's tunnel along z (x 5, y 48 + z / 4), at a border */
+            lx = 3 + (int)(rng_next(&rng) % 5);
+            lz = rng_next(&rng) & 1 ? 0 : 15;
+        }
+        int x = cx * 16 + lx, z = cz * 16 + lz, y = CHUNK_SIZE_Y - 1;
+        while (y > 0 && cell_contents(terrain_get_cell_value(t, x, y, z)) == BLOCK_AIR) y--;
+        y += 1 - (int)(rng_next(&rng) % 4);   /* near the surface, where light can go somewhere: dig or place */
+        if (round % 3 == 0) y = 45 + (int)(rng_next(&rng) % 10);
+        int from = cell_contents(terrain_get_cell_value(t, x, y, z));
+        int to = palette[rng_next(&rng) % (sizeof palette / sizeof palette[0])];
+        bool brightens = blocks->attenuation[to] <= blocks->attenuation[from] && blocks->emission[to] >= blocks->emission[from];
+        if (!brightens || to == from) {
+            round--;   /* only edits of that kind here */
+            continue;
+        }
+        brightening++;
+        set_block(t, x, y, z, to);
+        light_compute_sunlight(terrain_get_chunk(t, cx, cz), blocks, LIGHT_MAX);
+        int order[9];
+        for (int i = 0; i < 9; i++) order[i] = i;
+        for (int i = 8; i > 0; i--) {
+            int j = (int)(rng_next(&rng) % (uint32_t)(i + 1)), tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        for (int i = 0; i < 9; i++) terrain_get_chunk(t, cx + i % 3 - 1, cz + i / 3 - 1)->worker_flags &= ~LIGHT_WORKER_FLAG_PROPAGATED;
+        for (int i = 0; i < 9; i++) {
+            int nx = cx + order[i] % 3 - 1, nz = cz + order[i] / 3 - 1;
+            if (iabs(nx) < REF_R && iabs(nz) < REF_R) light_propagate(t, terrain_get_chunk(t, nx, nz), blocks, lctx);
+        }
+        uint8_t *ref = reference_light(t, LIGHT_MAX);
+        int wr = compare_inner(t, ref);
+        wrong_rounds += wr != 0;
+        free(ref);
+    }
+    CHECK_EQ_INT(brightening, 24);
+    CHECK_EQ_INT(wrong_rounds, 0);
+    terrain_destroy(t);
+}
+
 /* ---- a concurrent editor: light writes never lose a contents change made meanwhile ---- */
 
 #define EDITOR_Y0 240
@@ -568,6 +624,7 @@ int main(void)
     RUN(test_emitters);
     RUN(test_mixed_world_matches_reference);
     RUN(test_random_edits_match_reference);
+    RUN(test_brightening_edits_match_reference);
     RUN(test_concurrent_edits);
     light_context_destroy(lctx);
     block_registry_destroy(blocks);

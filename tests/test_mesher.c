@@ -254,6 +254,8 @@ static void test_plant_fits_its_tile(void)
     blocks->tile_margin[tile] = saved;
 }
 
+static int count_quads(const VertexList *l, float y0, float y1, int axis, int sign);
+
 static void test_leaves_and_glass(void)
 {
     Terrain *t = world_make(2, fill_air);
@@ -289,6 +291,29 @@ static void test_leaves_and_glass(void)
     CHECK_EQ_INT(near_alpha_count(m0) + near_alpha_count(m1), 54 * 4);
     chunk_mesh_destroy(m0);
     chunk_mesh_destroy(m1);
+    world_destroy(t);
+
+    /* Step 16's canopy streaks: no top or bottom face of leaves across a one-cell air gap to more leaves (a gap
+     * of two, or stone across the gap, keeps them), also when the gap is a slice's first row */
+    t = world_make(2, fill_air);
+    set_block(t, 3, 70, 3, BLOCK_OAK_LEAVES);
+    set_block(t, 3, 72, 3, BLOCK_SPRUCE_LEAVES);   /* gap at 71: 5 + 5 faces */
+    set_block(t, 8, 70, 8, BLOCK_OAK_LEAVES);
+    set_block(t, 8, 73, 8, BLOCK_OAK_LEAVES);      /* gap of two: 6 + 6 */
+    set_block(t, 12, 79, 12, BLOCK_OAK_LEAVES);    /* slice 4's top row; gap at 80, slice 5's first row */
+    set_block(t, 12, 81, 12, BLOCK_OAK_LEAVES);    /* 5 + 5 */
+    set_block(t, 5, 70, 12, BLOCK_OAK_LEAVES);
+    set_block(t, 5, 72, 12, BLOCK_STONE);          /* stone across the gap: the leaf keeps all 6 */
+    world_light(t);
+    m = mesh_chunk(t, 0, 0);
+    CHECK_EQ_INT(m->alpha_leaf_vertices[4], (5 + 5 + 6 + 6 + 5 + 6) * 4);
+    CHECK_EQ_INT(m->alpha_leaf_vertices[5], 5 * 4);
+    /* in the plane y 71 only the tops of the leaves under a gap of two and under the stone; none at the gaps' tops */
+    CHECK_EQ_INT(count_quads(&m->subsets[MESH_SUBSET_ALPHA_TESTED], 71, 71, 1, 0), 2);
+    CHECK_EQ_INT(count_quads(&m->subsets[MESH_SUBSET_ALPHA_TESTED], 72, 72, 1, 0), 0);
+    CHECK_EQ_INT(count_quads(&m->subsets[MESH_SUBSET_ALPHA_TESTED], 80, 80, 1, 0), 0);
+    CHECK_EQ_INT(count_quads(&m->subsets[MESH_SUBSET_ALPHA_TESTED], 81, 81, 1, 0), 0);
+    chunk_mesh_destroy(m);
     world_destroy(t);
 
     /* each slice's alpha-tested part holds its far leaves first (lod_vertices), then its leaves' faces

@@ -6,7 +6,7 @@
 
 #include "check.h"
 #include "player.h"
-#include "spawn.h"
+#include "strata/spawn.h"
 #include "strata/block.h"
 #include "strata/cell.h"
 #include "strata/error.h"
@@ -204,20 +204,22 @@ static void test_overlap_and_ground(void)
 
 /* spawn_choose: not ready until the chunks around have contents; prefers a hill with a view over flat ground
  * boxed in; never water, never under a tree; faces the open side; the same answer twice. */
+/* make_world(4) loads 4 chunks around: the search's rays end inside that square */
+#define LOADED 56
 static void test_spawn_choose(void)
 {
     Terrain *t = make_world(4);
     SpawnChoice c;
     terrain_get_chunk(t, 2, 0)->state = CHUNK_STATE_INVALID_CONTENTS3; /* 2 chunks east: a view ray reaches it */
-    CHECK_EQ_INT(spawn_choose(t, blocks, 0, 0, &c), SPAWN_NOT_READY);
+    CHECK_EQ_INT(spawn_choose_within(t, blocks, 0, 0, LOADED, &c), SPAWN_NOT_READY);
     terrain_get_chunk(t, 2, 0)->state = CHUNK_STATE_VALID;
-    CHECK_EQ_INT(spawn_choose(t, blocks, 0, 0, &c), SPAWN_FOUND);
+    CHECK_EQ_INT(spawn_choose_within(t, blocks, 0, 0, LOADED, &c), SPAWN_FOUND);
     CHECK_EQ_INT(c.y, FLOOR_TOP + 1);
     CHECK_EQ_INT(c.view_blocks, SPAWN_VIEW_RANGE);
     /* A low mound 4 blocks east: higher ground wins, and the player stands on it. */
     for (int z = -1; z <= 1; z++)
         for (int x = 3; x <= 5; x++) put(t, x, 64, z, BLOCK_DIRT);
-    CHECK_EQ_INT(spawn_choose(t, blocks, 0, 0, &c), SPAWN_FOUND);
+    CHECK_EQ_INT(spawn_choose_within(t, blocks, 0, 0, LOADED, &c), SPAWN_FOUND);
     CHECK_EQ_INT(c.y, FLOOR_TOP + 2);
     CHECK(c.x >= 3 && c.x <= 5 && c.z >= -1 && c.z <= 1);
     /* Water over the mound and a wall of stone three high on three sides of the start: the start's column
@@ -228,16 +230,16 @@ static void test_spawn_choose(void)
         for (int x = -2; x <= 2; x++)
             if (x == -2 || x == 2 || z == -2)
                 for (int y = 64; y < 67; y++) put(t, x, y, z, BLOCK_STONE);
-    CHECK_EQ_INT(spawn_choose(t, blocks, 0, 0, &c), SPAWN_FOUND);
+    CHECK_EQ_INT(spawn_choose_within(t, blocks, 0, 0, LOADED, &c), SPAWN_FOUND);
     CHECK(!(c.x >= 3 && c.x <= 5 && c.z >= -1 && c.z <= 1)); /* not on the water */
     CHECK(c.view_blocks >= 10);
     SpawnChoice again;
-    CHECK_EQ_INT(spawn_choose(t, blocks, 0, 0, &again), SPAWN_FOUND);
+    CHECK_EQ_INT(spawn_choose_within(t, blocks, 0, 0, LOADED, &again), SPAWN_FOUND);
     CHECK(again.x == c.x && again.z == c.z && again.yaw_deg == c.yaw_deg);
     /* A canopy over the whole search area: nowhere to stand in the open. */
     for (int z = -SPAWN_SEARCH_RADIUS - 2; z <= SPAWN_SEARCH_RADIUS + 2; z++)
         for (int x = -SPAWN_SEARCH_RADIUS - 2; x <= SPAWN_SEARCH_RADIUS + 2; x++) put(t, x, 72, z, BLOCK_OAK_LEAVES);
-    CHECK_EQ_INT(spawn_choose(t, blocks, 0, 0, &c), SPAWN_NONE);
+    CHECK_EQ_INT(spawn_choose_within(t, blocks, 0, 0, LOADED, &c), SPAWN_NONE);
     terrain_destroy(t);
 }
 

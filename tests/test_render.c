@@ -613,33 +613,6 @@ static void test_sky_dome(void)
     renderer_destroy(r);
 }
 
-/* The cloud cells: a pattern that repeats every RENDER_CLOUD_PERIOD cells (the texture wraps there without a
- * seam), covers part of the sky, and comes in clumps (a cell mostly agrees with its neighbour). */
-static void test_cloud_cells(void)
-{
-    enum { N = RENDER_CLOUD_PERIOD };
-    int covered = 0, agree = 0;
-    for (int z = 0; z < N; z += 3)
-        for (int x = 0; x < N; x += 3) {
-            bool cloud = render_sky_cloud_cell(x, z);
-            covered += cloud;
-            agree += cloud == render_sky_cloud_cell(x + 1, z);
-            if (x % 51 == 0 && z % 51 == 0) {
-                CHECK(cloud == render_sky_cloud_cell(x + N, z));
-                CHECK(cloud == render_sky_cloud_cell(x, z - N));
-                CHECK(cloud == render_sky_cloud_cell(x - 5 * N, z + 2 * N));
-            }
-        }
-    int cells = (N / 3) * (N / 3);
-    CHECK(covered > cells / 20 && covered < cells * 3 / 5);
-    CHECK(agree > cells * 7 / 10);
-    /* across the wrap: cell N - 1 and cell N (= 0) belong to one smooth pattern, as any neighbours do */
-    int seam = 0;
-    for (int z = 0; z < N; z++)
-        seam += render_sky_cloud_cell(N - 1, z) == render_sky_cloud_cell(N, z);
-    CHECK(seam > N * 7 / 10);
-}
-
 /* A chunk the player edited: its new mesh is uploaded in the next draw even behind a full budget. */
 static void test_edited_upload(void)
 {
@@ -773,7 +746,6 @@ int main(void)
     RUN(test_loading_and_ui);
     RUN(test_arena_reserve);
     RUN(test_sky_dome);
-    RUN(test_cloud_cells);
     RUN(test_errors);
 
     render_fixture_end();

@@ -233,6 +233,55 @@ static void test_snow_after_structures(void)
     CHECK(stations[1] > stations[0]);
 }
 
+/* Step 15's question, for the version new worlds get: no snow floats over a cleared flat zone. In the frozen
+ * world of seed 1 (temperature offset -15), over the chunks of the four settlements nearest the origin (the first
+ * at 148, 1421), no snow cell has air under it, and the sites do carry snow (the count is not vacuous). Version
+ * 4 floats some there (test_snow_after_structures), so the count can fail. */
+static void test_no_floating_snow_current(void)
+{
+    WorldSettings s;
+    world_settings_default(&s);
+    s.seed = 1;
+    s.mode = TERRAIN_MODE_CONTINENT;
+    s.temperature_offset = -15.0f;
+    Generator *g = NULL;
+    CHECK_EQ_INT(generator_create_version(&s, blocks, "assets/worldgen.json", 0, &g), ST_OK);
+    if (!g)
+        return;
+    GeneratorStructure list[64];
+    int n = generator_list_structures(g, 0, 0, 4000, list, 64), sites = 0;
+    TerrainChunk *c = chunk_create(0, 0);
+    GenContext *ctx = gen_context_create();
+    for (int i = 0; i < n && sites < 4; i++) {
+        if (list[i].type != GEN_STRUCTURE_SETTLEMENT)
+            continue;
+        sites++;
+        int snow = 0, floating = 0;
+        for (int cz = list[i].min_z >> 4; cz <= list[i].max_z >> 4; cz++)
+            for (int cx = list[i].min_x >> 4; cx <= list[i].max_x >> 4; cx++) {
+                chunk_reset(c, cx, cz);
+                generator_generate_chunk(g, c, ctx);
+                for (int z = 0; z < 16; z++)
+                    for (int x = 0; x < 16; x++)
+                        for (int y = 1; y < 255; y++) {
+                            int b = chunk_get_contents(c, x, y, z);
+                            if (b != BLOCK_SNOW_LAYER && b != BLOCK_SNOW)
+                                continue;
+                            snow++;
+                            floating += chunk_get_contents(c, x, y - 1, z) == BLOCK_AIR;
+                        }
+            }
+        fprintf(stderr, "  version %d, settlement at %d %d %d: %d snow cells, %d over air\n", g->version, list[i].x,
+                list[i].y, list[i].z, snow, floating);
+        CHECK(snow > 0);
+        CHECK_EQ_INT(floating, 0);
+    }
+    CHECK_EQ_INT(sites, 4);
+    chunk_destroy(c);
+    gen_context_destroy(ctx);
+    generator_destroy(g);
+}
+
 static void test_sites_and_order(void)
 {
     test_sites_and_order_version(3);
@@ -248,6 +297,7 @@ int main(void)
         return 1;
     RUN(test_sites_and_order);
     RUN(test_snow_after_structures);
+    RUN(test_no_floating_snow_current);
     block_registry_destroy(blocks);
     return check_report();
 }

@@ -391,9 +391,29 @@ static bool wait_ready(int index)
     return false;
 }
 
-static void test_threaded(void)
+/* The cells (contents and light) of the 7 x 7 chunks around the origin, read as the main thread may. */
+static uint64_t area_hash(void)
 {
+    static int32_t cells[CHUNK_CELLS];
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int cz = -3; cz <= 3; cz++) {
+        for (int cx = -3; cx <= 3; cx++) {
+            const TerrainChunk *c = terrain_get_chunk(fx.terrain, cx, cz);
+            CHECK(c != NULL);
+            if (!c) continue;
+            chunk_copy_cells_out(c, cells);
+            for (int i = 0; i < CHUNK_CELLS; i++) h = (h ^ (uint32_t)cells[i]) * 0x100000001b3ull;
+        }
+    }
+    return h;
+}
+
+/* The game's loop against the running worker with `threads` threads; the area's hash after the edits. */
+static uint64_t threaded_flow(int threads)
+{
+    fx_threads = threads;
     fixture_init(true, true);
+    fx_threads = 0;
     set_loc(0, 0, 0, 3, 5);
     CHECK(wait_ready(0));
 
@@ -420,6 +440,7 @@ static void test_threaded(void)
     CHECK_EQ_INT(cell_light(terrain_get_cell_value(fx.terrain, 5, 69, 5)), 14);
     CHECK_EQ_INT(cell_light(terrain_get_cell_value(fx.terrain, 5, 71, 5)), 15);
     check_single_location(0, 0, 3, 5, false);
+    uint64_t hash = area_hash();
 
     /* Move: release (with saves of the edited chunks) while the worker runs. */
     set_loc(0, 10, 0, 3, 5);
@@ -438,6 +459,23 @@ static void test_threaded(void)
     FakeEntry *e = fake_find(&fx.storage, 0, 0);
     CHECK(e && cell_contents(fake_saved_cell(e, 5, 70, 5)) == BLOCK_STONE);
     fixture_free();
+    return hash;
+}
+
+static uint64_t g_threaded_hash;
+
+static void test_threaded(void)
+{
+    g_threaded_hash = threaded_flow(0);
+}
+
+/* The same with the job pool at 4 threads (while the main thread edits, exchanges, autosaves and moves):
+ * run under TSan. The edits land in Valid chunks only (the area is ready first), so the world is the same
+ * as the default run's, cell for cell and light for light. */
+static void test_threaded_pool(void)
+{
+    uint64_t h = threaded_flow(4);
+    CHECK(h == g_threaded_hash);
 }
 
 /* With the real generator: the worker's step-by-step generation (any order, neighbours or not) gives
@@ -487,8 +525,17 @@ static void test_real_generator(void)
     fixture_free();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--threaded-only")) { /* the sanitizer loop: the threaded tests alone */
+        RUN(test_threaded);
+        RUN(test_threaded_pool);
+        return check_report();
+    }
+    if (argc > 1) {
+        fprintf(stderr, "test_update: unknown argument '%s' (expected --threaded-only)\n", argv[1]);
+        return 2;
+    }
     RUN(test_steps_single_chunk);
     RUN(test_single_location);
     RUN(test_moving_while_loading);
@@ -496,6 +543,7 @@ int main(void)
     RUN(test_downgrades);
     RUN(test_edit_priority);
     RUN(test_threaded);
+    RUN(test_threaded_pool);
     RUN(test_real_generator);
     return check_report();
 }

@@ -22,7 +22,7 @@ static bool grid_valid(const WfcTileset *ts, const WfcGrid *g)
                 for (int d = 0; d < WFC_DIRS; d++) {
                     int nx = n[d][0], ny = n[d][1], nz = n[d][2];
                     if (nx < 0 || ny < 0 || nz < 0 || nx >= g->size[0] || ny >= g->size[1] || nz >= g->size[2]) {
-                        if (!ts->pairs[ts->variants[v].sockets[d]][ts->boundary_socket])
+                        if (ts->boundary_socket >= 0 && !ts->pairs[ts->variants[v].sockets[d]][ts->boundary_socket])
                             return false;
                     } else if (!wfc_variants_compatible(ts, v, d, wfc_grid_at(g, nx, ny, nz))) {
                         return false;
@@ -140,7 +140,7 @@ static void test_failures(void)
 {
     WfcTileset *ts;
     /* every face a door, but the boundary is a wall: cannot tile anything */
-    const char *open = "{\"tileset\":\"o\",\"tileSize\":[1,1,1],\"tiles\":[{\"id\":\"x\",\"sockets\":" SOCK("door")
+    const char *open = "{\"tileset\":\"o\",\"tileSize\":[1,1,1],\"boundarySocket\":\"wall\",\"tiles\":[{\"id\":\"x\",\"sockets\":" SOCK("door")
                        "}],\"adjacency\":[[\"door\",\"door\"]]}";
     CHECK(wfc_tileset_parse("open.json", open, &ts) == ST_OK);
     WfcGrid g = {0};
@@ -169,10 +169,59 @@ static void test_failures(void)
     CHECK(ts == NULL);
 }
 
+/* The seed's adjacency object (socket -> list) pairs exactly what the list of pairs does, either side listing
+ * enough; a tileset with no boundarySocket leaves the boundary free. */
+static void test_adjacency_forms(void)
+{
+    const char *tiles = "\"tiles\":[{\"id\":\"d\",\"sockets\":{\"+x\":\"door\",\"-x\":\"door\",\"+y\":\"wall\","
+                        "\"-y\":\"wall\",\"+z\":\"wall\",\"-z\":\"wall\"},\"rotatable\":true},"
+                        "{\"id\":\"w\",\"sockets\":" SOCK("wall") "}],";
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, "{\"tileset\":\"a\",\"tileSize\":[1,1,1],%s\"adjacency\":{\"door\":[\"door\"],"
+             "\"wall\":[\"wall\", \"edge\"],\"edge\":[]}}", tiles);
+    snprintf(b, sizeof b, "{\"tileset\":\"b\",\"tileSize\":[1,1,1],%s\"adjacency\":[[\"door\",\"door\"],"
+             "[\"edge\",\"wall\"],[\"wall\",\"wall\"]]}", tiles);
+    WfcTileset *ta, *tb;
+    CHECK(wfc_tileset_parse("a.json", a, &ta) == ST_OK);
+    CHECK(wfc_tileset_parse("b.json", b, &tb) == ST_OK);
+    CHECK_EQ_INT(ta->socket_count, tb->socket_count);
+    CHECK_EQ_INT(ta->boundary_socket, -1);
+    int door = wfc_tileset_find_socket(ta, "door"), wall = wfc_tileset_find_socket(ta, "wall"),
+        edge = wfc_tileset_find_socket(ta, "edge");
+    CHECK(ta->pairs[edge][wall] && ta->pairs[wall][edge]);   /* "edge" lists nothing, "wall" lists it */
+    CHECK(!ta->pairs[door][wall] && !ta->pairs[edge][edge]);
+    for (int i = 0; i < ta->socket_count; i++)
+        for (int j = 0; j < ta->socket_count; j++)
+            CHECK_EQ_INT(ta->pairs[i][j], tb->pairs[wfc_tileset_find_socket(tb, ta->socket_names[i])]
+                                                  [wfc_tileset_find_socket(tb, ta->socket_names[j])]);
+    /* no boundarySocket: doors may face the edge, so a row of 4 can be all doors */
+    wfc_tileset_destroy(tb);
+    WfcGrid g = {0};
+    bool door_on_edge = false;
+    for (int seed = 0; seed < 20 && !door_on_edge; seed++) {
+        CHECK(wfc_solve(ta, 4, 1, 4, (uint64_t)seed, NULL, 0, &g) == ST_OK);
+        CHECK(grid_valid(ta, &g));
+        for (int z = 0; z < 4; z++)
+            door_on_edge = door_on_edge || ta->variants[wfc_grid_at(&g, 0, 0, z)].sockets[WFC_NX] == door ||
+                           ta->variants[wfc_grid_at(&g, z, 0, 0)].sockets[WFC_NZ] == door;
+        wfc_grid_free(&g);
+    }
+    CHECK(door_on_edge);
+    /* a list entry that is not a socket name is named by its path */
+    CHECK(wfc_tileset_parse("bad.json", "{\"tileset\":\"b\",\"tileSize\":[1,1,1],\"tiles\":[{\"id\":\"w\",\"sockets\":"
+                                        SOCK("wall") "}],\"adjacency\":{\"wall\":[3]}}", &tb) == ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "adjacency.wall");
+    CHECK(wfc_tileset_parse("bad.json", "{\"tileset\":\"b\",\"tileSize\":[1,1,1],\"tiles\":[{\"id\":\"w\",\"sockets\":"
+                                        SOCK("wall") "}],\"adjacency\":{\"wall\":\"wall\"}}", &tb) == ST_ERR_FORMAT);
+    CHECK_STR_CONTAINS(st_error_message(), "list of socket names");
+    wfc_tileset_destroy(ta);
+}
+
 int main(void)
 {
     RUN(test_dungeon_all_sizes);
     RUN(test_deterministic);
+    RUN(test_adjacency_forms);
     RUN(test_weights);
     RUN(test_rotations);
     RUN(test_failures);

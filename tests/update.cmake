@@ -4,3 +4,9 @@ strata_add_test(test_edit test_edit.c edit)
 strata_add_test(test_editor test_editor.c edit)
 strata_add_test(test_update_storage test_update_storage.c update)
 strata_add_test(test_golden_world test_golden_world.c update gen light mesh)
+# the same pins with the job pool at 2, 4 and 8 threads
+foreach(threads 2 4 8)
+  add_test(NAME test_golden_world_t${threads} COMMAND test_golden_world --threads ${threads}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(test_golden_world_t${threads} PROPERTIES LABELS "update;gen;light;mesh")
+endforeach()

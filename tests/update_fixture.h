@@ -118,6 +118,7 @@ typedef struct Fixture {
 } Fixture;
 
 static Fixture fx;
+static int fx_threads; /* UpdaterConfig.threads of the next fixture_init (0: the default) */
 
 static inline int *mesh_count(int cx, int cz)
 {
@@ -155,6 +156,7 @@ static inline void fixture_init(bool threaded, bool with_storage)
     UpdaterConfig config = {
         .terrain = fx.terrain, .generator = &fx.gen, .blocks = fx.blocks,
         .storage = with_storage ? &fx.chunk_storage : NULL, .sky_light = 15, .threaded = threaded,
+        .threads = fx_threads,
     };
     CHECK_EQ_INT(updater_create(&config, &fx.u), ST_OK);
     fx.cb = (UpdaterCallbacks){ .user = &fx, .mesh_ready = on_mesh_ready, .chunk_released = on_chunk_released };

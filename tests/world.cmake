@@ -19,9 +19,16 @@ add_test(NAME font_up_to_date
                  $<TARGET_FILE:strata-font> ${CMAKE_BINARY_DIR}/font_check
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(font_up_to_date PROPERTIES LABELS world SKIP_RETURN_CODE 77)
-# The committed sound samples are what tools/strata-sounds makes.
+# The committed sound samples are what tools/strata-sounds makes (into a folder it makes, parents too).
 add_test(NAME sounds_up_to_date
-         COMMAND sh -c "mkdir -p \"$2\" && \"$1\" --out \"$2\" && for f in \"$2\"/*.wav; do cmp \"$f\" assets/sounds/$(basename \"$f\") || exit 1; done" sh
+         COMMAND sh -c "rm -rf \"$2\" && \"$1\" --out \"$2/made\" && for f in \"$2\"/made/*.wav; do cmp \"$f\" assets/sounds/$(basename \"$f\") || exit 1; done" sh
                  $<TARGET_FILE:strata-sounds> ${CMAKE_BINARY_DIR}/sounds_check
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(sounds_up_to_date PROPERTIES LABELS world)
+# Every tool: --help exits 0, an unknown flag 2.
+add_test(NAME tools_help
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/check_tools_help.sh $<TARGET_FILE:strata-atlas> $<TARGET_FILE:strata-map>
+                 $<TARGET_FILE:strata-world> $<TARGET_FILE:strata-bench> $<TARGET_FILE:strata-heightmap>
+                 $<TARGET_FILE:strata-wfc> $<TARGET_FILE:strata-font> $<TARGET_FILE:strata-sounds>
+         WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+set_tests_properties(tools_help PROPERTIES LABELS world)

@@ -13,6 +13,8 @@
 
 typedef struct BenchMemory {
     double chunk_resident_bytes_median, chunk_resident_bytes_p95;
+    double chunk_resident_bytes_median_idle; /* strata-bench: the median above once idle packing is done
+                                              * (chunk_resident_bytes_median is then the one at world ready) */
     int chunks;                          /* chunks measured (seeds 1 and 2) */
     long sections[SECTION_KIND_COUNT];   /* their sections by kind */
     double rss_mb_vd16, rss_mb_vd32;     /* -1 when the probe failed */

@@ -2,7 +2,7 @@
  * far-terrain patch build time.
  *
  * Design. The threaded update worker brings seed 42's world to Valid at view distance 8 around the game's
- * spawn: the generator's coarse spawn, then spawn_choose's column (src/game/spawn.c) with the update
+ * spawn: the generator's coarse spawn, then spawn_choose's column (strata/spawn.h, src/gen/spawn.c) with the update
  * location moved there, as the game does. Then every Valid chunk is meshed again here, merged and
  * unmerged, so all figures come from the same cells:
  *   triangles_vd8            the triangles DRAWN in the game's first view (the F3 figure, far terrain off):
@@ -32,7 +32,7 @@
 
 #include "bench_render.h"
 #include "bench_world.h"
-#include "spawn.h"
+#include "strata/spawn.h"
 #include "strata/far_terrain.h"
 #include "strata/generator.h"
 #include "strata/light.h"

@@ -6,8 +6,12 @@
  * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
  * seed_format_bytes_per_chunk, the memory keys of tools/bench_memory.c (chunk_resident_bytes_median,
  * chunk_resident_bytes_p95, sections_by_kind, rss_mb_vd16, rss_mb_vd32, rss_mb_game_vd8), game_ready_ms_vd8,
- * game_ready_ms_vd16 (bench_game.c: launch to ready of the
- * real game binary beside this one, offscreen at 1280x720; -1 when unavailable), brush_sphere_r16_us,
+ * game_ready_ms_vd16, game_ready_ms_vd32 (bench_game.c: launch to ready of the
+ * real game binary beside this one, offscreen at 1280x720, its default threads; -1 when unavailable),
+ * threads (the update worker's pool size world_ready_ms used: --threads N, default cores - 1), world_hash
+ * (64-bit FNV-1a of the cells and light of every Valid chunk at world ready, a hex string: the same for
+ * every thread count), chunks_hot_at_ready (chunks unpacked then), chunk_resident_bytes_median (bytes
+ * per chunk at world ready, also with --skip-memory; chunk_resident_bytes_median_idle: after idle packing), brush_sphere_r16_us,
  * flatten_r16_us, undo_r16_us, edit_visible_frames (the real game run offscreen beside this binary,
  * bench_edit.c), and the game's frame figures of bench_flight.c (frame_ms_p50, frame_ms_p95, frame_ms_p99,
  * frame_ms_max, frames_over_100ms, main_cpu_ms_p50, draw_calls_p50, chunk_draws_p50, triangles_p50,
@@ -53,6 +57,7 @@ typedef struct BenchOptions {
     bool flight;                /* --flight: only the game's frame benchmarks (bench_flight.c) */
     const char *asset_dir;
     int generator_version;      /* --generator-version: 0 = this build's current version */
+    int threads;                /* --threads: threads that run the update worker's steps (0: the default) */
 } BenchOptions;
 
 typedef struct BenchResults {
@@ -62,7 +67,12 @@ typedef struct BenchResults {
     double vertex_pass_us[2];
     double vertices_per_chunk;
     double world_ready_ms;
-    double game_ready_ms_vd8, game_ready_ms_vd16; /* bench_game.c: through the real game, -1 if unavailable */
+    int threads;                    /* the pool size world_ready_ms used */
+    uint64_t world_hash;            /* cells and light of every Valid chunk at world ready */
+    int chunks_hot_at_ready;        /* chunks unpacked (a 256 KiB scratch) when the world turned ready */
+    double resident_median_at_ready;/* chunk_resident_bytes_median then */
+    double game_ready_ms_vd8, game_ready_ms_vd16, game_ready_ms_vd32; /* bench_game.c: through the real game,
+                                                                      * -1 if unavailable */
     double peak_rss_mb;
     double edit_us;
     BenchEditResults editing;
@@ -247,11 +257,62 @@ static void drop_mesh(void *user, TerrainChunk *chunk, ChunkMesh *mesh)
 
 static void no_release(void *user, TerrainChunk *chunk) { (void)user; (void)chunk; }
 
+/* At world ready, with the worker still running (chunk_resident_bytes takes each chunk's cell lock): the
+ * median bytes per chunk and the hot chunks (a scratch of CHUNK_CELLS cells). */
+static void bench_ready_memory(const Terrain *terrain, BenchResults *r)
+{
+    int n = terrain_chunk_count(terrain), hot = 0;
+    double *bytes = malloc(sizeof *bytes * (size_t)(n ? n : 1));
+    if (!bytes) return;
+    for (int i = 0; i < n; i++) {
+        size_t b = chunk_resident_bytes(terrain_chunk_at(terrain, i), NULL);
+        bytes[i] = (double)b;
+        if (b >= (size_t)CHUNK_CELLS * sizeof(int32_t)) hot++;
+    }
+    r->chunks_hot_at_ready = hot;
+    r->resident_median_at_ready = median(bytes, n);
+    free(bytes);
+}
+
+static int compare_chunk_coords(const void *pa, const void *pb)
+{
+    const TerrainChunk *a = *(TerrainChunk *const *)pa, *b = *(TerrainChunk *const *)pb;
+    if (a->coord_z != b->coord_z) return a->coord_z < b->coord_z ? -1 : 1;
+    return (a->coord_x > b->coord_x) - (a->coord_x < b->coord_x);
+}
+
+/* world_hash: FNV-1a over the 32-bit words (contents, light, data) of every Valid chunk, in chunk order,
+ * each led by its coordinates. Run once the updater is gone (no thread touches the chunks). */
+static uint64_t bench_world_hash(const Terrain *terrain)
+{
+    int n = terrain_chunk_count(terrain), valid = 0;
+    TerrainChunk **order = malloc(sizeof *order * (size_t)(n ? n : 1));
+    int32_t *cells = malloc(sizeof *cells * CHUNK_CELLS);
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (order && cells) {
+        for (int i = 0; i < n; i++) {
+            TerrainChunk *c = terrain_chunk_at(terrain, i);
+            if (c->state == CHUNK_STATE_VALID) order[valid++] = c;
+        }
+        qsort(order, (size_t)valid, sizeof *order, compare_chunk_coords);
+        for (int i = 0; i < valid; i++) {
+            uint32_t key[2] = {(uint32_t)order[i]->coord_x, (uint32_t)order[i]->coord_z};
+            for (int k = 0; k < 2; k++) h = (h ^ key[k]) * 0x100000001b3ull;
+            chunk_copy_cells_out(order[i], cells);
+            for (int k = 0; k < CHUNK_CELLS; k++) h = (h ^ (uint32_t)cells[k]) * 0x100000001b3ull;
+        }
+    }
+    free(cells);
+    free(order);
+    return h;
+}
+
 static StResult bench_world_ready(const BenchOptions *o, const BlockRegistry *blocks, const Generator *gen, BenchResults *r)
 {
     Terrain *terrain = terrain_create();
     if (!terrain) return st_fail(ST_ERR_NOMEM, "out of memory");
-    UpdaterConfig cfg = {.terrain = terrain, .generator = gen, .blocks = blocks, .sky_light = LIGHT_MAX, .threaded = true};
+    UpdaterConfig cfg = {.terrain = terrain, .generator = gen, .blocks = blocks, .sky_light = LIGHT_MAX, .threaded = true,
+                         .threads = o->threads};
     TerrainUpdater *up = NULL;
     StResult rc = updater_create(&cfg, &up);
     if (rc != ST_OK) { terrain_destroy(terrain); return rc; }
@@ -271,7 +332,10 @@ static StResult bench_world_ready(const BenchOptions *o, const BlockRegistry *bl
         if (++frames > 600000) { rc = st_fail(ST_ERR_STATE, "the world never became ready"); break; }
     }
     r->world_ready_ms = (now_us() - t0) / 1000.0;
+    r->threads = updater_threads(up);
+    bench_ready_memory(terrain, r);
     updater_destroy(up);
+    r->world_hash = bench_world_hash(terrain);
     terrain_destroy(terrain);
     return rc;
 }
@@ -331,7 +395,10 @@ static void print_json(const BenchResults *r)
            r->editing.edit_visible_frames);
     bench_structures_print_json(stdout, &r->structures);
     bench_render_print_json(stdout, &r->render);
-    printf(", \"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f", r->game_ready_ms_vd8, r->game_ready_ms_vd16);
+    printf(", \"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f, \"game_ready_ms_vd32\": %.1f", r->game_ready_ms_vd8,
+           r->game_ready_ms_vd16, r->game_ready_ms_vd32);
+    printf(", \"threads\": %d, \"world_hash\": \"%016llx\", \"chunks_hot_at_ready\": %d", r->threads,
+           (unsigned long long)r->world_hash, r->chunks_hot_at_ready);
     BenchFlightResults flight;
     bench_flight_unmeasured(&flight); /* strata-bench --flight measures them */
     bench_flight_print_json(stdout, &flight);
@@ -363,7 +430,10 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f us\n", "decode", r->decode_us);
     printf("  %-28s %10.0f (seed format %.0f)\n", "bytes per stored chunk", r->bytes_per_chunk,
            r->seed_format_bytes_per_chunk);
-    printf("  %-28s %10.1f ms\n", "world ready (threaded)", r->world_ready_ms);
+    printf("  %-28s %10.1f ms (%d threads; world hash %016llx)\n", "world ready (threaded)", r->world_ready_ms,
+           r->threads, (unsigned long long)r->world_hash);
+    printf("  %-28s %10d (resident median %.0f B)\n", "hot chunks at world ready", r->chunks_hot_at_ready,
+           r->resident_median_at_ready);
     printf("  %-28s %10.1f MB\n", "peak RSS", r->peak_rss_mb);
     bench_heightfield_print_table(stdout, &r->heightfield);
     bench_memory_print_table(stdout, &r->memory);
@@ -371,16 +441,19 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     bench_render_print_table(stdout, &r->render);
     printf("  %-28s %10.1f ms\n", "game launch to ready, vd 8", r->game_ready_ms_vd8);
     printf("  %-28s %10.1f ms\n", "game launch to ready, vd 16", r->game_ready_ms_vd16);
+    printf("  %-28s %10.1f ms\n", "game launch to ready, vd 32", r->game_ready_ms_vd32);
 }
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: strata-bench [--json] [--no-game] [--seed S] [--view-distance N] [--assets DIR]\n"
+    fprintf(f, "usage: strata-bench [--json] [--no-game] [--threads N] [--seed S] [--view-distance N] [--assets DIR]\n"
                "       strata-bench --flight [--json]\n"
                "  --json              print one JSON object instead of a table\n"
                "  --flight            only the game's frame benchmarks: the 30 s flight over seed 1 and the frame\n"
                "                      rate at seed 42's spawn (the game binary beside this one, offscreen)\n"
-               "  --no-game           skip game_ready_ms_vd8/vd16 (the game binary beside this one; -1)\n"
+               "  --no-game           skip game_ready_ms_vd8/vd16/vd32 (the game binary beside this one; -1)\n"
+               "  --threads N         threads that run the update worker's steps for world_ready_ms (1..64;\n"
+               "                      default: cores - 1, at least 1); the game runs keep their default\n"
                "  --seed S            world seed (integer or text; default 1)\n"
                "  --view-distance N   view distance in chunks for world_ready_ms (2..32; default 8)\n"
                "  --assets DIR        folder with blocks.json and worldgen.json (default: the source tree's)\n"
@@ -418,6 +491,14 @@ int main(int argc, char **argv)
                 return 2;
             }
             o.generator_version = (int)n;
+        } else if (!strcmp(a, "--threads") && i + 1 < argc) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 1 || n > 64) {
+                fprintf(stderr, "strata-bench: --threads expects an integer 1..64, got '%s'\n", argv[i]);
+                return 2;
+            }
+            o.threads = (int)n;
         } else if ((!strcmp(a, "--seed") || !strcmp(a, "--view-distance") || !strcmp(a, "--assets")) && i + 1 < argc) {
             const char *v = argv[++i];
             if (!strcmp(a, "--seed")) {
@@ -497,9 +578,14 @@ int main(int argc, char **argv)
     if (o.game) {
         r.game_ready_ms_vd8 = bench_game_ready_ms((unsigned long long)o.seed, 8);
         r.game_ready_ms_vd16 = bench_game_ready_ms((unsigned long long)o.seed, 16);
+        r.game_ready_ms_vd32 = bench_game_ready_ms((unsigned long long)o.seed, 32);
     } else {
-        r.game_ready_ms_vd8 = r.game_ready_ms_vd16 = -1.0;
+        r.game_ready_ms_vd8 = r.game_ready_ms_vd16 = r.game_ready_ms_vd32 = -1.0;
     }
+    /* chunk_resident_bytes_median is the figure at world ready (with --skip-memory too); the memory bench's
+     * median after the idle worker packed seeds 1 and 2 stays as chunk_resident_bytes_median_idle. */
+    r.memory.chunk_resident_bytes_median_idle = o.skip_memory ? -1 : r.memory.chunk_resident_bytes_median;
+    r.memory.chunk_resident_bytes_median = r.resident_median_at_ready;
     if (o.json) print_json(&r);
     else print_table(&o, &r);
     generator_destroy(gen);

@@ -7,7 +7,8 @@
  * packed at FONT_PIXEL_HEIGHT with FONT_PADDING pixels between glyphs, so the renderer can mipmap the
  * texture and draw text small without bleeding. Glyph table: for each character 7 numbers, x0 y0 x1 y1 (its
  * box in the bitmap), xoff yoff (the box's offset from the pen on the baseline) and xadvance, in pixels.
- * Usage: strata-font [--font TTF] [--out-png PATH] [--out-json PATH]; exit 1 when the font is missing. */
+ * Usage: strata-font [--font TTF] [--out-png PATH] [--out-json PATH]; --help; exit 1 when the font
+ * is missing, 2 on a bad flag. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,9 @@ static unsigned char *read_file(const char *path, long *size)
     return data;
 }
 
+#define FONT_USAGE "usage: strata-font [--font TTF] [--out-png PATH] [--out-json PATH]\n" \
+                   "  defaults: " FONT_DEFAULT_TTF ", assets/fonts/ui_font.png, assets/fonts/ui_font.json\n"
+
 int main(int argc, char **argv)
 {
     const char *ttf = FONT_DEFAULT_TTF, *out_png = "assets/fonts/ui_font.png", *out_json = "assets/fonts/ui_font.json";
@@ -46,8 +50,13 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--font") && i + 1 < argc) ttf = argv[++i];
         else if (!strcmp(argv[i], "--out-png") && i + 1 < argc) out_png = argv[++i];
         else if (!strcmp(argv[i], "--out-json") && i + 1 < argc) out_json = argv[++i];
-        else {
-            fprintf(stderr, "usage: strata-font [--font TTF] [--out-png PATH] [--out-json PATH]\n");
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(FONT_USAGE, stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "strata-font: %s: %s\n" FONT_USAGE, argv[i],
+                    !strcmp(argv[i], "--font") || !strcmp(argv[i], "--out-png") || !strcmp(argv[i], "--out-json")
+                        ? "expected a value after it" : "unknown flag");
             return 2;
         }
     }

@@ -37,6 +37,7 @@
 #include "strata/error.h"
 #include "strata/flags.h"
 #include "strata/generator.h"
+#include "strata/update.h"
 #include "strata/world_settings.h"
 
 typedef enum MapLayer { LAYER_SURFACE, LAYER_HEIGHT, LAYER_TEMPERATURE, LAYER_HUMIDITY, LAYER_MOUNTAIN, LAYER_CAVES,
@@ -85,7 +86,7 @@ static const FlagSpec MAP_FLAGS[] = {
     {"--worldgen", FLAG_TEXT, 0, 0, "PATH", "generator tunables (default assets/worldgen.json)", MAP_WORLDGEN},
     {"--blocks", FLAG_TEXT, 0, 0, "PATH", "block registry (default assets/blocks.json)", MAP_BLOCKS},
     {"--biomes", FLAG_TEXT, 0, 0, "PATH", "biomes of the biome layer (default assets/biomes.json)", MAP_BIOMES},
-    {"--threads", FLAG_INT, 1, 64, "N", "worker threads, 1..64 (default 2)", MAP_THREADS},
+    {"--threads", FLAG_INT, 1, 64, "N", "worker threads, 1..64 (default: cores - 1, at least 1)", MAP_THREADS},
     {"--scale", FLAG_INT, 1, 16, "K", "write each pixel as a KxK block (1..16, default 1), for close-ups", MAP_SCALE},
     {"--help", FLAG_HELP, 0, 0, NULL, "this text", MAP_HELP},
 };
@@ -528,7 +529,7 @@ static uint8_t *upscale(uint8_t *rgb, int w, int h, int k)
 int main(int argc, char **argv)
 {
     MapOptions o = {.worldgen = STRATA_ASSET_DIR "/worldgen.json", .blocks_path = STRATA_ASSET_DIR "/blocks.json",
-                    .layer = LAYER_SURFACE, .slice_y = 40, .threads = 2, .scale = 1};
+                    .layer = LAYER_SURFACE, .slice_y = 40, .threads = 0, .scale = 1};
     world_settings_default(&o.settings);
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "-h") == 0) {
@@ -551,7 +552,7 @@ int main(int argc, char **argv)
     WorldSettings settings = o.settings;
     const char *rect_text = o.rect_text, *out = o.out, *worldgen = o.worldgen, *blocks_path = o.blocks_path;
     MapLayer layer = o.layer;
-    int slice_y = o.slice_y, threads = o.threads, scale = o.scale;
+    int slice_y = o.slice_y, threads = o.threads > 0 ? o.threads : updater_default_threads(), scale = o.scale;
     Map m;
     memset(&m, 0, sizeof m);
     char tail;

@@ -6,13 +6,16 @@
  * the committed WAV files in assets/sounds. Format: 16-bit signed mono PCM at AUDIO_RATE Hz. The names are the
  * game's (src/game/audio_mix.h): footsteps and digs per material (soft: dirt, grass, leaves; hard: stone;
  * sand: sand, gravel; wood; glass), a place click, a water splash, and two loops for the ambience (wind
- * above ground, a low cave drone below). Usage: strata-sounds [--out DIR] (default assets/sounds). */
+ * above ground, a low cave drone below). Usage: strata-sounds [--out DIR] (default assets/sounds; made if missing) | --help. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "strata/error.h"
+#include "strata/fileio.h"
 
 #define AUDIO_RATE 22050
 #define MAX_SAMPLES (AUDIO_RATE * 4)
@@ -138,15 +141,25 @@ static int make(const Recipe *r, const char *dir)
     return 1;
 }
 
+#define SOUNDS_USAGE "usage: strata-sounds [--out DIR]   (default assets/sounds; DIR and its parents are made)\n"
+
 int main(int argc, char **argv)
 {
     const char *dir = "assets/sounds";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) dir = argv[++i];
-        else {
-            fprintf(stderr, "usage: strata-sounds [--out DIR]\n");
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(SOUNDS_USAGE, stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "strata-sounds: %s: %s\n" SOUNDS_USAGE, argv[i],
+                    strcmp(argv[i], "--out") ? "unknown flag" : "expected a folder after it");
             return 2;
         }
+    }
+    if (fileio_make_dirs(dir) != ST_OK) {
+        fprintf(stderr, "strata-sounds: --out %s: %s\n", dir, st_error_message());
+        return 1;
     }
     for (size_t i = 0; i < sizeof RECIPES / sizeof RECIPES[0]; i++)
         if (!make(&RECIPES[i], dir)) return 1;

@@ -98,7 +98,10 @@ static StResult write_json(const WfcTileset *ts, const WfcGrid *g, unsigned long
     cJSON *size = cJSON_AddArrayToObject(root, "size");
     for (int i = 0; i < 3; i++)
         cJSON_AddItemToArray(size, cJSON_CreateNumber(g->size[i]));
-    cJSON_AddStringToObject(root, "boundarySocket", ts->socket_names[ts->boundary_socket]);
+    if (ts->boundary_socket >= 0)
+        cJSON_AddStringToObject(root, "boundarySocket", ts->socket_names[ts->boundary_socket]);
+    else
+        cJSON_AddNullToObject(root, "boundarySocket");   /* the tileset names none: the boundary is free */
     cJSON *adj = cJSON_AddArrayToObject(root, "adjacency");
     for (int a = 0; a < ts->socket_count; a++)
         for (int b = a; b < ts->socket_count; b++)

@@ -11,7 +11,7 @@ target_link_libraries(strata-world PRIVATE strata_core)
 add_executable(strata-bench tools/strata-bench.c tools/bench_heightfield.c tools/bench_memory.c tools/bench_edit.c
                tools/bench_structures.c tools/bench_game.c tools/bench_flight.c
                tools/bench_render.c tools/bench_world.c)
-target_link_libraries(strata-bench PRIVATE strata_core strata_game_logic PkgConfig::CGLM) # spawn.h: the game's spawn view
+target_link_libraries(strata-bench PRIVATE strata_core PkgConfig::CGLM)
 if(TARGET strata)
   add_dependencies(strata-bench strata) # game_ready_ms_* runs the game beside strata-bench
 endif()
@@ -21,9 +21,12 @@ target_link_libraries(strata-heightmap PRIVATE strata_core PkgConfig::STB)
 # strata-wfc: solves a WFC tileset on a grid, renders the layout (PNG) and lists the tiles (JSON)
 add_executable(strata-wfc tools/strata-wfc.c)
 target_link_libraries(strata-wfc PRIVATE strata_core PkgConfig::STB)
+# strata-voxelize: a model (glTF/.glb, FBX, OBJ) into a voxel template (voxel_model.h)
+add_executable(strata-voxelize tools/strata-voxelize.c)
+target_link_libraries(strata-voxelize PRIVATE strata_core)
 # strata-font: bakes assets/fonts/ui_font.png + .json from DejaVu Sans Bold (fonts-dejavu-core)
 add_executable(strata-font tools/strata-font.c)
 target_link_libraries(strata-font PRIVATE PkgConfig::STB m)
 # strata-sounds: makes assets/sounds/*.wav procedurally (noise bursts and tones, filtered and enveloped)
 add_executable(strata-sounds tools/strata-sounds.c)
-target_link_libraries(strata-sounds PRIVATE m)
+target_link_libraries(strata-sounds PRIVATE strata_core m)

@@ -138,6 +138,12 @@ int block_registry_find_tile(const BlockRegistry *reg, const char *name);
 /* The name the standard set gives `id` (0 <= id < BLOCK_FIRST_FREE), or NULL for other ids. */
 const char *block_standard_name(int id);
 
+/* The box a block of `shape` fills in its cell, in blocks from the cell's low corner (0..1 each axis): what
+ * the crosshair's ray hits and the outline draws. A cube or fluid fills the cell; a layer (snow cover) is
+ * its floor slab, 2/16 high; a torch its stick (a little wider, to be aimable); a cross (plants) the middle
+ * 12/16 of the cell, full height. Air: an empty box at 0. */
+void block_shape_bounds(BlockShape shape, float lo[3], float hi[3]);
+
 /* Whether the block's tint colour multiplies the texture on `face`. */
 static inline bool block_face_tinted(const BlockDef *def, BlockFace face)
 {

@@ -75,7 +75,9 @@ typedef struct TerrainChunk {
     ChunkState thread_state;
     struct ChunkGeometry *worker_geometry; /* slice geometry kept between vertex passes */
     struct ChunkMesh *worker_finished_mesh;/* packed at Valid; swapped to main in the exchange */
-    uint32_t worker_flags;
+    uint32_t worker_flags;                 /* written by the steps (update_step.h, light.h) */
+    uint32_t worker_schedule;              /* the update worker's scheduler bits (update_step.h); no step
+                                            * touches them, so they change while a job reads the chunk */
     /* Written by light_compute_sunlight (which also floods light inside the chunk), read by light_propagate
      * of this chunk and of its neighbours. Propagation reads neighbours' light bits too: they always lie
      * between the neighbour's own in-chunk light and its final light, so the result is order independent. */

@@ -1,20 +1,21 @@
-/* far_terrain.h — far terrain: a quadtree of heightmap patches beyond the voxel view distance (no GL).
+/* far_terrain.h — far terrain: a quadtree of patches of block columns beyond the voxel view distance (no GL).
  *
- * Purpose. Shows kilometres of terrain cheaply (SparkEngine's quadtree LOD): square patches of
- * FAR_PATCH_QUADS x FAR_PATCH_QUADS quads (levels from FAR_COARSE_LEVEL on: FAR_PATCH_QUADS_COARSE, so that
- * a quad, 8 to 64 blocks, is 10 to 30 pixels wide on screen at its distance, instead of 5 to 15: triangles
- * are what far terrain costs a software renderer) built from the generator's surface height and climate (the
- * same functions strata-map samples), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level twice
- * the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
- * the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks; beyond: the
- * coarsest level). Seams: an edge shared with a coarser neighbour is stitched (its extra vertices put on
- * the coarse edge, so shared edge heights match exactly) and every patch hangs a skirt below its border.
- * Water is flat at the ocean level (a patch of open water has a coarser grid, `quads`); colours are those of
- * the generator's surface block (sand, grass, snow cover, rock, ice, water) under its climate's tint
- * (FarPalette). Each vertex takes the lowest surface within 8 blocks (a radius fixed in world units, so
- * neighbours of every level agree) sunk by the worker's sink (6 blocks), so the far surface stays at or below
- * the voxel surface where they meet (view distances 8, 16 and 32: test_far_terrain); leaves wholly inside the
- * voxel view distance are not made.
+ * Purpose. Shows kilometres of terrain cheaply, in the voxel chunks' style (after Distant Horizons): square
+ * patches of FAR_PATCH_QUADS x FAR_PATCH_QUADS columns (levels from FAR_COARSE_LEVEL on:
+ * FAR_PATCH_QUADS_COARSE, so that a column, 8 to 64 blocks, is 10 to 30 pixels wide on screen at its
+ * distance: triangles are what far terrain costs a software renderer) built from the generator's surface
+ * height, surface block and tree rules, level 0 the finest (FAR_LEVEL0_SIZE blocks a side, columns of 2) and
+ * each level twice the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its
+ * nearest point) has the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks;
+ * beyond: the coarsest level). A column is drawn as the voxels draw a block (far_columns.c): a flat top at
+ * the voxels' surface height at its centre, a vertical side toward each lower neighbour, one colour a face
+ * (its surface block's top or side under the climate's tint: FarPalette) shaded by the face's direction as
+ * the mesher shades; woodland's canopy (Generator.tree_cover) a volume of leaves over its ground; water flat
+ * at the voxel sea's level, darker as it deepens. Seams: a border column hangs its side (a skirt) down to the
+ * neighbour patch's column there, whatever its level, and deeper. The renderer leaves out far pixels over
+ * drawn voxel chunks, so the far surface is not sunk under them but for the land's `sink` (2 blocks in the
+ * game: the chunks' half-resolution copies round their ground by a block); leaves wholly inside the voxel
+ * view distance are not made.
  *
  * Ownership and threads. far_terrain_create starts one worker thread (own mutex and condition variable,
  * independent of the voxel update worker, so it never delays voxel chunks) that builds patches; the main
@@ -60,14 +61,22 @@ typedef struct FarTerrainSettings {
 typedef struct FarPalette {
     const BlockRegistry *blocks;   /* which blocks are tinted, and how */
     uint8_t top[BLOCK_MAX][3];
+    uint8_t side[BLOCK_MAX][3];    /* the side face's (+X) colour likewise: a far column's sides */
 } FarPalette;
 void far_palette_init(FarPalette *palette, const BlockRegistry *blocks);
 
-/* 16 bytes: patch-local x, z (blocks from the patch origin), world y, RGBA. */
+/* 16 bytes: patch-local x, z (blocks from the patch origin), world y, RGBA (alpha FAR_WATER_ALPHA: the sea's
+ * top; FAR_FLOOR_ALPHA: a sea square's floor; else 255). */
+#define FAR_WATER_ALPHA 254
+#define FAR_FLOOR_ALPHA 253   /* a sea square's floor (far.frag draws it over drawn chunks too) */
+#define FAR_FLOOR_Y 2.0f
 typedef struct FarVertex {
     float x, y, z;
     uint8_t color[4];
 } FarVertex;
+
+#define FAR_PATCH_BLOCK_QUADS 4   /* columns a side of the squares far_patch_runs keeps or leaves out */
+#define FAR_PATCH_MAX_SQUARES ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS))
 
 typedef struct FarPatch {
     int level, px, pz;                  /* patch (px, pz) of its level: origin (px, pz) * size */
@@ -76,10 +85,13 @@ typedef struct FarPatch {
     FarVertex *vertices;
     uint16_t *indices;
     int vertex_count, index_count;
-    int quads;                          /* quads a side of its mesh: far_terrain_patch_quads, fewer for open water */
-    int blocks;                         /* the surface's indices come in blocks x blocks squares of (at most
-                                         * FAR_PATCH_BLOCK_QUADS) quads a side, row by row (z, then x), each
-                                         * 6 (quads / blocks)^2 indices; then the skirts */
+    int quads;                          /* columns a side: far_terrain_patch_quads */
+    int blocks;                         /* the indices come in blocks x blocks squares of (at most
+                                         * FAR_PATCH_BLOCK_QUADS) columns a side, row by row (z, then x): the
+                                         * square's tops and the sides its columns own (skirts on the border) */
+    int square_first[FAR_PATCH_MAX_SQUARES + 1]; /* first index of each square; [blocks^2] = index_count */
+    uint32_t square_water;              /* bit b: square b has a top of the sea (far_patch_runs keeps it) */
+    float *tops;                        /* quads x quads: each column's top (z, then x) */
     uint64_t key;                       /* level, px, pz and the stitching: same key, same mesh */
     float min_y, max_y;
 } FarPatch;
@@ -97,28 +109,29 @@ int far_terrain_patch_size(int level);
 /* Quads a side of a land patch of `level`: FAR_PATCH_QUADS, FAR_PATCH_QUADS_COARSE from FAR_COARSE_LEVEL on. */
 int far_terrain_patch_quads(int level);
 
-/* Surface sample at world (x, z): the height of the far mesh before sinking (water: the ocean level) and its
- * colour: the palette's colour of the generator's surface block there, tinted by the climate (a generator
- * without surface_block: water or grass). Pure (the generator is immutable); any thread. */
+/* Surface sample at world (x, z): the top of a far column centred there before sinking (the ground cell's
+ * top; water: the voxel sea's surface; woodland: its canopy's) and its top colour: the palette's colour of the
+ * generator's surface block there, tinted by the climate (a generator without surface_block: water or
+ * grass). Pure (the generator is immutable); any thread. */
 float far_terrain_sample(const Generator *gen, const FarPalette *palette, double x, double z, uint8_t rgb[3],
                          bool *water);
 /* Builds the mesh of one patch into `out` (which owns it afterwards: far_patch_free). `coarser` as in
- * FarPatch; `sink` lowers the surface by that many blocks (near the voxel chunks). ST_ERR_NOMEM. */
+ * FarPatch; `sink` lowers the land by that many blocks (never under the sea's surface; the sea stays).
+ * ST_ERR_NOMEM. */
 StResult far_patch_build(const Generator *gen, const FarPalette *palette, int level, int px, int pz,
                          const uint8_t coarser[4], float sink, FarPatch *out);
 void far_patch_free(FarPatch *patch);
 /* Whether voxel chunks are drawn over all of the square x0..x1 by z0..z1 (world blocks) now. */
 typedef bool (*FarCoveredFn)(void *user, double x0, double z0, double x1, double z1);
-#define FAR_PATCH_BLOCK_QUADS 4   /* quads a side of the squares far_patch_runs keeps or leaves out */
-#define FAR_PATCH_MAX_RUNS ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) + 4)
+#define FAR_PATCH_MAX_RUNS FAR_PATCH_MAX_SQUARES
 /* Index runs of a built patch to draw for a camera at (cam_x, cam_z) whose voxel chunks reach `voxel_cover`
- * blocks: the surface's squares (FarPatch.blocks), then the skirts border by border (+X, -X, +Z, -Z), but
- * those wholly inside that disc that `covered` (NULL: all) says are under drawn chunks (for a skirt, a block
- * to each side of its border; chunks still loading leave no hole); runs that touch are joined. Writes at most
- * FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
+ * blocks: its squares (FarPatch.blocks, each with its sides and skirts), but those wholly inside that disc
+ * that `covered` (NULL: all) says are under drawn chunks (chunks still loading leave no hole) and that have
+ * no top of the sea (far.frag shades the sea under drawn chunks' water where their floor is missing); runs that
+ * touch are joined. Writes at most FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
 int far_patch_runs(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count);
-/* Height of a built patch's surface at world (x, z) inside it, as drawn (triangle interpolation). */
+/* Height of a built patch's surface at world (x, z) inside it, as drawn: the top of the column there. */
 float far_patch_height_at(const FarPatch *patch, double x, double z);
 
 /* The leaves for a camera at (x, z): fills out[] (at most max) with (level, px, pz, coarser[4]) and returns

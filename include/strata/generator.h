@@ -44,6 +44,12 @@ struct Generator {
      * at hand. For far terrain, which must look like the voxel chunks it continues. NULL where a generator
      * has no such rule (far terrain then shows water or grass). Pure; any thread. */
     int (*surface_block)(const Generator *g, float x, float z, float height, int temperature, int humidity);
+    /* Far terrain's forests: how densely the generator's tree rules (its scatter) would set trees around
+     * (x, z), 0 (none) .. 1 (a closed canopy), and the leaves block of the densest rule's tree (unchanged
+     * where 0). The rules' own density at the point, the ground test aside (the caller knows the surface
+     * block). NULL where a generator has no such rule (far terrain then takes surface_block's leaves). Pure;
+     * any thread. */
+    float (*tree_cover)(const Generator *g, float x, float z, int *leaves);
     void (*pass[4])(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
     void (*destroy)(Generator *g);
 };
@@ -81,6 +87,11 @@ StResult generator_create_for_world(const WorldSettings *settings, const char *n
  * ST_ERR_FORMAT "FILE:LINE: ..." for a syntax error, an unknown key, a wrong type, a value out of range or an
  * unknown block name. Any thread. */
 StResult generator_layered_check_config(const char *path, const BlockRegistry *blocks);
+/* The layered generator of `settings` (its current version) reading `config_path` instead of the shipped
+ * assets/worldgen/chunk_config.yaml: for tests and tools that try a world builder's file (seed 002's own,
+ * examples/seeds/). Errors as generator_layered_check_config and generator_create. */
+StResult generator_create_layered(const WorldSettings *settings, const BlockRegistry *blocks, const char *config_path,
+                                  Generator **out);
 
 GenContext *gen_context_create(void);
 void gen_context_destroy(GenContext *ctx);
@@ -109,6 +120,7 @@ typedef struct GeneratorClass {
     int (*calculate_humidity)(const Generator *g, float x, float z);
     float (*calculate_mountain_range_factor)(const Generator *g, float x, float z);
     int (*surface_block)(const Generator *g, float x, float z, float height, int temperature, int humidity);
+    float (*tree_cover)(const Generator *g, float x, float z, int *leaves);
     void (*pass[4])(const Generator *g, TerrainChunk *chunk, GenContext *ctx);
     void (*destroy)(Generator *g);
 } GeneratorClass;

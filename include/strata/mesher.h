@@ -66,6 +66,7 @@ typedef struct ChunkGeometry {
     int slice_leaf_vertices[CHUNK_SLICES]; /* then, in the alpha-tested list, its leaves' faces (ChunkMesh) */
     int slices_rebuilt_last_pass;        /* for tests and the benchmark */
     bool lod;                            /* built with the half-resolution copies (mesher_context_set_lod) */
+    bool occluders_current;              /* visibility's occluders match the cells (no slice rebuilt since) */
     VisibilityChunk visibility;          /* occlusion culling: slice graphs and occluders (visibility.h) */
 } ChunkGeometry;
 

@@ -48,6 +48,8 @@ typedef struct RenderFrame {
     float sky_brightness;         /* 0..1: dims the sky (and fog) colour by 0.5 + 0.5 * brightness */
     bool highlight;               /* draw the outline of the targeted block */
     int highlight_cell[3];
+    float highlight_min[3], highlight_max[3]; /* the outline's box in the cell, 0..1 (block_shape_bounds); both
+                                               * all 0: the whole cell */
     bool show_hud;
     const char *hud_lines[RENDER_HUD_LINES]; /* NULL-terminated early if fewer */
     float frame_seconds;          /* elapsed since the previous frame (fade-in) */
@@ -209,11 +211,12 @@ void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera);
 /* Unit vector towards the sun at a time of day (rises in +X at 0.25, highest at 0.5, sets in -X at 0.75; the
  * moon is opposite). Pure; any thread. */
 void renderer_sun_direction(float time_of_day, float out[3]);
-/* Whether cloud cell (x, z) (12 blocks a side, 192 up; any integers) holds a cloud: clumps of smooth value
- * noise over 6 cells broken up by per-cell noise, repeating every RENDER_CLOUD_PERIOD cells (a multiple of
- * 6; the dome's cloud texture holds one period). Pure; any thread. */
-#define RENDER_CLOUD_PERIOD 768
-bool render_sky_cloud_cell(int x, int z);
+/* The cloud layer's density at texel (x, z) (8 blocks a side, 192 up; any integers), 0..1 with 0.5 at a
+ * cloud's edge: four octaves of smooth value noise from 128 down to 16 blocks, repeating every
+ * RENDER_CLOUD_PERIOD texels (the dome's cloud texture holds one period, filtered and mipmapped), its edge set
+ * so that about a third of the sky is cloud. Pure; any thread after the first call (which sets the edge). */
+#define RENDER_CLOUD_PERIOD 512
+float render_sky_cloud_density(int x, int z);
 /* The sky (clear and fog) colour, linear 0..1 RGB, for a time of day and sky brightness. Pure; any thread. */
 void renderer_sky_color(float time_of_day, float sky_brightness, float rgb[3]);
 /* The biome fog applied to a sky colour and fog range: the sky (clear, horizon and fog colour at once) is

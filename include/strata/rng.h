@@ -15,6 +15,23 @@ uint64_t rng_mix64(uint64_t x);
 /* Hash of a seed and integer coordinates/tags, for per-chunk and per-feature seeding. */
 uint64_t rng_hash2(uint64_t seed, int32_t a, int32_t b);
 uint64_t rng_hash3(uint64_t seed, int32_t a, int32_t b, int32_t c);
+/* rng_hash3 in steps, for many cells and tags under one seed (the scatter's candidate grids): with
+ * s = rng_hash3_seed(seed) and h = rng_hash3_cell(s, a, b), rng_hash3_tag(h, c) == rng_hash3(seed, a, b, c). */
+uint64_t rng_hash3_seed(uint64_t seed);
+static inline uint64_t rng_mix64_inline(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+static inline uint64_t rng_hash3_cell(uint64_t seeded, int32_t a, int32_t b)
+{
+    return rng_mix64_inline(seeded ^ ((uint64_t)(uint32_t)a | ((uint64_t)(uint32_t)b << 32)));
+}
+static inline uint64_t rng_hash3_tag(uint64_t cell, int32_t c)
+{
+    return rng_mix64_inline(cell + 0x9E3779B97F4A7C15ull * (uint64_t)(uint32_t)c);
+}
 /* A 64-bit hash of a text (FNV-1a then mixed); used for text seeds and noise-term tags. */
 uint64_t rng_hash_string(const char *text);
 /* Sub-seed for a named purpose: rng_derive(world_seed, "temperature"). */

@@ -16,6 +16,10 @@
  *   - an eligible candidate is *accepted* unless an eligible candidate of the same spacing group within
  *     max(minSpacing of both rules) has a higher priority. Two accepted points of one group are therefore
  *     never closer than the larger of their minSpacings, whatever area is queried.
+ * The seed's own example loads as written: no version (1), rules without name (the objectType names the
+ * rule) or layer (the name), densityMap as a bare PNG path (one pixel per block, centred on the origin),
+ * a fractional sinkAmount (rounded to blocks), alignToNormal (kept in the rule; voxel objects do not tilt),
+ * and the root key "scatterRules" as well as "rules".
  * A rule's `layer` is the name biomes list (biome.h: scatterLayers); its `spacingGroup` (default: the layer)
  * is the set of rules that compete for space, so that e.g. oaks of "oak_forest" and birches of
  * "birch_forest" never stand trunk to trunk.
@@ -68,7 +72,9 @@ typedef struct ScatterRule {
     int height_min, height_max;     /* of the ground the object stands on */
     float scale_min, scale_max;
     float rotation_min, rotation_max;
-    int sink;                       /* blocks into the ground */
+    int sink;                       /* blocks into the ground: sinkAmount rounded */
+    float sink_amount;              /* sinkAmount as written (the seed's 0.2: a fifth of a block) */
+    bool align_to_normal;           /* alignToNormal: read and kept; voxel objects stand upright */
     int ground_count;               /* 0: any ground */
     int ground[SCATTER_MAX_GROUND];
     /* climate fallback (until biomes name layers): hard ranges and density ramps, 0..15 */
@@ -126,5 +132,23 @@ typedef float (*ScatterEnvFn)(void *user, const ScatterRule *rule, int x, int z)
  * -1 when out of memory. */
 int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
                    ScatterEnvFn env, void *user, ScatterPoint *out, int max);
+
+/* scatter_points in two steps, for callers that reuse candidates between queries (gen24 caches them per 16 x 16
+ * tile). A candidate is eligible from its own position alone, so gathering a larger area in pieces gives the
+ * same candidates. scatter_query_area: the area [a0, a2) x [a1, a3) whose candidates decide a query of
+ * [x0, x1) x [z0, z1). scatter_candidates: the eligible candidates of `group` positioned in [x0, x1) x [z0, z1),
+ * in gathering order; writes at most max, returns how many there are. `skip` (NULL: none) marks the rules whose
+ * environment is 0 all over the area (the caller knows it from bounds): their cells are not even rolled. scatter_select: the accepted points
+ * of [x0, x1) x [z0, z1) (as scatter_points), from `cands`, which must hold every eligible candidate of the
+ * query's area (in any order; others are ignored); -1 when out of memory. */
+typedef struct ScatterCandidate {
+    int x, z, rule, i, j;           /* position, rule, cell */
+    uint64_t priority;
+} ScatterCandidate;
+void scatter_query_area(const ScatterConfig *cfg, int group, int x0, int z0, int x1, int z1, int area[4]);
+int scatter_candidates(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
+                       ScatterEnvFn env, void *user, const uint8_t *skip, ScatterCandidate *out, int max);
+int scatter_select(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
+                   const ScatterCandidate *cands, int count, ScatterPoint *out, int max);
 
 #endif

@@ -1,5 +1,6 @@
-/* update.h — the update worker: the chunk state machine on one pthread, update locations, allocation and
- * release, and the once-a-frame state exchange (Survivalcraft's SendReceiveChunkStates).
+/* update.h — the update worker: the chunk state machine on one pthread (with a job pool of N threads that run
+ * its steps), update locations, allocation and release, and the once-a-frame state exchange (Survivalcraft's
+ * SendReceiveChunkStates).
  *
  * States: NotLoaded -> (stored) InvalidLight | (not stored) InvalidContents1..4 -> InvalidLight ->
  * InvalidPropagatedLight -> InvalidVertices1 -> InvalidVertices2 -> Valid. A step that reads neighbours
@@ -51,7 +52,12 @@ typedef struct UpdaterConfig {
     const BlockRegistry *blocks;
     const ChunkStorage *storage;  /* may be NULL */
     int sky_light;                /* initial sky light 0..15 */
-    bool threaded;                /* false: no thread, steps run in updater_run_steps (tests, bench) */
+    bool threaded;                /* false: no worker thread, steps run in updater_run_steps (tests, bench) */
+    int threads;                  /* threads that run steps (the job pool): 0 = the default, threaded:
+                                   * updater_default_threads(), not threaded: 1. 1 = the worker itself runs
+                                   * every step (no pool thread); N >= 2: N pool threads run them while the
+                                   * worker (or updater_run_steps' caller) schedules and commits. The world is
+                                   * the same cell for cell and vertex for vertex whatever N. */
 } UpdaterConfig;
 
 typedef struct TerrainUpdater TerrainUpdater;
@@ -75,6 +81,9 @@ typedef struct UpdaterStats {
     long chunks_saved;
     int unsaved_kept;                   /* chunks no location wants, kept in memory because their save
                                          * failed (0 while saves succeed) */
+    int threads;                        /* threads that run steps (UpdaterConfig.threads as resolved) */
+    int jobs_queued, jobs_busy;         /* the job pool at the last exchange: waiting for a thread, running */
+    int chunks_hot;                     /* chunk scratches in use (hot chunks) at the last exchange */
 } UpdaterStats;
 
 StResult updater_create(const UpdaterConfig *config, TerrainUpdater **out);
@@ -89,6 +98,8 @@ void updater_downgrade_chunk(TerrainUpdater *updater, TerrainChunk *chunk, Chunk
 /* As updater_downgrade_chunk, for a chunk whose cells the player changed: the worker redoes it before
  * any chunk that was not edited (edit.h calls this for the 3x3 neighbourhood of a changed cell). */
 void updater_downgrade_chunk_edited(TerrainUpdater *updater, TerrainChunk *chunk, ChunkState state);
+/* The block registry the updater was created with (the edit path reads block properties through it). */
+const BlockRegistry *updater_blocks(const TerrainUpdater *updater);
 /* Lowers every chunk to at most `state`, nearest first (season/brightness change, sky light change). */
 void updater_downgrade_all(TerrainUpdater *updater, ChunkState state);
 /* Sets the sky light level; a change downgrades all chunks to InvalidLight. */
@@ -120,8 +131,14 @@ void updater_request_autosave(TerrainUpdater *updater);
 
 void updater_get_stats(const TerrainUpdater *updater, UpdaterStats *stats);
 
-/* Non-threaded mode only: runs up to max_steps worker steps on the calling thread (between exchanges).
- * Returns the number of steps run; 0 means there is nothing left to do. */
+/* cores - 1, at least 1: the default number of threads that run steps (--threads of the tools and game). */
+int updater_default_threads(void);
+/* The number of threads that run this updater's steps. */
+int updater_threads(const TerrainUpdater *updater);
+
+/* Non-threaded mode only: runs up to max_steps worker steps on the calling thread (between exchanges);
+ * with threads >= 2 the pool threads run the steps meanwhile, and every job has been committed when it
+ * returns. Returns the number of units run; 0 means there is nothing left to do. */
 int updater_run_steps(TerrainUpdater *updater, int max_steps);
 
 #endif

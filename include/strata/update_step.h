@@ -32,6 +32,7 @@
 
 /* chunk->worker_flags bits. CHUNK_FLAG_LOADED / CHUNK_FLAG_DAMAGED_ON_DISK keep their chunk.h values there. */
 #define UPDATE_WORKER_FLAG_LOAD_RESULT 0x100u /* a load result (the two bits above) awaits the exchange */
+/* chunk->worker_schedule bits (the worker's scheduler; no step reads or writes them). */
 #define UPDATE_WORKER_FLAG_EDITED      0x200u /* downgraded by an edit: the worker redoes it first */
 #define UPDATE_WORKER_FLAG_BLOCKED     0x400u /* cannot progress (a neighbour is missing) until the next change */
 /* Its contents were just generated or loaded and the main thread has not yet seen it at InvalidLight or
@@ -49,6 +50,10 @@ typedef struct StepContext {
     GenContext *gen;
     LightContext *light;
     MesherContext *mesher;
+    /* Set by the update worker's job pool (update.h): its scheduler checked the neighbour requirement before
+     * it handed the step over, and neighbours' thread states may change meanwhile, so the step must not read
+     * them. false (the default): a step checks its neighbours itself. */
+    bool neighbours_checked;
 } StepContext;
 
 /* Creates the scratch contexts. ST_ERR_NOMEM on failure (nothing left allocated). */
@@ -66,6 +71,10 @@ ChunkState updater_step_light(TerrainChunk *chunk, StepContext *ctx);
 ChunkState updater_step_propagated_light(TerrainChunk *chunk, StepContext *ctx);
 ChunkState updater_step_vertices1(TerrainChunk *chunk, StepContext *ctx);
 ChunkState updater_step_vertices2(TerrainChunk *chunk, StepContext *ctx);
+
+/* Runs the step for `state` (the chunk's worker state) and returns the next state, without reading or
+ * writing chunk->thread_state: what a job of the update worker's pool runs. */
+ChunkState updater_step_run(TerrainChunk *chunk, ChunkState state, StepContext *ctx);
 
 /* Runs the step for chunk->thread_state and stores the next state there. Returns true if the state
  * advanced (false for Valid or when neighbours are not ready). */

@@ -3,10 +3,13 @@
  *
  * Tileset JSON: {"tileset": name, "tileSize": [x, y, z], "tiles": [{"id", "mesh" (a voxel template path,
  * relative to the tileset file), "weight", "sockets": {"+x", "-x", "+y", "-y", "+z", "-z"}, "tags": [...],
- * "rotatable", "rotations": [0, 90, 180, 270]}], "adjacency": [["a", "b"], ...], "boundarySocket": "wall"}.
- * Two tiles may be adjacent iff their facing sockets appear together (in either order) in the adjacency
- * table. A face on the grid's boundary must face `boundarySocket` (optional, default "wall"; an extension
- * of the seed's schema so that no door leads out of a dungeon). Each rotatable tile expands into one variant
+ * "rotatable", "rotations": [0, 90, 180, 270]}], "adjacency": {"a": ["a", "b"], ...} | [["a", "b"], ...],
+ * "boundarySocket": "wall"}. `mesh` may also name a model (.glb, .gltf, .fbx, .obj: voxel_model.h), voxelized
+ * to fit tileSize. Two tiles may be adjacent iff their facing sockets are paired by the adjacency table: the
+ * seed's object form (socket -> the sockets it may face; a pair is allowed when either side lists the other)
+ * or a list of pairs (either order). A face on the grid's boundary must face `boundarySocket` (optional; an
+ * extension of the seed's schema so that no door leads out of a dungeon); a tileset that names none, like
+ * the seed's example, leaves the boundary free. Each rotatable tile expands into one variant
  * per listed rotation (default all four), quarter turns about +y, +x towards +z: horizontal sockets rotate,
  * +y/-y stay; a tile's weight is shared equally by its variants.
  *
@@ -62,7 +65,7 @@ typedef struct WfcTileset {
     int socket_count;
     char socket_names[WFC_MAX_SOCKETS][32];
     uint8_t pairs[WFC_MAX_SOCKETS][WFC_MAX_SOCKETS]; /* 1 where the adjacency table pairs two sockets */
-    int boundary_socket;
+    int boundary_socket;       /* -1: none named, the boundary constrains nothing */
     uint64_t *compat;          /* [dir][variant][words]: variants allowed next to a variant in dir */
     int words;
 } WfcTileset;
@@ -71,6 +74,9 @@ StResult wfc_tileset_parse(const char *path, const char *text, WfcTileset **out)
 StResult wfc_tileset_load(const char *path, WfcTileset **out);
 /* Loads every tile's mesh template (paths relative to the tileset file); each must be tileSize. */
 StResult wfc_tileset_load_templates(WfcTileset *ts, const BlockRegistry *blocks);
+/* The same, with meshes that name a model voxelized (fitted to tileSize) through the cache folder `cache_dir`
+ * (NULL: none; voxel_model_load_cached). */
+StResult wfc_tileset_load_templates_cached(WfcTileset *ts, const BlockRegistry *blocks, const char *cache_dir);
 void wfc_tileset_destroy(WfcTileset *ts);
 int wfc_tileset_find_socket(const WfcTileset *ts, const char *name);
 bool wfc_tile_has_tag(const WfcTile *tile, const char *tag);

@@ -20,12 +20,7 @@
 #define RNG_TAG_DERIVE 0xE7037ED1A0B428DBull
 #define RNG_TAG_INIT 0x8EBC6AF09C88C6E3ull
 
-uint64_t rng_mix64(uint64_t x)
-{
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
+uint64_t rng_mix64(uint64_t x) { return rng_mix64_inline(x); }
 
 static inline uint64_t pack2(int32_t a, int32_t b)
 {
@@ -37,9 +32,11 @@ uint64_t rng_hash2(uint64_t seed, int32_t a, int32_t b)
     return rng_mix64(rng_mix64(seed ^ RNG_TAG_HASH2) ^ pack2(a, b));
 }
 
+uint64_t rng_hash3_seed(uint64_t seed) { return rng_mix64(seed ^ RNG_TAG_HASH3); }
+
 uint64_t rng_hash3(uint64_t seed, int32_t a, int32_t b, int32_t c)
 {
-    uint64_t h = rng_mix64(rng_mix64(seed ^ RNG_TAG_HASH3) ^ pack2(a, b));
+    uint64_t h = rng_mix64(rng_hash3_seed(seed) ^ pack2(a, b));
     return rng_mix64(h + RNG_GOLDEN * (uint64_t)(uint32_t)c);
 }
 

@@ -3,7 +3,8 @@
  * Design. The raw change writes the cell with a relaxed atomic store (the worker may be lighting or meshing
  * this chunk or a neighbour right now), with its light bits cleared: light is recomputed because the 3x3
  * chunk neighbourhood is downgraded to InvalidLight and marked as edited, so the worker redoes those chunks
- * before anything else. Only chunks whose contents exist (main state >= InvalidLight) are edited; below
+ * before anything else; a change that can only raise light (edit_only_brightens: digging, a torch) sends
+ * the 8 neighbours only to InvalidPropagatedLight, as their own light cannot change. Only chunks whose contents exist (main state >= InvalidLight) are edited; below
  * that the worker is still loading or generating them. An edit bumps the modification counter (the chunk
  * is saved when released, on quit or by autosave) and clears CHUNK_FLAG_DAMAGED_ON_DISK: once the player
  * changes a chunk whose stored copy was unreadable, the player's version wins and may replace it.
@@ -23,27 +24,44 @@
 
 int32_t edit_get_cell(const Terrain *terrain, int x, int y, int z) { return edit_read_cell(terrain, x, y, z); }
 
-/* Set and count, without the downgrade; the chunk changed, or NULL. */
-static TerrainChunk *edit_write_cell(Terrain *terrain, int x, int y, int z, int32_t value)
+/* Set and count, without the downgrade; the chunk changed, or NULL. *old_block: the contents it replaced. */
+static TerrainChunk *edit_write_cell(Terrain *terrain, int x, int y, int z, int32_t value, int *old_block)
 {
     TerrainChunk *chunk = edit_chunk(terrain, x, y, z);
     if (!chunk) return NULL;
     int lx = chunk_local_of(x), lz = chunk_local_of(z);
     int32_t block = cell_replace_light(value, 0);
-    if (cell_replace_light(chunk_get_cell_shared(chunk, lx, y, lz), 0) == block) return NULL;
+    int32_t old = cell_replace_light(chunk_get_cell_shared(chunk, lx, y, lz), 0);
+    if (old == block) return NULL;
     chunk_set_cell_shared(chunk, lx, y, lz, block);
     chunk->modification_counter++;
     chunk->flags &= ~CHUNK_FLAG_DAMAGED_ON_DISK;
+    if (old_block) *old_block = cell_contents(old);
     return chunk;
 }
 
-static void edit_downgrade_around(Terrain *terrain, TerrainUpdater *updater, const TerrainChunk *chunk)
+/* Whether replacing block `from` by `to` can only raise the world's light: it lets as much light through
+ * (attenuation; opaque blocks have 15) and emits at least as much. Then no light anywhere goes down, and the
+ * light the neighbour chunks hold is still at least their own light and at most their new final light: they
+ * need no new own light (a sunlight step reads their whole cells), only the light that crosses their
+ * borders (light_propagate, propagate.c). Their "final light" mark is cleared with the downgrade (the
+ * exchange), so propagation floods into them again. */
+static bool edit_only_brightens(const BlockRegistry *blocks, int from, int to)
+{
+    return blocks && blocks->attenuation[to] <= blocks->attenuation[from] && blocks->emission[to] >= blocks->emission[from];
+}
+
+/* Sends the 3x3 chunks around an edited one back to be lit and meshed again: the edited chunk to its own
+ * light (InvalidLight), its neighbours too unless the edit only brightens (then to InvalidPropagatedLight). */
+static void edit_downgrade_around(Terrain *terrain, TerrainUpdater *updater, const TerrainChunk *chunk,
+                                  bool brightens)
 {
     for (int dz = -1; dz <= 1; dz++) {
         for (int dx = -1; dx <= 1; dx++) {
             TerrainChunk *n = terrain_get_chunk(terrain, chunk->coord_x + dx, chunk->coord_z + dz);
             if (!n) continue;
-            if (updater) updater_downgrade_chunk_edited(updater, n, CHUNK_STATE_INVALID_LIGHT);
+            ChunkState state = brightens && (dx || dz) ? CHUNK_STATE_INVALID_PROPAGATED_LIGHT : CHUNK_STATE_INVALID_LIGHT;
+            if (updater) updater_downgrade_chunk_edited(updater, n, state);
             else if (n->state > CHUNK_STATE_INVALID_LIGHT) n->state = CHUNK_STATE_INVALID_LIGHT;
         }
     }
@@ -51,9 +69,11 @@ static void edit_downgrade_around(Terrain *terrain, TerrainUpdater *updater, con
 
 bool edit_change_cell(Terrain *terrain, TerrainUpdater *updater, int x, int y, int z, int32_t value)
 {
-    TerrainChunk *chunk = edit_write_cell(terrain, x, y, z, value);
+    int old = 0;
+    TerrainChunk *chunk = edit_write_cell(terrain, x, y, z, value, &old);
     if (!chunk) return false;
-    edit_downgrade_around(terrain, updater, chunk);
+    const BlockRegistry *blocks = updater ? updater_blocks(updater) : NULL;
+    edit_downgrade_around(terrain, updater, chunk, edit_only_brightens(blocks, old, cell_contents(value)));
     return true;
 }
 
@@ -63,7 +83,7 @@ void editor_defer_end(Editor *e)
     if (e->defer_depth == 0 || --e->defer_depth > 0) return;
     for (int i = 0; i < e->touched_count; i++) {
         TerrainChunk *c = terrain_get_chunk(e->terrain, e->touched[2 * i], e->touched[2 * i + 1]);
-        if (c) edit_downgrade_around(e->terrain, e->updater, c);
+        if (c) edit_downgrade_around(e->terrain, e->updater, c, false);
     }
     e->touched_count = 0;
 }
@@ -75,7 +95,7 @@ static void editor_touch(Editor *e, const TerrainChunk *c)
         if (e->touched[2 * i] == c->coord_x && e->touched[2 * i + 1] == c->coord_z) return;
     int cap = e->touched_cap * 2;
     if (!edit_grow((void **)&e->touched, &cap, 2 * (e->touched_count + 1), sizeof(int32_t))) {
-        edit_downgrade_around(e->terrain, e->updater, c);
+        edit_downgrade_around(e->terrain, e->updater, c, false);
         return;
     }
     e->touched_cap = cap / 2;
@@ -139,10 +159,11 @@ int32_t editor_get_cell(const Editor *e, int x, int y, int z) { return edit_get_
 
 static bool editor_write(Editor *e, int x, int y, int z, int32_t value, bool notify)
 {
-    TerrainChunk *chunk = edit_write_cell(e->terrain, x, y, z, value);
+    int old = 0;
+    TerrainChunk *chunk = edit_write_cell(e->terrain, x, y, z, value, &old);
     if (!chunk) return false;
     if (e->defer_depth > 0) editor_touch(e, chunk);
-    else edit_downgrade_around(e->terrain, e->updater, chunk);
+    else edit_downgrade_around(e->terrain, e->updater, chunk, edit_only_brightens(e->blocks, old, cell_contents(value)));
     if (notify && edit_grow((void **)&e->modified, &e->modified_cap, e->modified_count + 1, sizeof(EditCellPos))) {
         EditCellPos *p = &e->modified[e->modified_count++];
         p->x = x;

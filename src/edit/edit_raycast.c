@@ -7,7 +7,10 @@
  * are read with relaxed atomic loads; unloaded chunks, chunks the worker is still loading or generating
  * (main state below InvalidLight: their cells are written without atomics and must not be read) and y
  * outside 0..255 read as air. A ray that starts inside a solid cell hits that cell at distance 0, on the
- * face opposite its main direction. */
+ * face opposite its main direction. A block smaller than its cell (snow cover, a torch, a plant:
+ * block_shape_bounds) is hit where the ray enters its box, on that box's face; a ray that passes beside it
+ * goes on to the cells behind (it hit the whole cell once, so the outline sat a block above the snow and
+ * the crosshair's ground was never the target). */
 #include <math.h>
 #include <stddef.h>
 
@@ -43,6 +46,37 @@ static int raycast_entry_face(int axis, int step)
     case 1: return step > 0 ? BLOCK_FACE_NEG_Y : BLOCK_FACE_POS_Y;
     default: return step > 0 ? BLOCK_FACE_NEG_Z : BLOCK_FACE_POS_Z;
     }
+}
+
+/* Where the ray (origin + t d) enters the shape's box in `cell` (block_shape_bounds: a layer's slab, a torch's
+ * stick, a plant's middle): false when it passes by or enters past max_distance. *t_hit is the entry distance
+ * (0 from inside the box) and *axis the axis of the face it enters through (left as it is from inside). */
+static bool raycast_shape(BlockShape shape, const float origin[3], const double d[3], const int cell[3],
+                          double max_distance, double *t_hit, int *axis)
+{
+    float lo[3], hi[3];
+    block_shape_bounds(shape, lo, hi);
+    double t_near = -INFINITY, t_far = INFINITY;
+    int near_axis = *axis;
+    for (int a = 0; a < 3; a++) {
+        double o = origin[a], b0 = cell[a] + (double)lo[a], b1 = cell[a] + (double)hi[a];
+        if (d[a] == 0.0) {
+            if (o < b0 || o > b1) return false;
+            continue;
+        }
+        double t0 = (b0 - o) / d[a], t1 = (b1 - o) / d[a];
+        if (t0 > t1) { double x = t0; t0 = t1; t1 = x; }
+        if (t0 > t_near) { t_near = t0; near_axis = a; }
+        if (t1 < t_far) t_far = t1;
+    }
+    if (t_near > t_far || t_far < 0.0 || t_near > max_distance) return false;
+    if (t_near > 0.0) {
+        *t_hit = t_near;
+        *axis = near_axis;
+    } else {
+        *t_hit = 0.0;
+    }
+    return true;
 }
 
 bool edit_raycast(const Terrain *terrain, const BlockRegistry *blocks, const float origin[3],
@@ -82,7 +116,11 @@ bool edit_raycast(const Terrain *terrain, const BlockRegistry *blocks, const flo
     long max_steps = (long)(3.0 * max_distance) + 4;
     for (long i = 0; i <= max_steps; i++) {
         int32_t value = raycast_cell(terrain, &chunk, cell[0], cell[1], cell[2]);
-        if (!raycast_passes(blocks, value)) {
+        /* A block smaller than its cell is hit only where the ray meets its box; past it the ray goes on. */
+        BlockShape shape = blocks ? (BlockShape)blocks->shape[cell_contents(value)] : BLOCK_SHAPE_CUBE;
+        double t_hit = t;
+        if (!raycast_passes(blocks, value) &&
+            (shape == BLOCK_SHAPE_CUBE || raycast_shape(shape, origin, d, cell, max_distance, &t_hit, &axis))) {
             hit->x = cell[0];
             hit->y = cell[1];
             hit->z = cell[2];
@@ -94,7 +132,7 @@ bool edit_raycast(const Terrain *terrain, const BlockRegistry *blocks, const flo
             if (axis == 0) hit->place_x -= back;
             else if (axis == 1) hit->place_y -= back;
             else hit->place_z -= back;
-            hit->distance = (float)t;
+            hit->distance = (float)t_hit;
             hit->value = value;
             return true;
         }

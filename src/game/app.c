@@ -103,6 +103,7 @@ static StResult open_world(App *app)
     const CliOptions *opts = &app->opts;
     StResult rc;
     if ((rc = world_session_open(&app->world, opts, app->asset_dir)) != ST_OK) return rc;
+    if ((rc = game_structures_load_models(app->world.structures, app->asset_dir, &app->world)) != ST_OK) return rc;
     WorldSession *w = &app->world;
     const WorldMeta *m = &w->meta;
     player_init(&app->player, m->player_position[0], m->player_position[1], m->player_position[2]);
@@ -113,6 +114,7 @@ static StResult open_world(App *app)
     w->time_of_day = daytime_wrap(m->time_of_day);
     w->sky_light = daytime_sky_light(w->time_of_day);
     w->history_bytes = (size_t)app->opts.history_mb << 20;
+    w->threads = app->opts.threads;
     if ((rc = world_session_start(w, w->sky_light)) != ST_OK) return rc;
     /* Before the first exchange: no chunk exists yet, so nothing is remeshed. */
     w->brightness = opts->brightness;
@@ -281,6 +283,18 @@ static void step_physics(App *app, const PlayerInput *pin, double dt, bool locks
     if (steps == APP_MAX_STEPS_PER_FRAME) app->physics_accumulator = 0.0; /* a long hitch: drop the backlog */
 }
 
+/* --frames N quits after N frames; with --screenshot it waits on past N until the world is ready and shown
+ * (the loading screen gone, no chunk still fading in), so the picture is of the world, not of the loading
+ * screen. It gives up after SCRIPT_READY_FRAME_CAP more frames and takes what is there, saying so. */
+static bool frames_may_quit(App *app)
+{
+    if (!app->opts.screenshot_path || world_session_settled(&app->world, app->view.renderer)) return true;
+    if (app->frame_index + 1 < app->opts.frames + SCRIPT_READY_FRAME_CAP) return false;
+    log_warn(APP_TAG, "--frames %ld --screenshot: the world was not ready after %ld more frames; taking the "
+             "screenshot as it is", app->opts.frames, SCRIPT_READY_FRAME_CAP);
+    return true;
+}
+
 /* Events, the script, input, physics, the world, the draw and the swap: one frame. */
 static void loop_frame(App *app, LoopClock *lc, Uint64 now, double real_dt, bool lockstep)
 {
@@ -293,7 +307,7 @@ static void loop_frame(App *app, LoopClock *lc, Uint64 now, double real_dt, bool
         log_info(APP_TAG, "hangup: saving and quitting");
         app->quit = true;
     }
-    if (app->opts.frames > 0 && app->frame_index + 1 >= app->opts.frames) app->quit = true;
+    if (app->opts.frames > 0 && app->frame_index + 1 >= app->opts.frames && frames_may_quit(app)) app->quit = true;
 
     PlayerInput pin = {0};
     if (app->runner.active && script_runner_frame(app, &pin) != ST_OK) {
@@ -303,7 +317,7 @@ static void loop_frame(App *app, LoopClock *lc, Uint64 now, double real_dt, bool
     }
     if (app->ui.screen == UI_SCREEN_PLAY) input_add_player_input(&app->input, &pin);
     app_apply_input(app, dt);
-    world_session_place_spawn(&app->world, &app->player);
+    world_session_place_spawn(&app->world, &app->player, app->opts.view_distance);
     BenchScene bench = app_bench_scene(app);
     if (app->bench) game_bench_before_frame(app->bench, &bench, real_dt);
     else step_physics(app, &pin, dt, lockstep);

@@ -150,6 +150,9 @@ static void app_compose_frame(App *app, double dt, const HudLines *lines, Render
     frame->highlight_cell[0] = t->target.x;
     frame->highlight_cell[1] = t->target.y;
     frame->highlight_cell[2] = t->target.z;
+    if (t->has_target)   /* the outline of a snow layer, a torch or a plant is its own box, not its cell */
+        block_shape_bounds((BlockShape)app->world.blocks->shape[cell_contents(t->target.value)],
+                           frame->highlight_min, frame->highlight_max);
     bool playing = app->ui.screen == UI_SCREEN_PLAY;
     frame->show_hud = v->show_hud && playing;
     for (int i = 0; i < lines->count; i++) frame->hud_lines[i] = lines->text[i];
@@ -158,7 +161,7 @@ static void app_compose_frame(App *app, double dt, const HudLines *lines, Render
     frame->preview = !app->probe.hide_highlight && !app->world.loading.active &&
                      game_tools_preview(&app->tools, &scene, frame->preview_min, frame->preview_max);
     frame->particles = t->particles.draw;
-    frame->particle_count = t->particles.count;
+    frame->particle_count = app->probe.hide_highlight ? 0 : t->particles.count; /* the probe watches cells only */
     /* The editing strip (edit_overlay.c) shows only the tool now: the hotbar has its own row (ui/screens.c). */
     if (v->show_hud && playing && t->tool != GAME_TOOL_BLOCK) {
         static const uint8_t tool_color[3] = {230, 200, 60};

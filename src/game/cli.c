@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "script.h"
 #include "settings.h"
 #include "strata/error.h"
 #include "strata/flags.h"
@@ -22,7 +23,7 @@ typedef enum CliFlag {
     CLI_FLAG_SCREENSHOT, CLI_FLAG_SCRIPT, CLI_FLAG_FLY, CLI_FLAG_ASSETS, CLI_FLAG_WORLD, CLI_FLAG_NEW, CLI_FLAG_NO_SAVE,
     CLI_FLAG_AUTOSAVE, CLI_FLAG_BRIGHTNESS, CLI_FLAG_SEASON, CLI_FLAG_FOV, CLI_FLAG_GUI_SCALE, CLI_FLAG_VOLUME,
     CLI_FLAG_MUTE, CLI_FLAG_FULLSCREEN, CLI_FLAG_WINDOWED, CLI_FLAG_HISTORY_MB, CLI_FLAG_FAR_DISTANCE, CLI_FLAG_HELP,
-    CLI_FLAG_VERSION, CLI_FLAG_BENCH_FLIGHT, CLI_FLAG_BENCH_FRAMES, CLI_FLAG_BENCH_SECONDS, CLI_FLAG_JSON,
+    CLI_FLAG_VERSION, CLI_FLAG_THREADS, CLI_FLAG_BENCH_FLIGHT, CLI_FLAG_BENCH_FRAMES, CLI_FLAG_BENCH_SECONDS, CLI_FLAG_JSON,
     CLI_FLAG_WORLD_SETTING   /* + index in WORLD_SETTINGS: the heightmap world's settings */
 } CliFlag;
 
@@ -35,7 +36,8 @@ static const FlagSpec FLAGS[] = {
     {"--width", FLAG_INT, CLI_SIZE_MIN, CLI_SIZE_MAX, "W", "window width in pixels (default 1280)", CLI_FLAG_WIDTH},
     {"--height", FLAG_INT, CLI_SIZE_MIN, CLI_SIZE_MAX, "H", "window height in pixels (default 720)", CLI_FLAG_HEIGHT},
     {"--frames", FLAG_INT, 1, FLAG_NO_MAX, "N", "quit after N frames", CLI_FLAG_FRAMES},
-    {"--screenshot", FLAG_TEXT, 0, 0, "PATH", "write the last frame before quitting as PNG", CLI_FLAG_SCREENSHOT},
+    {"--screenshot", FLAG_TEXT, 0, 0, "PATH", "write the last frame before quitting as PNG (with --frames: once the\n"
+     "                          world is ready)", CLI_FLAG_SCREENSHOT},
     {"--script", FLAG_TEXT, 0, 0, "FILE", "play a script of commands (see below)", CLI_FLAG_SCRIPT},
     {"--far-distance", FLAG_INT, 0, CLI_FAR_DISTANCE_MAX, "BLOCKS",
      "far terrain beyond the voxel chunks up to BLOCKS away, 0 = off (default 2048)", CLI_FLAG_FAR_DISTANCE},
@@ -59,6 +61,8 @@ static const FlagSpec FLAGS[] = {
     {"--mute", FLAG_SWITCH, 0, 0, NULL, "no sound this run", CLI_FLAG_MUTE},
     {"--fullscreen", FLAG_SWITCH, 0, 0, NULL, "fullscreen this run", CLI_FLAG_FULLSCREEN},
     {"--windowed", FLAG_SWITCH, 0, 0, NULL, "in a window this run", CLI_FLAG_WINDOWED},
+    {"--threads", FLAG_INT, 1, CLI_THREADS_MAX, "N", "threads that generate, light and mesh chunks (default: the\n"
+     "                          settings' \"threads\", else cores - 1, at least 1)", CLI_FLAG_THREADS},
     {"--history-mb", FLAG_INT, 1, CLI_HISTORY_MB_MAX, "MB", "memory for undo/redo; the oldest actions are dropped\n"
      "                          past it (default 64)", CLI_FLAG_HISTORY_MB},
     {"--bench-flight", FLAG_SWITCH, 0, 0, NULL, "benchmark: fly a fixed path at 20 blocks/s (seed 1 unless --seed,\n"
@@ -169,6 +173,7 @@ static StResult cli_apply(void *user, const FlagSpec *f, const FlagValue *value)
     case CLI_FLAG_FULLSCREEN: opts->fullscreen = true; break;
     case CLI_FLAG_WINDOWED: opts->windowed = true; break;
     case CLI_FLAG_HISTORY_MB: opts->history_mb = v; break;
+    case CLI_FLAG_THREADS: opts->threads = v; break;
     case CLI_FLAG_BENCH_FLIGHT: opts->bench = CLI_BENCH_FLIGHT; break;
     case CLI_FLAG_BENCH_FRAMES: opts->bench = CLI_BENCH_FRAMES; break;
     case CLI_FLAG_BENCH_SECONDS: opts->bench_seconds = v; break;
@@ -256,6 +261,22 @@ int cli_exit_code(CliStatus status)
     return status == CLI_ERROR ? 2 : 0;
 }
 
+/* Every script command's usage from the script's own table (script.c), " | " between them, lines up to 110. */
+static void cli_print_script_commands(FILE *out)
+{
+    int column = 0;
+    for (int op = 0; op < SCRIPT_OP_COUNT; op++) {
+        const char *usage = script_op_usage((ScriptOp)op);
+        int len = (int)strlen(usage);
+        if (column > 0 && column + 3 + len > 110) {
+            fputc('\n', out);
+            column = 0;
+        }
+        column += fprintf(out, "%s%s", column ? " | " : "  ", usage);
+    }
+    fputc('\n', out);
+}
+
 void cli_print_usage(FILE *out, const char *program)
 {
     fprintf(out, "Usage: %s [flags]\n\nStrata %s, a voxel sandbox.\n\nFlags:\n", program ? program : "strata",
@@ -267,12 +288,9 @@ void cli_print_usage(FILE *out, const char *program)
           "  Shift/C down (flying), F fly, left mouse dig, right mouse place (hold: repeat), middle mouse pick,\n"
           "  1-9 or wheel choose a hotbar slot, E block picker, Esc pause menu (settings, save and quit),\n  Tab next editing tool, [ ] or Ctrl+wheel tool radius, Ctrl+Z/Ctrl+Y undo/redo,\n"
           "  F2 screenshot, F3 HUD, F11 fullscreen, T time of day, B brightness, N season.\n"
-          "\nScript commands (one a line, # comments):\n"
-          "  wait_ready | wait FRAMES | teleport X Y Z | look YAW PITCH | move FORWARD RIGHT UP FRAMES\n"
-          "  jump | fly on|off | dig | place BLOCK | select BLOCK | screenshot PATH | time T | save | quit\n"
-          "  brightness B | season spring|summer|autumn|winter | dig_visible_within FRAMES | hud on|off\n"
-          "  menu open|close|picker|settings | hotbar SLOT BLOCK | select_slot N | pick | setting NAME VALUE\n"
-          "\nExit codes: 0 ok, 1 start-up or runtime error, 2 bad flag, value or script.\n", out);
+          "\nScript commands (one a line, # comments):\n", out);
+    cli_print_script_commands(out);
+    fputs("\nExit codes: 0 ok, 1 start-up or runtime error, 2 bad flag, value or script.\n", out);
 }
 
 void cli_print_usage_hint(FILE *out, const char *program)

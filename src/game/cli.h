@@ -26,6 +26,7 @@
 #define CLI_AUTOSAVE_MAX 86400
 #define CLI_HISTORY_MB_DEFAULT 64
 #define CLI_HISTORY_MB_MAX 4096
+#define CLI_THREADS_MAX 64
 #define CLI_BENCH_FLIGHT_SECONDS 30     /* --bench-flight: seconds of flight (--bench-seconds) */
 #define CLI_BENCH_FRAMES_SECONDS 10     /* --bench-frames: seconds standing still */
 #define CLI_BENCH_SECONDS_MAX 3600
@@ -69,6 +70,7 @@ typedef struct CliOptions {
     bool mute;                    /* --mute: no sound this run */
     bool fullscreen, windowed;    /* --fullscreen / --windowed */
     int history_mb;               /* undo history bound, MiB (CLI_HISTORY_MB_DEFAULT) */
+    int threads;                  /* --threads: update worker threads; 0: the setting, else the default */
     /* --heightmap and its companions (a new world's settings; the seed is above) */
     WorldSettings world_settings;
     bool world_settings_given;

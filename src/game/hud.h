@@ -28,6 +28,8 @@ typedef struct HudInfo {
     double rss_mb;               /* process resident memory; <= 0: unknown (no memory line) */
     double chunks_mb;            /* cells of all loaded chunks (sections, scratches, the chunk structs) */
     int hot_chunks;              /* chunks unpacked for the update worker */
+    int worker_threads;          /* threads running the update worker's steps; 0: no worker line */
+    int jobs_queued, jobs_busy;  /* its job pool: steps waiting for a thread, steps running */
     const char *examine;         /* the examine text of a station under the crosshair, or NULL */
     const char *tool;            /* editing tool name, or NULL */
     int tool_radius;

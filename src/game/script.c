@@ -74,6 +74,11 @@ const char *script_op_name(ScriptOp op)
     return (op >= 0 && op < SCRIPT_OP_COUNT) ? SCRIPT_SPECS[op].name : "?";
 }
 
+const char *script_op_usage(ScriptOp op)
+{
+    return (op >= 0 && op < SCRIPT_OP_COUNT) ? SCRIPT_SPECS[op].usage : "?";
+}
+
 typedef struct LineCtx {
     const char *path;
     int line;

@@ -132,5 +132,7 @@ StResult script_parse_edit(const char *path, int line, ScriptCommand *c, char **
 
 /* The command's name as written in scripts ("wait_ready"). */
 const char *script_op_name(ScriptOp op);
+/* The command's usage as the parser states it ("teleport X Y Z"); --help lists these. "?" out of range. */
+const char *script_op_usage(ScriptOp op);
 
 #endif

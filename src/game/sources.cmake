@@ -11,7 +11,6 @@ add_library(strata_game_logic STATIC
   src/game/daytime.c
   src/game/settings.c
   src/game/frame_probe.c
-  src/game/spawn.c
   src/game/hotbar.c
   src/game/user_settings.c
   src/game/audio_mix.c

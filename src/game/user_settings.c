@@ -25,6 +25,7 @@ static const UserSettingSpec USER_SETTINGS[USER_SETTING_COUNT] = {
     {"vsync", "VSync", USER_SETTING_BOOL, 0, 1, 1, 1},
     {"gui_scale", "GUI scale", USER_SETTING_INT, 0, 4, 1, 0},
     {"volume", "Sound volume", USER_SETTING_NUMBER, 0.0, 1.0, 0.1, 0.8},
+    {"threads", "Worker threads", USER_SETTING_INT, 0, 64, 1, 0},
 };
 
 const UserSettingSpec *user_setting_spec(UserSettingId id)
@@ -76,6 +77,10 @@ void user_settings_format(const UserSettings *s, UserSettingId id, char *out, si
         else snprintf(out, size, "%dx", (int)v);
         break;
     case USER_SETTING_VOLUME: snprintf(out, size, "%d%%", (int)lround(v * 100.0)); break;
+    case USER_SETTING_THREADS:
+        if (v == 0.0) snprintf(out, size, "Auto");
+        else snprintf(out, size, "%d", (int)v);
+        break;
     case USER_SETTING_BRIGHTNESS: snprintf(out, size, "%d%%", (int)lround(v * 100.0)); break;
     case USER_SETTING_MOUSE_SENSITIVITY: snprintf(out, size, "%.1fx", v); break;
     default: snprintf(out, size, "%s", v != 0.0 ? "On" : "Off"); break;

@@ -24,6 +24,7 @@ typedef enum UserSettingId {
     USER_SETTING_VSYNC,
     USER_SETTING_GUI_SCALE,
     USER_SETTING_VOLUME,
+    USER_SETTING_THREADS,        /* threads that run the update worker's steps; 0: cores - 1 (next world) */
     USER_SETTING_COUNT
 } UserSettingId;
 

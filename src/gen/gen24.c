@@ -80,6 +80,11 @@ static int g24_surface_block(const Generator *g, float x, float z, float height,
                                height < (float)ocean + 0.5f ? ocean - 1 : (int)floorf(height), temperature, humidity);
 }
 
+static float g24_tree_cover(const Generator *g, float x, float z, int *leaves)
+{
+    return gen24_tree_cover(impl(g), (int)floorf(x), (int)floorf(z), leaves);
+}
+
 static void g24_pass3(const Generator *gen, TerrainChunk *chunk, GenContext *ctx)
 {
     const Gen24 *g = impl(gen);
@@ -198,6 +203,7 @@ static const GeneratorClass GEN24_CLASS = {
     .calculate_humidity = g24_humidity,
     .calculate_mountain_range_factor = g24_mountain,
     .surface_block = g24_surface_block,
+    .tree_cover = g24_tree_cover,
     .pass = {gen24_pass1, gen24_pass2, g24_pass3, g24_pass4},
     .destroy = g24_destroy,
 };
@@ -264,15 +270,19 @@ StResult gen24_create(Generator *gen, const WorldgenConfig *cfg, int version)
 /* ---- heightmap worlds ---- */
 
 /* Version 1: gen24 version 2's passes over the map's height, climate and splat rules. A world records it, and
- * a later change to what a heightmap world generates bumps it, as for gen24. */
-#define GEN_HEIGHTMAP_VERSION 1
+ * a later change to what a heightmap world generates bumps it, as for gen24. Version 2: pass 1's sandstone
+ * makes sand only on the beach or in a painted desert (GenHeightmap.sand_by_sea_only), not up the slopes. */
+#define GEN_HEIGHTMAP_VERSION 2
+#define GEN_HEIGHTMAP_VERSION_SAND_ANYWHERE 1
 #define GEN_HEIGHTMAP_GEN24_VERSION 2
 
 StResult gen_heightmap_create(Generator *gen, const WorldgenConfig *cfg, int version)
 {
-    if (version != 0 && version != GEN_HEIGHTMAP_VERSION)
-        return st_fail(ST_ERR_VERSION, "generator 'heightmap' version %d is not known to this build (it has version %d)",
-                       version, GEN_HEIGHTMAP_VERSION);
+    if (version != 0 && (version < GEN_HEIGHTMAP_VERSION_SAND_ANYWHERE || version > GEN_HEIGHTMAP_VERSION))
+        return st_fail(ST_ERR_VERSION, "generator 'heightmap' version %d is not known to this build (it has versions "
+                       "%d..%d)", version, GEN_HEIGHTMAP_VERSION_SAND_ANYWHERE, GEN_HEIGHTMAP_VERSION);
+    if (version == 0)
+        version = GEN_HEIGHTMAP_VERSION;
     GenHeightmap *hm = NULL;
     WorldSettings *s = &gen->settings;
     StResult rc = gen_heightmap_load(s, gen->blocks, cfg->sea_level + s->sea_level_offset, &hm);
@@ -295,8 +305,9 @@ StResult gen_heightmap_create(Generator *gen, const WorldgenConfig *cfg, int ver
     }
     Gen24 *g = gen->impl;
     g->hm = hm;
+    hm->sand_by_sea_only = version >= 2;
     gen->name = "heightmap";
-    gen->version = GEN_HEIGHTMAP_VERSION;
+    gen->version = version;
     g->key = gen_generator_key(gen, cfg->text_hash ^ hm->hash);
     return ST_OK;
 }

@@ -11,12 +11,6 @@
 
 #include <math.h>
 
-int gen_temperature_adjustment(int y)
-{
-    float a = y > 64 ? -0.0008f * (float)((y - 64) * (y - 64)) : 0.1f * (float)(64 - y);
-    return (int)lrintf(a); /* round half to even, like Math.Round */
-}
-
 bool generator_is_column_frozen(int temperature, int ground_y)
 {
     return gen_is_column_frozen(temperature, ground_y);
@@ -99,29 +93,6 @@ void gen24_lattice(const Gen24 *g, int wx, int wz, Gen24Lattice *out)
                                   2.0f, 0.6f);
     out->humidity = gen_noise2(&g->n_humidity, x, z, g->cfg.terrain.humidity_frequency / g->biome_scaling, 5, 2.0f, 0.6f);
     out->mountain = gen24_mountain_raw(g, x, z);
-}
-
-float gen24_field_bilerp(float v00, float v10, float v01, float v11, float fx, float fz)
-{
-    float a = v00 + (v10 - v00) * fx;
-    float b = v01 + (v11 - v01) * fx;
-    return a + (b - a) * fz;
-}
-
-static int field_0_15(float v)
-{
-    int i = (int)(gen_saturate(v) * 16.0f);
-    return i < 0 ? 0 : (i > 15 ? 15 : i);
-}
-
-int gen24_temperature_of(const Gen24 *g, float raw)
-{
-    return field_0_15(3.0f * raw - 1.1f + g->temperature_offset / 16.0f);
-}
-
-int gen24_humidity_of(const Gen24 *g, float raw)
-{
-    return field_0_15(3.0f * raw - 0.9f + g->humidity_offset / 16.0f);
 }
 
 /* The four lattice points around (x, z) and the position between them. */

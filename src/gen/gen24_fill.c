@@ -12,15 +12,17 @@
  * water just outside a chunk for caves) gets bit-identical values. The coarse grid is aligned to world
  * multiples of 4, so neighbouring chunks share corner columns exactly. A coarse column's base (fields, height,
  * turbulence strength) is memoised per thread, keyed by the generator's inputs and the point: neighbouring
- * chunks, tree placement and scatter rules ask for the same lattice points again and again. A memo only
- * saves time; the values are the ones computed. */
+ * chunks, tree placement and scatter rules ask for the same lattice points again and again. The memo is
+ * indexed by lattice position (a 128 x 64 window of points, 512 x 256 blocks, wrapping), so the points of a
+ * neighbourhood never evict each other as a hash's collisions did. A memo only saves time; the values are
+ * the ones computed. */
 #include "gen24_internal.h"
 #include "structures/gen_structures.h"
 
 #include <math.h>
 #include <string.h>
 
-#define TL_COARSE 4096
+#define TL_COARSE 8192
 
 typedef struct CoarseMemo {
     uint64_t tag;
@@ -40,7 +42,7 @@ void gen24_coarse_base(const Gen24 *g, int wx, int wz, bool fields, Gen24Coarse 
         return;
     }
     uint64_t tag = rng_hash2(g->key, wx, wz) | 1;
-    CoarseMemo *m = &tl_coarse[(tag >> 32) % TL_COARSE];
+    CoarseMemo *m = &tl_coarse[(((unsigned)wz >> 2) & 63u) << 7 | (((unsigned)wx >> 2) & 127u)];
     if (m->tag != tag || m->wx != wx || m->wz != wz) {
         coarse_base_compute(g, wx, wz, true, out);
         m->fields = out->fields;

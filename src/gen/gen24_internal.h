@@ -3,11 +3,14 @@
  * features, which live in gen24*.c, gen_surface.c, gen_caves.c, gen_minerals.c, gen_trees.c, gen_plants.c.
  *
  * A Gen24 is immutable after gen24_create (gen_generators.h) and may be read from any thread; per-thread
- * scratch is the GenContext (gen_feature.h). Every function here is pure in its arguments. */
+ * scratch is the GenContext (gen_feature.h). Every function here is pure in its arguments.
+ * Dependencies: gen24.c (creation, the class) calls the pass files; the pass files depend on this header's
+ * types and on the fields and fill (gen24_fields.c, gen24_fill.c), never on gen24.c. */
 #ifndef STRATA_GEN24_INTERNAL_H
 #define STRATA_GEN24_INTERNAL_H
 
 #include <stdbool.h>
+#include <math.h>
 #include <stdint.h>
 #include "strata/block.h"
 #include "strata/brush.h"
@@ -116,18 +119,42 @@ float gen24_shore_distance(const Gen24 *g, float x, float z);
 /* Survivalcraft's ridged mountain range factor, exactly at (x, z) (used by the height). */
 float gen24_mountain_raw(const Gen24 *g, float x, float z);
 void gen24_lattice(const Gen24 *g, int wx, int wz, Gen24Lattice *out);
-float gen24_field_bilerp(float v00, float v10, float v01, float v11, float fx, float fz);
-int gen24_temperature_of(const Gen24 *g, float raw);
-int gen24_humidity_of(const Gen24 *g, float raw);
+/* Inline (here, not in gen24_fields.c): pass 4's scatter rules evaluate them for every candidate. */
+static inline float gen24_field_bilerp(float v00, float v10, float v01, float v11, float fx, float fz)
+{
+    float a = v00 + (v10 - v00) * fx;
+    float b = v01 + (v11 - v01) * fx;
+    return a + (b - a) * fz;
+}
+static inline int gen24_field_0_15(float v)
+{
+    int i = (int)(gen_saturate(v) * 16.0f);
+    return i < 0 ? 0 : (i > 15 ? 15 : i);
+}
+static inline int gen24_temperature_of(const Gen24 *g, float raw)
+{
+    return gen24_field_0_15(3.0f * raw - 1.1f + g->temperature_offset / 16.0f);
+}
+static inline int gen24_humidity_of(const Gen24 *g, float raw)
+{
+    return gen24_field_0_15(3.0f * raw - 0.9f + g->humidity_offset / 16.0f);
+}
 /* Lattice-interpolated fields at any point (the public interface). */
 float gen24_mountain_factor(const Gen24 *g, float x, float z);
 int gen24_temperature(const Gen24 *g, float x, float z);
 int gen24_humidity(const Gen24 *g, float x, float z);
 float gen24_height(const Gen24 *g, float x, float z);
 float gen24_forest_density(const Gen24 *g, int cx, int cz);
+/* gen_scatter.c: Generator.tree_cover (the tree rules' density at (wx, wz), the densest rule's leaves); 0
+ * without scatter rules. Pure. */
+float gen24_tree_cover(const Gen24 *g, int wx, int wz, int *leaves);
 void gen24_find_spawn(const Gen24 *g, int *x, int *z);
 /* Survivalcraft's temperature change with altitude. */
-int gen_temperature_adjustment(int y);
+static inline int gen_temperature_adjustment(int y)
+{
+    float a = y > 64 ? -0.0008f * (float)((y - 64) * (y - 64)) : 0.1f * (float)(64 - y);
+    return (int)lrintf(a); /* round half to even, like Math.Round */
+}
 static inline bool gen_is_place_frozen(int temperature, int y)
 {
     return temperature + gen_temperature_adjustment(y) <= 0;

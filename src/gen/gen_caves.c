@@ -98,8 +98,9 @@ static void add_stroke(GenCache *cache, GenCacheEntry *e, const Gen24 *g, const 
 }
 
 /* Traces the caves of source chunk (si, sj) into e (pure in the seed and the coordinates). */
-static void trace_source(const void *generator, GenCache *cache, GenCacheEntry *e, int si, int sj)
+static void trace_source(const void *generator, GenContext *ctx, GenCache *cache, GenCacheEntry *e, int si, int sj)
 {
+    (void)ctx;
     const Gen24 *g = generator;
     const GenCaveConfig *c = &g->cfg.caves;
     Rng rng;

@@ -146,7 +146,7 @@ void gen_feature_paint_chunk(const GenFeature *f, const void *generator, GenCont
             bool hit;
             GenCacheEntry *e = gen_cache_lookup(cache, key, si, sj, &hit);
             if (!hit)
-                f->derive(generator, cache, e, si, sj);
+                f->derive(generator, ctx, cache, e, si, sj);
             if (e->count == 0 || e->max_x < ox || e->min_x > ox + 15 || e->max_z < oz || e->min_z > oz + 15)
                 continue;
             const char *item = e->items;

@@ -36,6 +36,7 @@ typedef enum GenFeatureSlot {
     GEN_FEATURE_SLOT_TREES,
     GEN_FEATURE_SLOT_DUNGEONS,      /* src/gen/structures: one solved WFC layout per site */
     GEN_FEATURE_SLOT_SCATTER,       /* gen24 version 4: scatter objects (gen_scatter.c) */
+    GEN_FEATURE_SLOT_SCATTER_TILES, /* gen24 version 4: the object groups' candidates per 16 x 16 tile */
     GEN_FEATURE_SLOTS
 } GenFeatureSlot;
 
@@ -82,9 +83,9 @@ typedef struct GenFeature {
     /* The generator's inputs hash (gen_generator_key), the cache key. */
     uint64_t (*key)(const void *generator);
     /* Fills the entry of source chunk (sx, sz) (count 0 on entry) through gen_feature_add_item. Pure in the
-     * generator and (sx, sz). May mark the entry invalid (e->valid = false) when it cannot finish (out of
+     * generator and (sx, sz); may memoise its own pieces in ctx's other caches (never in `cache`). May mark the entry invalid (e->valid = false) when it cannot finish (out of
      * memory): it is then used for this chunk only and derived again next time. */
-    void (*derive)(const void *generator, GenCache *cache, GenCacheEntry *e, int sx, int sz);
+    void (*derive)(const void *generator, GenContext *ctx, GenCache *cache, GenCacheEntry *e, int sx, int sz);
     /* Paints one item into `chunk` (view = chunk_cell_view(chunk)). Called for every item of every source
      * whose bounds meet the chunk; the item's own reject test (brush_touches_chunk) is the callback's. */
     void (*paint)(const void *generator, GenContext *ctx, TerrainChunk *chunk, CellView view, const void *item);

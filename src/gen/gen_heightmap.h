@@ -43,6 +43,8 @@ typedef struct GenHeightmap {
     int layer_depth[SPLAT_MAX_LAYERS];   /* its depth (-1: gen24's depth for dirt) */
     uint64_t seed_splat;
     uint64_t hash;               /* of the map, biome map and rules files' bytes */
+    bool sand_by_sea_only;       /* version 2: pass 1's sandstone is sand only on the beach or in a painted
+                                  * desert (gen_surface.c); version 1 made every sandstone top sand */
 } GenHeightmap;
 
 /* Loads everything `settings` names (heightmap, biome_map, splat_rules); block names of the splat layers

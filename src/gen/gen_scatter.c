@@ -13,7 +13,10 @@
  * assets/biomes.json: a rule applies only where the biome lists its layer; a layer that no biome lists is
  * not gated), the forest-patch field, the structures' exclusions (flat zones, dungeon entrances), and the
  * rule's heightRange on the lattice height (so water spots drop out before spacing; the ground test checks
- * the real height again). Lattice samples are memoised per thread.
+ * the real height again). Lattice samples are memoised per thread and read per query from a grid of the
+ * query's area. Speed, never a changed cell: an object group's candidates are gathered per 16 x 16 tile and
+ * memoised in the GenContext (a source's area spans several tiles, which its neighbours ask for again), and a
+ * rule that the area's humidity bounds rule out is not rolled at all (env_skip_rules).
  * Trees choose their size among the type's 16 brushes by scale (0: smallest .. 1: largest) and are not turned
  * (their brushes differ already); templates turn by quarter turns (rotation / 90), boulders and rocks are
  * ellipsoids of radius `scale`. sinkAmount lowers an object into the ground. */
@@ -48,23 +51,84 @@ typedef struct GenScatterItem {
 
 /* ---- environment ---- */
 
-typedef struct EnvSample { Gen24Lattice f; float height; } EnvSample;
-
-/* A query's environment: the generator and the forest-patch field of the chunks it has touched (the field is
- * constant per chunk; a query covers a few). */
+/* A query's environment: the generator, the forest-patch field of the chunks it has touched (the field is
+ * constant per chunk; a query covers a few), and the lattice samples of the query's area (its bounds grown by
+ * the group's reach), each taken from gen24_coarse_base once per query: a candidate reads its four corners
+ * from this grid, not from the per-thread memo (a hash per corner, and a miss when the memo lost it). */
 #define ENV_FOREST 16
+#define ENV_GRID 24                 /* lattice points per side: a 16-block area grown by a reach up to 36 */
+
+typedef struct EnvSample { Gen24Lattice f; float height; } EnvSample;
 
 typedef struct ScatterEnv {
     const Gen24 *g;
     int forest_n;
     int forest_cx[ENV_FOREST], forest_cz[ENV_FOREST];
     float forest[ENV_FOREST];
+    int lx0, lz0, lw, lh;           /* the grid: lattice points (lx0 + i) * 4, (lz0 + j) * 4 */
+    uint8_t *skip;                  /* per rule: env_skip_rules' answer for the current area */
+    uint8_t have[ENV_GRID * ENV_GRID];
+    EnvSample grid[ENV_GRID * ENV_GRID];
 } ScatterEnv;
 
-static void env_init(ScatterEnv *e, const Gen24 *g)
+static void env_destroy(ScatterEnv *e)
 {
+    if (e)
+        free(e->skip);
+    free(e);
+}
+
+static ScatterEnv *env_create(const Gen24 *g)
+{
+    ScatterEnv *e = malloc(sizeof *e);
+    if (!e)
+        return NULL;
     e->g = g;
     e->forest_n = 0;
+    e->lw = e->lh = 0;
+    e->skip = calloc((size_t)g->scatter->rule_count + 1, 1);
+    if (!e->skip) {
+        free(e);
+        return NULL;
+    }
+    return e;
+}
+
+/* Prepares the grid for a query of `group` over [x0, x1) x [z0, z1) (candidates lie within the reach). */
+static void env_query(ScatterEnv *e, const ScatterConfig *cfg, int group, int x0, int z0, int x1, int z1)
+{
+    int reach = (int)ceilf(cfg->group_reach[group]);
+    if (reach < 1)
+        reach = 1;
+    e->lx0 = (x0 - reach) >> 2;
+    e->lz0 = (z0 - reach) >> 2;
+    e->lw = ((x1 + reach - 1) >> 2) + 2 - e->lx0;
+    e->lh = ((z1 + reach - 1) >> 2) + 2 - e->lz0;
+    if (e->lw > ENV_GRID || e->lh > ENV_GRID)
+        e->lw = e->lh = 0; /* a reach too long for the grid: every corner from the memo */
+    memset(e->have, 0, sizeof e->have);
+}
+
+static const EnvSample *env_corner(ScatterEnv *e, int lx, int lz, EnvSample *scratch);
+
+/* The rules of `group` that env_density gives 0 all over [x0, x1) x [z0, z1), from the humidity's bounds there:
+ * a candidate's humidity interpolates four lattice points of the area's grid (a convex mix, rounding aside,
+ * hence the margin) and gen24_humidity_of never falls as its argument rises. */
+static void env_skip_rules(ScatterEnv *e, const ScatterConfig *cfg, int group, int x0, int z0, int x1, int z1,
+                           uint8_t *skip)
+{
+    float lo = INFINITY, hi = -INFINITY;
+    for (int lz = z0 >> 2; lz <= ((z1 - 1) >> 2) + 1; lz++)
+        for (int lx = x0 >> 2; lx <= ((x1 - 1) >> 2) + 1; lx++) {
+            EnvSample scratch;
+            float h = env_corner(e, lx, lz, &scratch)->f.humidity;
+            lo = fminf(lo, h);
+            hi = fmaxf(hi, h);
+        }
+    int h_lo = gen24_humidity_of(e->g, lo - 1e-4f), h_hi = gen24_humidity_of(e->g, hi + 1e-4f);
+    for (int r = 0; r < cfg->rule_count; r++)
+        skip[r] = cfg->rules[r].group_index == group &&
+                  (h_hi < cfg->rules[r].humidity_min || h_lo > cfg->rules[r].humidity_max);
 }
 
 static float env_forest(ScatterEnv *e, int cx, int cz)
@@ -88,6 +152,22 @@ static EnvSample env_sample(const Gen24 *g, int wx, int wz)
     return (EnvSample){c.fields, c.height};
 }
 
+/* The sample at lattice point (lx * 4, lz * 4), from the query's grid. */
+static const EnvSample *env_corner(ScatterEnv *e, int lx, int lz, EnvSample *scratch)
+{
+    int i = lx - e->lx0, j = lz - e->lz0;
+    if (i < 0 || j < 0 || i >= e->lw || j >= e->lh) {
+        *scratch = env_sample(e->g, lx * 4, lz * 4);
+        return scratch;
+    }
+    int k = j * ENV_GRID + i;
+    if (!e->have[k]) {
+        e->grid[k] = env_sample(e->g, lx * 4, lz * 4);
+        e->have[k] = 1;
+    }
+    return &e->grid[k];
+}
+
 static float ramp(const ScatterRamp *r, float v)
 {
     if (!r->set) return 1.0f;
@@ -101,18 +181,16 @@ static float env_density(void *user, const ScatterRule *r, int x, int z)
     float d = r->forest ? env_forest(e, x >> 4, z >> 4) : 1.0f;
     if (d <= 0.0f)
         return 0.0f;
-    int x0 = x & ~3, z0 = z & ~3;
-    EnvSample k[4];
-    k[0] = env_sample(g, x0, z0);
-    k[1] = env_sample(g, x0 + 4, z0);
-    k[2] = env_sample(g, x0, z0 + 4);
-    k[3] = env_sample(g, x0 + 4, z0 + 4);
+    int lx = x >> 2, lz = z >> 2;
+    EnvSample scratch[4];
+    const EnvSample *k[4] = {env_corner(e, lx, lz, &scratch[0]), env_corner(e, lx + 1, lz, &scratch[1]),
+                             env_corner(e, lx, lz + 1, &scratch[2]), env_corner(e, lx + 1, lz + 1, &scratch[3])};
     float fx = (float)(x & 3) * 0.25f, fz = (float)(z & 3) * 0.25f;
-    float height = gen24_field_bilerp(k[0].height, k[1].height, k[2].height, k[3].height, fx, fz);
-    int t = gen24_temperature_of(g, gen24_field_bilerp(k[0].f.temperature, k[1].f.temperature, k[2].f.temperature,
-                                                       k[3].f.temperature, fx, fz));
-    int h = gen24_humidity_of(g, gen24_field_bilerp(k[0].f.humidity, k[1].f.humidity, k[2].f.humidity,
-                                                    k[3].f.humidity, fx, fz));
+    float height = gen24_field_bilerp(k[0]->height, k[1]->height, k[2]->height, k[3]->height, fx, fz);
+    int t = gen24_temperature_of(g, gen24_field_bilerp(k[0]->f.temperature, k[1]->f.temperature, k[2]->f.temperature,
+                                                       k[3]->f.temperature, fx, fz));
+    int h = gen24_humidity_of(g, gen24_field_bilerp(k[0]->f.humidity, k[1]->f.humidity, k[2]->f.humidity,
+                                                    k[3]->f.humidity, fx, fz));
     int y = (int)height + 1;
     if (y - 1 < r->height_min || y - 1 > r->height_max)
         return 0.0f; /* the lattice height is near the ground's: water and low shores drop out before spacing */
@@ -128,6 +206,30 @@ static float env_density(void *user, const ScatterRule *r, int x, int z)
         gen_structures_excluded(g->structures, x, z, g->scatter->dungeon_clearance))
         return 0.0f;
     return d;
+}
+
+float gen24_tree_cover(const Gen24 *g, int wx, int wz, int *leaves)
+{
+    if (!g->scatter || !g->scatter_rules)
+        return 0.0f;
+    ScatterEnv e;
+    e.g = g;
+    e.forest_n = 0;
+    e.lx0 = e.lz0 = e.lw = e.lh = 0; /* no grid: each corner is sampled where it is needed */
+    e.skip = NULL;
+    float best = 0.0f;
+    for (int i = 0; i < g->scatter->rule_count; i++) {
+        const ScatterRule *r = &g->scatter->rules[i];
+        int type = g->scatter_rules->tree_type[i];
+        if (r->kind != SCATTER_TREE || type < 0)
+            continue;
+        float d = env_density(&e, r, wx, wz) * r->base_density;
+        if (d > best) {
+            best = d;
+            *leaves = g->cfg.trees[type].leaves;
+        }
+    }
+    return best;
 }
 
 static bool ground_ok(const ScatterRule *r, int block)
@@ -147,36 +249,62 @@ static float slope_degrees(float dx, float dz)
 
 /* ---- plant layers ---- */
 
+/* scatter_points for plant group `group` over chunk (ox, oz), leaving out the rules the area's bounds rule out. */
+static int plant_points(const Gen24 *g, ScatterEnv *env, int group, int ox, int oz, ScatterPoint *pts, int max)
+{
+    const ScatterConfig *cfg = g->scatter;
+    int area[4];
+    scatter_query_area(cfg, group, ox, oz, ox + 16, oz + 16, area);
+    env_query(env, cfg, group, ox, oz, ox + 16, oz + 16);
+    env_skip_rules(env, cfg, group, area[0], area[1], area[2], area[3], env->skip);
+    int cap = 1024;
+    for (;;) {
+        ScatterCandidate *cands = malloc(sizeof *cands * (size_t)cap);
+        if (!cands)
+            return -1;
+        int n = scatter_candidates(cfg, g->seed_scatter, group, area[0], area[1], area[2], area[3], env_density, env,
+                                   env->skip, cands, cap);
+        if (n <= cap) {
+            int kept = scatter_select(cfg, g->seed_scatter, group, ox, oz, ox + 16, oz + 16, cands, n, pts, max);
+            free(cands);
+            return kept;
+        }
+        free(cands);
+        cap = n;
+    }
+}
+
 void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk)
 {
     const ScatterConfig *cfg = g->scatter;
     CellView view = chunk_cell_view(chunk);
     const int32_t grass = cell_make(BLOCK_GRASS, 0);
+    int16_t tops[16][16]; /* gen_column_top of each column, kept as plants are placed */
     for (int x = 0; x < 16; x++)
         for (int z = 0; z < 16; z++) {
             int32_t *column = cell_view_column(view, x, z);
             int y = gen_column_top(column, 254);
+            tops[z][x] = (int16_t)y;
             if (y >= 0 && cell_contents(column[y]) == BLOCK_DIRT)
                 column[y] = grass;
         }
-    ScatterEnv *env = malloc(sizeof *env);
+    ScatterEnv *env = env_create(g);
     ScatterPoint *pts = malloc(sizeof *pts * 256);
     if (!env || !pts) {
-        free(env);
+        env_destroy(env);
         free(pts);
         return; /* out of memory: no plants (never a partial, order-dependent set) */
     }
     int ox = chunk->origin_x, oz = chunk->origin_z;
-    env_init(env, g);
     for (int group = 0; group < cfg->group_count; group++) {
         if (g->scatter_rules->object_group[group])
             continue;
-        int n = scatter_points(cfg, g->seed_scatter, group, ox, oz, ox + 16, oz + 16, env_density, env, pts, 256);
+        int n = plant_points(g, env, group, ox, oz, pts, 256);
         for (int i = 0; i < n && i < 256; i++) {
             const ScatterRule *r = &cfg->rules[pts[i].rule];
             int lx = pts[i].x - ox, lz = pts[i].z - oz;
             int32_t *column = cell_view_column(view, lx, lz);
-            int y = gen_column_top(column, 254);
+            int y = tops[lz][lx];
             if (y < 0 || y < r->height_min || y > r->height_max || !ground_ok(r, cell_contents(column[y])))
                 continue;
             int ground = cell_contents(column[y]);
@@ -199,10 +327,11 @@ void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk)
                 continue;
             for (int k = 1; k <= stack; k++)
                 column[y + k] = cell_make(r->block, 0);
+            tops[lz][lx] = (int16_t)(y + stack);
         }
     }
     free(pts);
-    free(env);
+    env_destroy(env);
 }
 
 /* ---- object layers ---- */
@@ -241,24 +370,87 @@ static void add_object(const Gen24 *g, GenCache *cache, GenCacheEntry *e, const 
         *it = (GenScatterItem){p->x, y, p->z, (int16_t)p->rule, (int16_t)variant, (int8_t)quarter, p->scale};
 }
 
-static void derive_objects(const void *generator, GenCache *cache, GenCacheEntry *e, int sx, int sz)
+/* The eligible candidates of object group `group` positioned in tile (tx, tz) (16 x 16 blocks), memoised in
+ * ctx: a source's query area (its chunk grown by the group's reach) spans several tiles, and every source
+ * around asks for them again. NULL when out of memory. */
+static const GenCacheEntry *object_tile(const Gen24 *g, GenContext *ctx, ScatterEnv *env, int group, int tx, int tz)
+{
+    GenCache *cache = &ctx->features[GEN_FEATURE_SLOT_SCATTER_TILES];
+    cache->item_size = sizeof(ScatterCandidate);
+    uint64_t key = rng_mix64(g->key ^ (0x5CA77E12ull + (uint64_t)group * 0x9E3779B97F4A7C15ull));
+    bool hit;
+    GenCacheEntry *e = gen_cache_lookup(cache, key, tx, tz, &hit);
+    if (hit)
+        return e;
+    const ScatterConfig *cfg = g->scatter;
+    int x0 = tx * 16, z0 = tz * 16;
+    env_query(env, cfg, group, x0, z0, x0 + 16, z0 + 16);
+    env_skip_rules(env, cfg, group, x0, z0, x0 + 16, z0 + 16, env->skip);
+    for (;;) {
+        int room = e->cap - e->count;
+        int n = scatter_candidates(cfg, g->seed_scatter, group, x0, z0, x0 + 16, z0 + 16, env_density, env,
+                                   env->skip, e->items, room);
+        if (n <= room) {
+            e->count = n;
+            return e;
+        }
+        if (!gen_cache_reserve(cache, e, n))
+            return NULL; /* the entry is marked invalid: derived again next time */
+    }
+}
+
+/* scatter_points for object group `group` over source chunk (ox, oz), from the memoised tiles. */
+static int object_points(const Gen24 *g, GenContext *ctx, ScatterEnv *env, int group, int ox, int oz, ScatterPoint *pts,
+                         int max)
+{
+    const ScatterConfig *cfg = g->scatter;
+    int area[4];
+    scatter_query_area(cfg, group, ox, oz, ox + 16, oz + 16, area);
+    int tx0 = area[0] >> 4, tx1 = (area[2] - 1) >> 4, tz0 = area[1] >> 4, tz1 = (area[3] - 1) >> 4;
+    int n = 0, cap = 0;
+    ScatterCandidate *cands = NULL;
+    for (int tz = tz0; tz <= tz1; tz++)
+        for (int tx = tx0; tx <= tx1; tx++) {
+            const GenCacheEntry *t = object_tile(g, ctx, env, group, tx, tz);
+            if (!t) {
+                free(cands);
+                return -1;
+            }
+            if (n + t->count > cap) {
+                int grown = (n + t->count) * 2;
+                ScatterCandidate *c = realloc(cands, sizeof *c * (size_t)(grown > 64 ? grown : 64));
+                if (!c) {
+                    free(cands);
+                    return -1;
+                }
+                cands = c;
+                cap = grown > 64 ? grown : 64;
+            }
+            memcpy(cands + n, t->items, sizeof *cands * (size_t)t->count);
+            n += t->count;
+        }
+    int kept = scatter_select(cfg, g->seed_scatter, group, ox, oz, ox + 16, oz + 16, cands, n, pts, max);
+    free(cands);
+    return kept;
+}
+
+static void derive_objects(const void *generator, GenContext *ctx, GenCache *cache, GenCacheEntry *e, int sx, int sz)
 {
     const Gen24 *g = generator;
     const ScatterConfig *cfg = g->scatter;
     int ox = sx * 16, oz = sz * 16;
     GenSourceFill *fill = malloc(sizeof *fill);
-    ScatterEnv *env = malloc(sizeof *env);
+    ScatterEnv *env = env_create(g);
     ScatterPoint *pts = malloc(sizeof *pts * 256);
     if (!fill || !env || !pts) {
         e->valid = false; /* never keep a derivation that could not be made */
         goto done;
     }
     gen_source_fill_init(fill, g, ox, oz);
-    env_init(env, g);
     for (int group = 0; group < cfg->group_count; group++) {
         if (!g->scatter_rules->object_group[group])
             continue;
-        int n = scatter_points(cfg, g->seed_scatter, group, ox, oz, ox + 16, oz + 16, env_density, env, pts, 256);
+        int n = object_points(g, ctx, env, group, ox, oz, pts, 256);
         if (n < 0 || n > 256) {
             e->valid = false;
             goto done;
@@ -306,7 +498,7 @@ static void derive_objects(const void *generator, GenCache *cache, GenCacheEntry
     }
 done:
     free(pts);
-    free(env);
+    env_destroy(env);
     free(fill);
 }
 
@@ -402,7 +594,7 @@ int gen24_scatter_list(const Gen24 *g, int x0, int z0, int x1, int z1, Generator
             bool hit;
             GenCacheEntry *e = gen_cache_lookup(cache, g->key, sx, sz, &hit);
             if (!hit)
-                derive_objects(g, cache, e, sx, sz);
+                derive_objects(g, ctx, cache, e, sx, sz);
             if (!e->valid) {
                 n = -1;
                 break;

@@ -19,21 +19,49 @@
 
 #include <math.h>
 
+/* Whether a heightmap world's column with pass 1's sandstone on top keeps it as sand (not the splat rules'
+ * surface, nor, under a grass layer, gen24's dirt rules, which would make the same sand again):
+ * on the beach (pass 1's shore rule, within beach_distance of the sea: gen24_shore_distance), and in a
+ * desert that a biome map paints (hot, humidity <= 3). Pass 1's hot-and-dry sandstone alone (temperature
+ * over 8, humidity under 8: the seed's climate fields, or a painted grassland) knows nothing of the map's
+ * relief, and it put sand in patches halfway up its slopes (heightmap version 1 keeps that). */
+static bool gen24_heightmap_sand(const Gen24 *g, int wx, int wz, int temperature, int humidity)
+{
+    if (fabsf(gen24_shore_distance(g, (float)wx + 0.5f, (float)wz + 0.5f)) < g->cfg.terrain.beach_distance)
+        return true;
+    return g->hm->has_biomes && temperature > 8 && humidity <= 3;
+}
+
+/* A heightmap world's bare rock (a surface 0 deep: the splat rules' rock layer, or gen24's thinning on high
+ * ground) where pass 1 laid the dry climate's sandstone and it is not sand: granite, the rock around it, 4
+ * deep (a steep slope's sides), so the slopes away from beach and desert show no sand-coloured outcrops. */
+static void gen24_heightmap_bare_rock(const Gen24 *g, int top_block, int top_y, int *block, int *depth)
+{
+    if (*depth != 0 || top_block != BLOCK_SANDSTONE || !g->hm->sand_by_sea_only)
+        return;
+    *block = BLOCK_GRANITE;
+    *depth = top_y < 4 ? top_y : 4;
+}
+
 void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_block, int above_block,
                          int temperature, int humidity, float mountain, int *block, int *depth)
 {
     int b;
-    if (g->hm && top_block != BLOCK_SANDSTONE) {
-        /* heightmap worlds: the auto-splat rules choose (sandstone, next to the sea, stays sand) */
+    /* pass 1's sandstone makes a desert's or beach's sand; in a heightmap world only where that rule says */
+    bool sand = top_block == BLOCK_SANDSTONE &&
+                (!g->hm || !g->hm->sand_by_sea_only || gen24_heightmap_sand(g, wx, wz, temperature, humidity));
+    if (g->hm && !sand) {
+        /* heightmap worlds: the auto-splat rules choose */
         gen_heightmap_surface(g->hm, wx, wz, top_y, &b, depth);
         if (*depth >= 0) {
             *block = b;
             if (*depth > top_y) *depth = top_y;
+            gen24_heightmap_bare_rock(g, top_block, top_y, block, depth);
             return;
         }
         /* grass and dirt layers: gen24's dirt with its depth below */
     }
-    if (top_block == BLOCK_SANDSTONE) {
+    if (sand) {
         b = (temperature > 4 && temperature < 7) ? BLOCK_GRAVEL : BLOCK_SAND;
     } else if (top_y > g->climate.alpine_ice_above && gen24_place_frozen(g, temperature, top_y)) {
         /* alpine ice: above 120 from version 4, as seed 000 says (170 before; gen24.c: the review) */
@@ -62,6 +90,8 @@ void gen24_surface_layer(const Gen24 *g, int wx, int wz, int top_y, int top_bloc
     }
     *block = b;
     *depth = d;
+    if (g->hm && !sand)
+        gen24_heightmap_bare_rock(g, top_block, top_y, block, depth);
 }
 
 static inline bool is_ground(int id) { return id != BLOCK_AIR && id != BLOCK_WATER; }

@@ -313,8 +313,9 @@ static bool tree_roll(const Gen24 *g, Rng *rng, int temperature, int humidity, i
     return true;
 }
 
-static void place_source(const void *generator, GenCache *cache, GenCacheEntry *e, int si, int sj)
+static void place_source(const void *generator, GenContext *ctx, GenCache *cache, GenCacheEntry *e, int si, int sj)
 {
+    (void)ctx;
     const Gen24 *g = generator;
     Rng rng;
     rng_init(&rng, rng_hash2(g->seed_trees, si, sj));

@@ -1,5 +1,5 @@
 /* generator.c — the generator registry: creation and dispatch by terrain mode (the table of generators),
- * destruction, and generator_init, which every generator declares itself through.
+ * destruction (generator_init, which every generator declares itself through, is in generator_class.c).
  *
  * Design: generator_create validates the settings (world_settings.h), loads worldgen.json (the tunables) and hands off to the
  * generator the table names for the mode (gen24 for continent and island, flat), or to seed 002's layered
@@ -119,22 +119,4 @@ void generator_generate_chunk(const Generator *g, TerrainChunk *chunk, GenContex
 {
     for (int pass = 1; pass <= 4; pass++)
         generator_run_pass(g, pass, chunk, ctx);
-}
-
-void generator_init(Generator *g, const GeneratorClass *cls, int version, void *impl)
-{
-    g->name = cls->name;
-    g->version = version;
-    g->impl = impl;
-    g->ocean_level = cls->ocean_level;
-    g->find_coarse_spawn_position = cls->find_coarse_spawn_position;
-    g->calculate_ocean_shore_distance = cls->calculate_ocean_shore_distance;
-    g->calculate_height = cls->calculate_height;
-    g->calculate_temperature = cls->calculate_temperature;
-    g->calculate_humidity = cls->calculate_humidity;
-    g->calculate_mountain_range_factor = cls->calculate_mountain_range_factor;
-    g->surface_block = cls->surface_block;
-    for (int i = 0; i < 4; i++)
-        g->pass[i] = cls->pass[i];
-    g->destroy = cls->destroy;
 }

@@ -19,7 +19,10 @@
 #include "strata/thread_priority.h"
 
 #define FAR_MAX_LEAVES 4096
-#define FAR_SINK 6.0f   /* blocks: the far surface stays under the voxel one where they meet */
+#define FAR_SINK 2.0f   /* blocks the far land stands lower (never under the sea; the sea keeps its level): the
+                          * voxel chunks' half-resolution copies round their ground a block up or down, and a
+                          * far column over it showed its side as a brown line along the voxel chunks' edge
+                          * (from inside, a step down to the far terrain is never seen) */
 
 typedef struct FarJob {
     FarPatch leaf;     /* level, px, pz, coarser, key */

@@ -4,10 +4,14 @@
  * straight from the 3x3 chunks (relaxed atomic loads: neighbours may be edited concurrently), together
  * with everything else the geometry depends on (the columns' temperature and humidity, the brightness
  * and season settings). A slice that was built before with the same hash keeps its geometry: a
- * single-block edit relights 9 chunks but remeshes only the few slices whose cells or light changed.
- * A slice to rebuild is copied into the context's slab, and per-column bit masks (opaque cube / not
- * air / water, one bit per y) let whole runs of buried stone or still water be skipped 18 cells at a
- * time, so only cells that can show a face reach the per-cell code (mesher_faces.c, mesher_shapes.c).
+ * single-block edit relights 9 chunks but remeshes only the few slices whose cells or light changed (the
+ * hash adds four 64-bit words per AVX2 step where the processor has it, two per SSE2 step elsewhere, with
+ * the next column's lines prefetched, and tells on the way which slices hold nothing but air; pass 2 redoes
+ * the chunk's occluders only when a slice of it was rebuilt).
+ * A slice to rebuild is copied into the context's slab (a column of one block takes its masks from that
+ * block's kind), and per-column bit masks (opaque cube / not air / water, one bit per y) let whole runs of
+ * buried stone or still water be skipped 18 cells at a time, so only cells that can show a face reach the
+ * per-cell code (mesher_faces.c, mesher_shapes.c).
  * Below the world is treated as bedrock (no bottom faces at y 0), above it as air at full light; a
  * missing neighbour chunk as air lit like the nearest cell of this chunk. */
 #include <stdlib.h>
@@ -137,36 +141,199 @@ typedef int64_t __attribute__((may_alias)) MesherCellPair;
 
 #define MESHER_KEY_STEP 0x9E3779B97F4A7C15ull
 #define MESHER_HASH_BORDER 2
+#define MESHER_OWN_UNKNOWN 2   /* own_nonair[i]: 1 a cell of the slice is not air, 0 all are, 2 not worked out */
+
+/* One slice's 10 words of one column (all inside the world) added to its sum: two words per SSE2 step
+ * (pmuludq multiplies the low halves of both lanes by their high halves), the same sum as the scalar loop. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+/* The cells are read with plain vector loads while the main thread may store to them (relaxed atomics
+ * elsewhere): a torn read only gives a hash that differs, and the edit that stored sends the chunk back to
+ * be meshed again. ThreadSanitizer is told not to instrument it. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MESHER_NO_TSAN __attribute__((no_sanitize("thread")))
+#endif
+#endif
+#if !defined(MESHER_NO_TSAN) && defined(__SANITIZE_THREAD__)
+#define MESHER_NO_TSAN __attribute__((no_sanitize("thread")))
+#endif
+#ifndef MESHER_NO_TSAN
+#define MESHER_NO_TSAN
+#endif
+MESHER_NO_TSAN static inline __m128i mesher_hash_words(__m128i acc, const int32_t *rows, uint64_t key, __m128i keep)
+{
+    __m128i k = _mm_set_epi64x((long long)(key + MESHER_KEY_STEP), (long long)key);
+    const __m128i step = _mm_set1_epi64x((long long)(2 * MESHER_KEY_STEP));
+    for (int w = 0; w < 10; w += 2) {
+        __m128i x = _mm_add_epi64(_mm_and_si128(_mm_loadu_si128((const __m128i *)(rows + 2 * w)), keep), k);
+        acc = _mm_add_epi64(acc, _mm_mul_epu32(x, _mm_srli_epi64(x, 32)));
+        k = _mm_add_epi64(k, step);
+    }
+    return acc;
+}
+#endif
+
+/* Asks for the next column's cache lines while this one is hashed: a pass reads every line of its 20 x 20
+ * columns, mostly from outside the core's caches (the chunks were generated and lit long before), and the
+ * stride from a chunk's column to its neighbour's defeats the hardware's prefetch (~15 us a pass). */
+static inline void mesher_hash_prefetch(const MesherContext *ctx, int sx, int sz)
+{
+#if defined(__SSE2__)
+    if (sx + 1 >= CHUNK_SIZE_X + MESHER_HASH_BORDER) return;
+    bool missing;
+    const char *next = (const char *)mesher_source_column(ctx, sx + 1, sz, &missing);
+    for (int line = 0; line < CHUNK_SIZE_Y * (int)sizeof(int32_t); line += 64) _mm_prefetch(next + line, _MM_HINT_T0);
+#else
+    (void)ctx;
+    (void)sx;
+    (void)sz;
+#endif
+}
+
+/* The words of a slice clipped by the world's top or bottom (w_lo..w_hi of the 10), one at a time. */
+static inline uint64_t mesher_hash_clipped(const int32_t *column, int y0, uint64_t k, uint64_t keep)
+{
+    int w_lo = y0 > 0 ? 0 : 1, w_hi = y0 + 18 <= CHUNK_SIZE_Y ? 10 : 9;
+    const MesherCellPair *rows = (const MesherCellPair *)&column[y0];   /* word w: rows[w - 1] */
+    uint64_t s = 0;
+    for (int w = w_lo; w < w_hi; w++) {
+        uint64_t x = ((uint64_t)__atomic_load_n(&rows[w - 1], __ATOMIC_RELAXED) & keep) + k + (uint64_t)w * MESHER_KEY_STEP;
+        s += (x & 0xFFFFFFFFull) * (x >> 32);
+    }
+    return s;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MESHER_HASH_AVX2 1
+#include <immintrin.h>
+/* The same sums with AVX2 where the processor has it (chosen at run time): a slice's 10 words of a column in
+ * two 4-word steps and one 2-word step, its keys kept in vectors advanced by one column's 10 steps. */
+__attribute__((target("avx2"))) MESHER_NO_TSAN static void
+mesher_hash_sums_avx2(const MesherContext *ctx, int first_slice, uint64_t key[MESHER_PASS_SLICES],
+                      uint64_t sum[MESHER_PASS_SLICES], uint8_t own_nonair[MESHER_PASS_SLICES])
+{
+    /* the slice's own rows (words 1..8) of the chunk's own columns ORed, for mesher_slice_empty's answer */
+    const __m256i own_lo = _mm256_set_epi32(CELL_CONTENTS_MASK, CELL_CONTENTS_MASK, CELL_CONTENTS_MASK,
+                                            CELL_CONTENTS_MASK, CELL_CONTENTS_MASK, CELL_CONTENTS_MASK, 0, 0);
+    const __m256i own_mid = _mm256_set1_epi32(CELL_CONTENTS_MASK);
+    const __m128i own_hi = _mm_set_epi32(0, 0, CELL_CONTENTS_MASK, CELL_CONTENTS_MASK);
+    __m256i any[MESHER_PASS_SLICES];
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) any[i] = _mm256_setzero_si256();
+    const uint64_t pair_light = ((uint64_t)CELL_LIGHT_MASK << 32) | CELL_LIGHT_MASK;
+    const uint64_t S = MESHER_KEY_STEP;
+    __m256i acc[MESHER_PASS_SLICES], k4[MESHER_PASS_SLICES];
+    __m128i acc2[MESHER_PASS_SLICES], k2[MESHER_PASS_SLICES];
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) {
+        uint64_t k = key[i];
+        acc[i] = _mm256_setzero_si256();
+        acc2[i] = _mm_setzero_si128();
+        k4[i] = _mm256_set_epi64x((long long)(k + 3 * S), (long long)(k + 2 * S), (long long)(k + S), (long long)k);
+        k2[i] = _mm_set_epi64x((long long)(k + 9 * S), (long long)(k + 8 * S));
+    }
+    const __m256i four = _mm256_set1_epi64x((long long)(4 * S)), ten4 = _mm256_set1_epi64x((long long)(10 * S));
+    const __m128i ten2 = _mm_set1_epi64x((long long)(10 * S));
+    for (int sz = -MESHER_HASH_BORDER; sz < CHUNK_SIZE_Z + MESHER_HASH_BORDER; sz++)
+        for (int sx = -MESHER_HASH_BORDER; sx < CHUNK_SIZE_X + MESHER_HASH_BORDER; sx++) {
+            bool missing;
+            const int32_t *column = mesher_source_column(ctx, sx, sz, &missing);
+            uint64_t keep = missing ? pair_light : ~0ull;
+            if (sx + 1 < CHUNK_SIZE_X + MESHER_HASH_BORDER) {   /* mesher_hash_prefetch, written out: not inlined here */
+                bool next_missing;
+                const char *next = (const char *)mesher_source_column(ctx, sx + 1, sz, &next_missing);
+                for (int line = 0; line < CHUNK_SIZE_Y * (int)sizeof(int32_t); line += 64) _mm_prefetch(next + line, _MM_HINT_T0);
+            }
+            __m256i keep4 = _mm256_set1_epi64x((long long)keep);
+            __m128i keep2 = _mm_set1_epi64x((long long)keep);
+            bool own = sx >= 0 && sx < CHUNK_SIZE_X && sz >= 0 && sz < CHUNK_SIZE_Z;
+            for (int i = 0; i < MESHER_PASS_SLICES; i++) {
+                int y0 = (first_slice + 2 * i) * CHUNK_SLICE_HEIGHT;
+                uint64_t k = key[i];
+                key[i] = k + 10 * S;
+                if (y0 > 0 && y0 + 18 <= CHUNK_SIZE_Y) {
+                    const int32_t *r = &column[y0 - 2];
+                    __m256i c0 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)r), keep4);
+                    __m256i c1 = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(r + 8)), keep4);
+                    __m128i c2 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(r + 16)), keep2);
+                    if (own)
+                        any[i] = _mm256_or_si256(any[i], _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(c0, own_lo),
+                                                                                          _mm256_and_si256(c1, own_mid)),
+                                                                         _mm256_castsi128_si256(_mm_and_si128(c2, own_hi))));
+                    __m256i x0 = _mm256_add_epi64(c0, k4[i]);
+                    __m256i x1 = _mm256_add_epi64(c1, _mm256_add_epi64(k4[i], four));
+                    __m128i x2 = _mm_add_epi64(c2, k2[i]);
+                    acc[i] = _mm256_add_epi64(acc[i], _mm256_add_epi64(_mm256_mul_epu32(x0, _mm256_srli_epi64(x0, 32)),
+                                                                       _mm256_mul_epu32(x1, _mm256_srli_epi64(x1, 32))));
+                    acc2[i] = _mm_add_epi64(acc2[i], _mm_mul_epu32(x2, _mm_srli_epi64(x2, 32)));
+                } else {
+                    sum[i] += mesher_hash_clipped(column, y0, k, keep);
+                }
+                k4[i] = _mm256_add_epi64(k4[i], ten4);
+                k2[i] = _mm_add_epi64(k2[i], ten2);
+            }
+        }
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) {
+        uint64_t lanes[6];
+        _mm256_storeu_si256((__m256i *)lanes, acc[i]);
+        _mm_storeu_si128((__m128i *)(lanes + 4), acc2[i]);
+        sum[i] += lanes[0] + lanes[1] + lanes[2] + lanes[3] + lanes[4] + lanes[5];
+        int y0 = (first_slice + 2 * i) * CHUNK_SLICE_HEIGHT;
+        own_nonair[i] = y0 > 0 && y0 + 18 <= CHUNK_SIZE_Y ? !_mm256_testz_si256(any[i], any[i]) : MESHER_OWN_UNKNOWN;
+    }
+}
+#endif
 
 static void mesher_hash_pass(const MesherContext *ctx, int first_slice, uint64_t seed,
-                             uint64_t hashes[MESHER_PASS_SLICES])
+                             uint64_t hashes[MESHER_PASS_SLICES], uint8_t own_nonair[MESHER_PASS_SLICES])
 {
+    memset(own_nonair, MESHER_OWN_UNKNOWN, MESHER_PASS_SLICES);
     uint64_t sum[MESHER_PASS_SLICES], key[MESHER_PASS_SLICES];
     for (int i = 0; i < MESHER_PASS_SLICES; i++) {
         sum[i] = 0;
         key[i] = mesher_hash_round(seed, (uint64_t)(first_slice + 2 * i));
     }
+#if defined(MESHER_HASH_AVX2)
+    if (__builtin_cpu_supports("avx2")) {
+        mesher_hash_sums_avx2(ctx, first_slice, key, sum, own_nonair);
+        for (int i = 0; i < MESHER_PASS_SLICES; i++) hashes[i] = mesher_hash_finish(mesher_hash_round(key[i], sum[i]));
+        return;
+    }
+#endif
+#if defined(__SSE2__)
+    __m128i acc[MESHER_PASS_SLICES];
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) acc[i] = _mm_setzero_si128();
+#endif
     const uint64_t pair_light = ((uint64_t)CELL_LIGHT_MASK << 32) | CELL_LIGHT_MASK;
     for (int sz = -MESHER_HASH_BORDER; sz < CHUNK_SIZE_Z + MESHER_HASH_BORDER; sz++)
         for (int sx = -MESHER_HASH_BORDER; sx < CHUNK_SIZE_X + MESHER_HASH_BORDER; sx++) {
             bool missing;
             const int32_t *column = mesher_source_column(ctx, sx, sz, &missing);
             uint64_t keep = missing ? pair_light : ~0ull;
+            mesher_hash_prefetch(ctx, sx, sz);
+#if defined(__SSE2__)
+            __m128i keep_v = _mm_set1_epi64x((long long)keep);
+#endif
             for (int i = 0; i < MESHER_PASS_SLICES; i++) {
                 /* rows y0-2 .. y0+17: word w (w = 0..9) holds rows y0-2+2w and y0-1+2w, clipped to the world */
                 int y0 = (first_slice + 2 * i) * CHUNK_SLICE_HEIGHT;
-                const MesherCellPair *rows = (const MesherCellPair *)&column[y0];   /* word w: rows[w - 1] */
-                uint64_t s = sum[i], k = key[i];
-                int w_lo = y0 > 0 ? 0 : 1, w_hi = y0 + 18 <= CHUNK_SIZE_Y ? 10 : 9;
-                for (int w = w_lo; w < w_hi; w++) {
-                    uint64_t x = ((uint64_t)__atomic_load_n(&rows[w - 1], __ATOMIC_RELAXED) & keep) + k +
-                                 (uint64_t)w * MESHER_KEY_STEP;
-                    s += (x & 0xFFFFFFFFull) * (x >> 32);
-                }
-                sum[i] = s;
+                uint64_t k = key[i];
                 key[i] = k + 10 * MESHER_KEY_STEP;
+#if defined(__SSE2__)
+                if (y0 > 0 && y0 + 18 <= CHUNK_SIZE_Y) {
+                    acc[i] = mesher_hash_words(acc[i], &column[y0 - 2], k, keep_v);
+                    continue;
+                }
+#endif
+                sum[i] += mesher_hash_clipped(column, y0, k, keep);
             }
         }
+#if defined(__SSE2__)
+    for (int i = 0; i < MESHER_PASS_SLICES; i++) {
+        uint64_t lanes[2];
+        _mm_storeu_si128((__m128i *)lanes, acc[i]);
+        sum[i] += lanes[0] + lanes[1];
+    }
+#endif
     for (int i = 0; i < MESHER_PASS_SLICES; i++) hashes[i] = mesher_hash_finish(mesher_hash_round(key[i], sum[i]));
 }
 
@@ -185,8 +352,41 @@ static bool mesher_slice_empty(CellViewConst cells, int slice)
     return true;
 }
 
+/* The kind masks of a slab column whose 18 cells hold one block (MESHER_KIND_* bits `k`). */
+static inline void mesher_uniform_masks(MesherSlab *slab, int col, unsigned k)
+{
+    const uint32_t all = (1u << SLAB_SIZE) - 1;
+    slab->opaque[col] = k & MESHER_KIND_OPAQUE ? all : 0;
+    slab->nonair[col] = k & MESHER_KIND_NONAIR ? all : 0;
+    slab->water[col] = k & MESHER_KIND_WATER ? all : 0;
+    slab->leaves[col] = k & MESHER_KIND_LEAVES ? all : 0;
+    slab->far_opaque[col] = k & MESHER_KIND_FAR_OPAQUE ? all : 0;
+}
+
+#if defined(__SSE2__)
+/* One column of a slice inside the world (no row below or above it): 18 cells copied four at a time (plain
+ * vector loads, as in the hash: a torn read is sent back by the edit that stored). A column of one block
+ * (buried stone, open air: most of them) gets its masks from that block's kind alone; true then. */
+MESHER_NO_TSAN static bool mesher_copy_column_sse2(int32_t *dst, const int32_t *from, int32_t keep)
+{
+    const __m128i keep_v = _mm_set1_epi32(keep), contents = _mm_set1_epi32(CELL_CONTENTS_MASK);
+    __m128i v[4], diff = _mm_setzero_si128();
+    for (int q = 0; q < 4; q++) {
+        v[q] = _mm_and_si128(_mm_loadu_si128((const __m128i *)(from + 4 * q)), keep_v);
+        _mm_storeu_si128((__m128i *)(dst + 4 * q), v[q]);
+    }
+    int32_t t0 = from[16] & keep, t1 = from[17] & keep;
+    dst[16] = t0;
+    dst[17] = t1;
+    __m128i first = _mm_and_si128(_mm_shuffle_epi32(v[0], 0), contents);
+    for (int q = 0; q < 4; q++) diff = _mm_or_si128(diff, _mm_xor_si128(_mm_and_si128(v[q], contents), first));
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(diff, _mm_setzero_si128())) == 0xFFFF &&
+           ((t0 ^ _mm_cvtsi128_si32(first)) & CELL_CONTENTS_MASK) == 0 && ((t1 ^ t0) & CELL_CONTENTS_MASK) == 0;
+}
+#endif
+
 /* Copies one slice with its border into ctx->slab_data (for a slice that is rebuilt) and builds its
- * per-column bit masks on the way (rows walked downwards, so every shift is by one). */
+ * per-column bit masks on the way. */
 static void mesher_copy_slab(MesherContext *ctx, int slice)
 {
     MesherSlab *slab = &ctx->slab_data;
@@ -203,22 +403,26 @@ static void mesher_copy_slab(MesherContext *ctx, int slice)
             int32_t keep = missing ? CELL_LIGHT_MASK : ~0;
             int col = sx + sz * SLAB_SIZE;
             int32_t *dst = &slab->cells[col * SLAB_STRIDE_X];
-            uint32_t opaque = 0, nonair = 0, water = 0, leaves = 0, far_opaque = 0;
-            for (int j = SLAB_SIZE - 1; j >= 0; j--) {
+            uint8_t kinds[32] = {0};   /* slab row j's MESHER_KIND_* bits */
+#if defined(__SSE2__)
+            if (j_lo == 0 && j_hi == SLAB_SIZE) {
+                if (mesher_copy_column_sse2(dst, from, keep)) {
+                    mesher_uniform_masks(slab, col, kind[cell_contents(dst[0])]);
+                    continue;
+                }
+                for (int j = 0; j < SLAB_SIZE; j++) kinds[j] = kind[cell_contents(dst[j])];
+                mesher_kind_masks(kinds, &slab->opaque[col], &slab->nonair[col], &slab->water[col],
+                                  &slab->leaves[col], &slab->far_opaque[col]);
+                continue;
+            }
+#endif
+            for (int j = 0; j < SLAB_SIZE; j++) {
                 int32_t v = j < j_lo ? below : j >= j_hi ? above : cell_load(&from[j]) & keep;
                 dst[j] = v;
-                unsigned k = kind[cell_contents(v)];
-                opaque = (opaque << 1) | (k & MESHER_KIND_OPAQUE);
-                nonair = (nonair << 1) | ((k >> 1) & 1u);
-                water = (water << 1) | ((k >> 2) & 1u);
-                leaves = (leaves << 1) | ((k >> 3) & 1u);
-                far_opaque = (far_opaque << 1) | ((k >> 4) & 1u);
+                kinds[j] = kind[cell_contents(v)];
             }
-            slab->opaque[col] = opaque;
-            slab->nonair[col] = nonair;
-            slab->water[col] = water;
-            slab->leaves[col] = leaves;
-            slab->far_opaque[col] = far_opaque;
+            mesher_kind_masks(kinds, &slab->opaque[col], &slab->nonair[col], &slab->water[col], &slab->leaves[col],
+                              &slab->far_opaque[col]);
         }
 }
 
@@ -348,19 +552,18 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             ctx->neighbours[n] = k && k != chunk ? chunk_cell_view_const(k) : own;
             ctx->neighbour_missing[n] = !k;
         }
-    if (pass == 2)   /* whole-chunk work: once per build, in the pass that finishes it */
-        mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
     uint64_t hashes[MESHER_PASS_SLICES];
-    mesher_hash_pass(ctx, first, seed, hashes);
+    uint8_t own_nonair[MESHER_PASS_SLICES];
+    mesher_hash_pass(ctx, first, seed, hashes, own_nonair);
     g->slices_rebuilt_last_pass = 0;
     for (int i = 0; i < MESHER_PASS_SLICES; i++) {
         int s = first + 2 * i;
         uint64_t h = hashes[i];
         if (g->slice_built[s] && g->slice_hash[s] == h) continue;
         ctx->failed = false;
-        if (mesher_slice_empty(own, s)) {   /* all air: nothing to show, nothing to copy */
+        if (own_nonair[i] == MESHER_OWN_UNKNOWN ? mesher_slice_empty(own, s) : !own_nonair[i]) {   /* all air: nothing to show, nothing to copy */
             for (int k = 0; k < MESH_SUBSET_COUNT; k++) g->slices[s][k].count = 0;
             g->slice_leaf_vertices[s] = 0;
             memset(g->slice_lod_vertices[s], 0, sizeof g->slice_lod_vertices[s]);
@@ -377,5 +580,13 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
         g->slices_rebuilt_last_pass++;
         if (ctx->failed)
             log_error("mesh", "chunk %d,%d slice %d: out of memory for vertices", chunk->coord_x, chunk->coord_z, s);
+    }
+    /* The occluders come from the chunk's own cells, which every slice hash covers: while no slice is rebuilt
+     * (an edit next door that changed only light, or nothing here) they stay as they are. Whole-chunk work:
+     * once per build, in the pass that finishes it. */
+    if (g->slices_rebuilt_last_pass > 0) g->occluders_current = false;
+    if (pass == 2 && !g->occluders_current) {
+        mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
+        g->occluders_current = true;
     }
 }

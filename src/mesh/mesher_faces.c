@@ -7,7 +7,11 @@
  *   - transparent cubes and fluids also hide faces against the same block (no walls inside a lake or
  *     between two panes), and leaves hide faces against any leaves ("fast leaves": a canopy shows only
  *     its outside, which keeps forests within what a software renderer draws at a usable frame rate;
- *     the faces of leaves against air stay, and the alpha-tested pass draws them from both sides);
+ *     the faces of leaves against air stay, and the alpha-tested pass draws them from both sides), but not
+ *     the top or bottom face of leaves across a one-cell air gap to more leaves: canopies are built in layers
+ *     with such gaps, and those faces, inside the canopy and dim, showed through the leaves in front as dark
+ *     horizontal streaks wherever one lay near eye level (a horizontal face seen edge-on is a line of the
+ *     tile's far mip level);
  *   - a fluid also hides its faces against ice and glass (their own faces show the boundary);
  *   - a fluid with neither the same fluid nor a cube-shaped block above is 14/16 high: its top face sinks
  *     and its side faces end there (texture cut to match); under ice it stays full so no gap opens.
@@ -70,6 +74,24 @@ static void mesher_emit_block_face(MesherContext *ctx, VertexList *list, int x, 
     mesher_emit_quad(ctx, list, pos, uv, color);
 }
 
+/* Whether the cell two steps from slab cell (x, y, z) through its top or bottom face holds leaves: the air
+ * cell between is a one-cell gap inside a canopy. Rows -2 and 17 lie beyond the slab: read from the chunk (the
+ * slice hash covers two rows of border); beyond the world nothing. */
+static bool mesher_leaves_across_gap(const MesherContext *ctx, int x, int y, int z, int face)
+{
+    int y2 = y + (face == BLOCK_FACE_POS_Y ? 2 : -2);
+    int32_t v;
+    if (y2 >= -1 && y2 <= CHUNK_SLICE_HEIGHT) {
+        v = ctx->slab[SLAB_INDEX(x, y2, z)];
+    } else {
+        int wy = ctx->slice_y0 + y2;
+        if (wy < 0 || wy >= CHUNK_SIZE_Y) return false;
+        bool missing;
+        v = cell_load(&mesher_source_column(ctx, x, z, &missing)[wy]);
+    }
+    return (ctx->kind[cell_contents(v)] & MESHER_KIND_LEAVES) != 0;
+}
+
 static void mesher_emit_cube(MesherContext *ctx, VertexList *lists, int x, int y, int z, int id)
 {
     const BlockRegistry *blocks = ctx->blocks;
@@ -84,6 +106,7 @@ static void mesher_emit_cube(MesherContext *ctx, VertexList *lists, int x, int y
         int n = cell_contents(slab[cell + MESHER_FACE_STRIDE[f]]);
         if (blocks->opaque_cube[n] || (cull_same && n == id)) continue;
         if (leaves && (ctx->kind[n] & MESHER_KIND_LEAVES)) continue;
+        if (leaves && f >= BLOCK_FACE_POS_Y && n == BLOCK_AIR && mesher_leaves_across_gap(ctx, x, y, z, f)) continue;
         if (f == BLOCK_FACE_POS_Y && blocks->shape[n] == BLOCK_SHAPE_LAYER) continue;  /* under the layer's box */
         int subset = layer == BLOCK_LAYER_OPAQUE ? (f < BLOCK_FACE_POS_Y ? f : MESH_SUBSET_OPAQUE_OTHER)
                                                  : mesher_layer_subset(layer);

@@ -13,6 +13,10 @@
 
 #include "strata/mesher.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define SLAB_SIZE     18
 #define SLAB_STRIDE_Y 1
 #define SLAB_STRIDE_X SLAB_SIZE
@@ -97,7 +101,7 @@ struct MesherContext {
     bool lod;                              /* build the half-resolution copy (default on) */
     struct MesherMergeRec *merge_recs;     /* scratch: one record per quad of a list */
     struct MesherMergeRec *merge_sorted;   /* scratch: the records in key order */
-    uint32_t *merge_order;                 /* scratch: 2 x capacity record indices for the sort */
+    uint32_t *merge_order;                 /* scratch: 9 x capacity words for the sort (mesher_merge.c) */
     int merge_rec_capacity;
     VertexList merge_out;                  /* scratch: the merged list, swapped with the input */
     VertexList leaf_list;                  /* scratch: the slice's leaves' faces, put before the rest of the
@@ -107,6 +111,33 @@ struct MesherContext {
     VertexList near_list;                  /* scratch: faces of far-opaque cubes (ice), put after the rest of
                                             * the transparent subset: far chunks' copy holds those blocks */
 };
+
+/* The per-kind bit masks (bit j = row j) of a column's 32 kind bytes (SSE2: one movemask per kind and 16 rows). */
+static inline void mesher_kind_masks(const uint8_t kinds[32], uint32_t *opaque, uint32_t *nonair, uint32_t *water,
+                                     uint32_t *leaves, uint32_t *far_opaque)
+{
+    uint32_t out[5];
+#if defined(__SSE2__)
+    __m128i lo = _mm_loadu_si128((const __m128i *)kinds), hi = _mm_loadu_si128((const __m128i *)(kinds + 16));
+    /* bit b of every byte to its top bit: a shift of the 16-bit lanes by 7 - b puts bit b of both bytes of
+     * a lane at bits 7 and 15, then one movemask per 16 rows */
+    out[0] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 7)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 7)) << 16;
+    out[1] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 6)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 6)) << 16;
+    out[2] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 5)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 5)) << 16;
+    out[3] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 4)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 4)) << 16;
+    out[4] = (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(lo, 3)) | (uint32_t)_mm_movemask_epi8(_mm_slli_epi16(hi, 3)) << 16;
+#else
+    for (int b = 0; b < 5; b++) {
+        out[b] = 0;
+        for (int j = 0; j < 32; j++) out[b] |= (uint32_t)(kinds[j] >> b & 1u) << j;
+    }
+#endif
+    *opaque = out[0];
+    *nonair = out[1];
+    *water = out[2];
+    *leaves = out[3];
+    *far_opaque = out[4];
+}
 
 /* mesher_light.c */
 void mesher_light_init_tables(MesherContext *ctx);

@@ -12,7 +12,9 @@
  *     a near chunk's to show a step towards the camera at the boundary: a step down there is a back face), a
  *     trunk or a one-thick wall stays, and a river one or two cells wide is not filled by its banks;
  *   - empty otherwise.
- * The blocks one beyond the slice are classified too (from the 3x3 chunks; the slice hash covers two cells
+ * The 10 blocks of a block column are classified at once, bit-parallel, from its 4 columns' masks (lod_classify),
+ * and a slab of solid cells only (buried rock) is skipped outright (lod_buried). The blocks one beyond the slice
+ * are classified too (from the 3x3 chunks; the slice hash covers two cells
  * of border for that, mesher.c), so both sides of a slice or chunk border agree and the far copy is
  * watertight: a solid block shows a face where the block beside it is not solid, a leaf block where it is
  * empty. On the chunk's edge a solid block's side shows also where the blocks on both sides are solid but a
@@ -231,7 +233,8 @@ static int lod_leaf_block(const MesherContext *ctx, const MesherSlab *slab, int 
 }
 
 /* A column's solid cells, leaves and water over the slice's rows -2..17 (bit r = row r - 2): inside the
- * slab's columns its masks (rows -1..16) and two more cells, outside them all 20 cells from the 3x3 chunks.
+ * slab's columns its masks (rows -1..16) and two more cells, outside them all 20 cells from the 3x3 chunks
+ * (one column pointer, rows read in order; below the world bedrock, above it and in a missing chunk air).
  * Solid: opaque cubes, and far-opaque cubes (ice) with the cell over each (so ice in a block's lower row
  * fills the block: a frozen lake's ice there does not round down into the water under it). */
 static void lod_column_masks(const MesherContext *ctx, const MesherSlab *slab, int slice, int x, int z,
@@ -245,55 +248,87 @@ static void lod_column_masks(const MesherContext *ctx, const MesherSlab *slab, i
         w = slab->water[SLAB_COLUMN(x, z)] << 1;
         ice = slab->far_opaque[SLAB_COLUMN(x, z)] << 1;
     }
+    bool missing;
+    const int32_t *column = mesher_source_column(ctx, x, z, &missing);
+    int y0 = slice * CHUNK_SLICE_HEIGHT - 2;
+    uint8_t kinds[32] = {0};   /* row r's MESHER_KIND_* bits (air: none) */
     for (int r = 0; r < 20; r += in_slab ? 19 : 1) {
-        unsigned k = ctx->kind[cell_contents(lod_source_cell(ctx, slice, x, r - 2, z))];
-        o |= (uint32_t)(k & MESHER_KIND_OPAQUE) << r;
-        w |= (uint32_t)((k >> 2) & 1u) << r;
-        l |= (uint32_t)((k >> 3) & 1u) << r;
-        ice |= (uint32_t)((k >> 4) & 1u) << r;
+        int wy = y0 + r;
+        if (wy >= CHUNK_SIZE_Y || (missing && wy >= 0)) continue;   /* air: no bits */
+        kinds[r] = wy < 0 ? ctx->kind[BLOCK_BEDROCK] : ctx->kind[cell_contents(cell_load(&column[wy]))];
     }
+    uint32_t ko, kn, kw, kl, ki;
+    mesher_kind_masks(kinds, &ko, &kn, &kw, &kl, &ki);
+    o |= ko;
+    w |= kw;
+    l |= kl;
+    ice |= ki;
     masks[0] = o | ice | ice << 1;
     masks[1] = l;
     masks[2] = w;
 }
 
+/* Adds the bits of x (one per block row) to a bit-sliced counter (ones, twos, fours: saturating at 4+). */
+static inline void lod_count_bits(uint32_t x, uint32_t *ones, uint32_t *twos, uint32_t *fours)
+{
+    uint32_t c1 = *ones & x;
+    *ones ^= x;
+    uint32_t c2 = *twos & c1;
+    *twos ^= c1;
+    *fours |= c2;
+}
+
 /* Classifies the slice's blocks and the ring of blocks around them into kinds[] (rows below the world are
- * bedrock, above it air); false when none of the slice's own, nor of the row under it, is solid or leaves. */
+ * bedrock, above it air); false when none of the slice's own, nor of the row under it, is solid or leaves.
+ * All 10 blocks of a block column at once: block by's rows are bits r = 2 by + 2 and r + 1 of its 4 columns'
+ * masks, so each rule is a few ANDs and ORs over the even bits (leaves counted with a bit-sliced adder). */
 static bool lod_classify(const MesherContext *ctx, const MesherSlab *slab, int slice, uint8_t *kinds)
 {
+    const uint32_t even = 0x55555u;   /* bit r = 2 by + 2 for by = -1..8 */
     bool any = false;
     for (int bz = -1; bz <= LOD_CELLS; bz++)
         for (int bx = -1; bx <= LOD_CELLS; bx++) {
             uint32_t masks[4][3];   /* per column of the block: opaque, leaves, water; bit r = row r - 2 */
             for (int c = 0; c < 4; c++) lod_column_masks(ctx, slab, slice, 2 * bx + (c & 1), 2 * bz + (c >> 1), masks[c]);
-            for (int by = -1; by <= LOD_CELLS; by++) {
-                int r = 2 * by + 2;   /* the block's lower row */
-                bool full_column = false, top_layer = true, water_on_top = false;
-                int leaf_count = 0;
-                for (int c = 0; c < 4; c++) {
-                    uint32_t bits = masks[c][0] >> r & 3u;
-                    full_column = full_column || bits == 3u;
-                    top_layer = top_layer && (bits & 2u);
-                    uint32_t two = masks[c][1] >> r & 3u;
-                    leaf_count += (int)((two & 1u) + (two >> 1));
-                    water_on_top = water_on_top || (masks[c][2] >> r & 2u);
-                }
-                unsigned kind = leaf_count >= LOD_LEAF_CELLS ? LOD_LEAF
-                              : (full_column || top_layer) && !water_on_top ? LOD_SOLID : 0u;
-                kinds[lod_index(bx, by, bz)] = (uint8_t)kind;
-                /* the slice's own blocks, and the row under it (whose tops this slice draws) */
-                bool own = bx >= 0 && bx < LOD_CELLS && by >= -1 && by < LOD_CELLS && bz >= 0 && bz < LOD_CELLS;
-                any = any || (own && kind);
+            uint32_t full_column = 0, top_layer = even, water_on_top = 0, ones = 0, twos = 0, fours = 0;
+            for (int c = 0; c < 4; c++) {
+                uint32_t o = masks[c][0], l = masks[c][1];
+                full_column |= o & (o >> 1);
+                top_layer &= o >> 1;
+                water_on_top |= masks[c][2] >> 1;
+                lod_count_bits(l & even, &ones, &twos, &fours);
+                lod_count_bits((l >> 1) & even, &ones, &twos, &fours);
             }
+            uint32_t leaf = (fours | (twos & ones)) & even;   /* LOD_LEAF_CELLS (3) or more of the 8 cells */
+            uint32_t solid = (full_column | top_layer) & ~water_on_top & ~leaf & even;
+            _Static_assert(LOD_LEAF_CELLS == 3, "the leaf count test above is for 3 leaves");
+            for (int by = -1; by <= LOD_CELLS; by++) {
+                int r = 2 * by + 2;
+                kinds[lod_index(bx, by, bz)] = (uint8_t)((leaf >> r & 1u) * LOD_LEAF | (solid >> r & 1u) * LOD_SOLID);
+            }
+            /* the slice's own blocks, and the row under it (whose tops this slice draws): by -1..7, bits 0..16 */
+            bool own = bx >= 0 && bx < LOD_CELLS && bz >= 0 && bz < LOD_CELLS;
+            any = any || (own && ((leaf | solid) & 0x1FFFFu));
         }
     return any;
+}
+
+/* Whether every cell of the slab is solid (opaque or far-opaque) below the world's top slice: then every block
+ * of the slice and of the ring around it in the slab is solid, no face is uncovered and no edge cell open, and
+ * the tops of its highest blocks belong to the slice above. Buried rock costs a check of its masks. */
+static bool lod_buried(const MesherSlab *slab, int slice)
+{
+    if (slice >= CHUNK_SLICES - 1) return false;
+    uint32_t all = (1u << SLAB_SIZE) - 1;
+    for (int c = 0; c < SLAB_COLUMNS; c++) all &= slab->opaque[c] | slab->far_opaque[c];
+    return all == (1u << SLAB_SIZE) - 1;
 }
 
 void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList lists[MESH_SUBSET_COUNT])
 {
     for (int k = 0; k < MESH_SUBSET_COUNT; k++) lists[k].count = 0;
     uint8_t kinds[LOD_GRID * LOD_GRID * LOD_GRID];
-    if (!lod_classify(ctx, slab, slice, kinds)) return;
+    if (lod_buried(slab, slice) || !lod_classify(ctx, slab, slice, kinds)) return;
     const int32_t *saved = ctx->slab;
     ctx->slab = slab->cells;
     /* A top at the slice's floor belongs to the block under the slice but faces this slice's space: this slice

@@ -12,7 +12,8 @@
  * over either triangle of it reproduces the plane exactly, whichever diagonal it is split along, so smooth
  * light and AO look as before. A face whose colour is not affine (AO on one corner only, the commonest
  * case) keeps its own quad: two triangles that bend along the diagonal can be reproduced by no larger
- * quad. Quads are keyed by (facing, alpha, plane, tile, texture orientation, colour plane), sorted, and
+ * quad. Quads are keyed by (facing, alpha, plane, tile, texture orientation, colour plane), sorted (as
+ * 64-bit words: group rank, t, s, index; merge_sort_grouped), and
  * each group is merged greedily on a small grid (rows first, then extended downwards while the whole row
  * matches). The merged quad keeps the vertex order (and so the winding and diagonal) of its first face;
  * its texture coordinate runs to 16 x extent, which the fragment shaders wrap within the tile. Quads that
@@ -178,9 +179,113 @@ static MesherMergeRec *merge_sort(MesherContext *ctx, int n)
     return ctx->merge_sorted;
 }
 
+
 static bool merge_same_group(const MesherMergeRec *a, const MesherMergeRec *b)
 {
     return memcmp(a->key, b->key, sizeof a->key) == 0;
+}
+
+/* Bottom-up merge sort of n 64-bit values in `a` (b: as much scratch); returns the array holding them sorted. */
+static uint64_t *merge_sort_words(uint64_t *a, uint64_t *b, int n)
+{
+    enum { RUN = 8 };
+    for (int lo = 0; lo < n; lo += RUN) {
+        int hi = lo + RUN < n ? lo + RUN : n;
+        for (int i = lo + 1; i < hi; i++) {
+            uint64_t v = a[i];
+            int j = i;
+            for (; j > lo && a[j - 1] > v; j--) a[j] = a[j - 1];
+            a[j] = v;
+        }
+    }
+    for (int width = RUN; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                uint64_t x = a[i], y = a[j];
+                bool take_j = y < x;
+                b[k++] = take_j ? y : x;
+                i += !take_j;
+                j += take_j;
+            }
+            while (i < mid) b[k++] = a[i++];
+            while (j < hi) b[k++] = a[j++];
+        }
+        uint64_t *t = a;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static inline uint32_t merge_group_hash(const MesherMergeRec *r)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < MERGE_KEY_WORDS; i++) h = (h ^ r->key[i]) * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)(h >> 32);
+}
+
+/* The same order as merge_sort (key, then t, s, quad), sorting 64-bit words instead of records: records with
+ * equal keys are gathered into groups through a hash table (in quad order), the groups' keys sorted (far
+ * fewer than the records), and each record becomes (group rank, t, s, its index) in one word. NULL when the
+ * counts do not fit 16 bits (merge_sort then). */
+static MesherMergeRec *merge_sort_grouped(MesherContext *ctx, int n)
+{
+    const MesherMergeRec *recs = ctx->merge_recs;
+    int cap = ctx->merge_rec_capacity;
+    if (n > 0xFFFF) return NULL;
+    uint32_t *scratch = ctx->merge_order;
+    uint64_t *wa = (uint64_t *)(void *)scratch, *wb = wa + cap;                   /* 4 cap */
+    uint32_t *gid = scratch + 4 * cap, *first = gid + cap, *rank = first + cap;  /* 3 cap */
+    uint32_t *table = rank + cap;                                               /* 2 cap */
+    int tsize = 2 * cap;                                                        /* a power of two >= 2 n */
+    memset(table, 0xFF, (size_t)tsize * sizeof *table);
+    int groups = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t h = merge_group_hash(&recs[i]) & (uint32_t)(tsize - 1);
+        for (;;) {
+            uint32_t g = table[h];
+            if (g == UINT32_MAX) {
+                table[h] = (uint32_t)groups;
+                first[groups] = (uint32_t)i;
+                gid[i] = (uint32_t)groups++;
+                break;
+            }
+            if (merge_same_group(&recs[first[g]], &recs[i])) {
+                gid[i] = g;
+                break;
+            }
+            h = (h + 1) & (uint32_t)(tsize - 1);
+        }
+    }
+    /* the groups in key order: insertion-sorted runs then merges of their indices (keys all differ) */
+    uint32_t *ga = table, *gb = table + cap;   /* the table is done with */
+    for (int g = 0; g < groups; g++) {
+        int j = g;
+        for (; j > g - g % 8 && merge_before(&recs[first[g]], &recs[first[ga[j - 1]]]); j--) ga[j] = ga[j - 1];
+        ga[j] = (uint32_t)g;
+    }
+    for (int width = 8; width < groups; width *= 2) {
+        for (int lo = 0; lo < groups; lo += 2 * width) {
+            int mid = lo + width < groups ? lo + width : groups, hi = lo + 2 * width < groups ? lo + 2 * width : groups;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                gb[k++] = merge_before(&recs[first[ga[j]]], &recs[first[ga[i]]]) ? ga[j++] : ga[i++];
+            while (i < mid) gb[k++] = ga[i++];
+            while (j < hi) gb[k++] = ga[j++];
+        }
+        uint32_t *t = ga;
+        ga = gb;
+        gb = t;
+    }
+    for (int r = 0; r < groups; r++) rank[ga[r]] = (uint32_t)r;
+    for (int i = 0; i < n; i++)
+        wa[i] = (uint64_t)rank[gid[i]] << 48 | (uint64_t)((uint16_t)recs[i].t ^ 0x8000u) << 32 |
+                (uint64_t)((uint16_t)recs[i].s ^ 0x8000u) << 16 | (uint64_t)i;
+    const uint64_t *sorted = merge_sort_words(wa, wb, n);
+    for (int i = 0; i < n; i++) ctx->merge_sorted[i] = recs[sorted[i] & 0xFFFF];
+    return ctx->merge_sorted;
 }
 
 /* Appends quad `src` of the input (or, with w x h > 1, the merged quad it starts) to the output. */
@@ -257,7 +362,7 @@ void mesher_merge_list(MesherContext *ctx, VertexList *list)
         int cap = ctx->merge_rec_capacity ? ctx->merge_rec_capacity : 1024;
         while (cap < quads) cap *= 2;
         MesherMergeRec *recs = malloc((size_t)cap * sizeof *recs), *sorted = malloc((size_t)cap * sizeof *sorted);
-        uint32_t *order = malloc((size_t)cap * 2 * sizeof *order);
+        uint32_t *order = malloc((size_t)cap * 9 * sizeof *order);   /* merge_sort_grouped's 9 x cap */
         if (!recs || !sorted || !order) {
             free(recs);
             free(sorted);
@@ -285,7 +390,8 @@ void mesher_merge_list(MesherContext *ctx, VertexList *list)
         else merge_emit(ctx, &list->data[q * 4], NULL, 1, 1);
     }
     if (n == 0) return;   /* nothing to merge: the input stays */
-    MesherMergeRec *sorted = merge_sort(ctx, n);
+    MesherMergeRec *sorted = merge_sort_grouped(ctx, n);
+    if (!sorted) sorted = merge_sort(ctx, n);
     for (int i = 0; i < n;) {
         int j = i + 1;
         while (j < n && merge_same_group(&sorted[i], &sorted[j])) j++;

@@ -226,8 +226,10 @@ void renderer_far_palette(const Renderer *renderer, FarPalette *palette)
 {
     const BlockRegistry *blocks = palette->blocks;
     for (int id = 0; id < blocks->count; id++) {
-        int tile = blocks->defs[id].textures[BLOCK_FACE_POS_Y];
+        int tile = blocks->defs[id].textures[BLOCK_FACE_POS_Y], side = blocks->defs[id].textures[BLOCK_FACE_POS_X];
         if (blocks->defs[id].defined && tile >= 0 && tile < RENDER_ATLAS_TILES)
             memcpy(palette->top[id], renderer->atlas.tile_colors[tile], 3);
+        if (blocks->defs[id].defined && side >= 0 && side < RENDER_ATLAS_TILES)
+            memcpy(palette->side[id], renderer->atlas.tile_colors[side], 3);
     }
 }

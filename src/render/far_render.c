@@ -4,11 +4,16 @@
  * element buffer per patch: a patch is a few kB and a 2 km cut a few hundred patches); a patch not seen
  * for RENDER_FAR_KEEP_FRAMES frames is freed. The lod module already limits how many new patches arrive a
  * frame (StreamingBudgetPerFrame), so uploads here need no budget of their own. Patches are drawn after
- * the opaque voxel pass with back faces culled (src/lod winds the surface and the skirts to face out),
- * with the terrain's fog; each patch's box is tested against the frustum and against the voxel occluders'
- * horizon (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its
- * walls), and the squares of a patch wholly under drawn voxel chunks are left out (far_patch_runs: about 6k
- * of a flight's 47k far triangles lay under them). */
+ * the opaque voxel pass with back faces culled (src/lod winds every face outwards), with the terrain's fog;
+ * each patch's box is tested against the frustum and against the voxel occluders' horizon
+ * (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its walls), and
+ * the squares of a patch wholly under drawn voxel chunks are left out (far_patch_runs), but for the sea's.
+ * The cover map, one texel a chunk around the camera's (uploaded when it changes), tells far.frag's COVER
+ * build, used for the patches over the chunk table, which pixels lie over a drawn chunk: it leaves them out,
+ * so far land never shows over or under the voxel chunks (their sea showed it through the water), but for
+ * the sea squares' floors at the bottom of the world, which only a chunk drawn without its floor (the
+ * outermost ring's) lets through its water. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,16 +22,34 @@
 
 #define RENDER_FAR_KEEP_FRAMES 120
 
+static StResult render_far_program(const char *shader_dir, const char *defines, RenderFarProgram *p)
+{
+    StResult rc = render_shader_load_variant(shader_dir, "far.vert", "far.frag", defines, &p->program);
+    if (rc != ST_OK) return rc;
+    p->u_view_proj = render_shader_uniform(p->program, "u_view_proj");
+    p->u_offset = render_shader_uniform(p->program, "u_offset");
+    p->u_fog_color = render_shader_uniform(p->program, "u_fog_color");
+    p->u_fog_range = render_shader_uniform(p->program, "u_fog_range");
+    p->u_light = render_shader_uniform(p->program, "u_light");
+    p->u_cover = render_shader_uniform(p->program, "u_cover");
+    p->u_cover_origin = render_shader_uniform(p->program, "u_cover_origin");
+    p->u_cover_size = render_shader_uniform(p->program, "u_cover_size");
+    return ST_OK;
+}
+
 StResult render_far_create(RenderFar *far, const char *shader_dir)
 {
     memset(far, 0, sizeof *far);
-    StResult rc = render_shader_load(shader_dir, "far.vert", "far.frag", &far->program);
+    StResult rc = render_far_program(shader_dir, "", &far->plain);
+    if (rc == ST_OK) rc = render_far_program(shader_dir, "#define COVER 1\n", &far->cover);
     if (rc != ST_OK) return rc;
-    far->u_view_proj = render_shader_uniform(far->program, "u_view_proj");
-    far->u_offset = render_shader_uniform(far->program, "u_offset");
-    far->u_fog_color = render_shader_uniform(far->program, "u_fog_color");
-    far->u_fog_range = render_shader_uniform(far->program, "u_fog_range");
-    far->u_light = render_shader_uniform(far->program, "u_light");
+    glGenTextures(1, &far->cover_texture);
+    glBindTexture(GL_TEXTURE_2D, far->cover_texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
     return ST_OK;
 }
 
@@ -41,7 +64,10 @@ void render_far_destroy(RenderFar *far)
 {
     for (int i = 0; i < far->count; i++) render_far_free_entry(&far->entries[i]);
     free(far->entries);
-    if (far->program) glDeleteProgram(far->program);
+    free(far->cover_data);
+    if (far->plain.program) glDeleteProgram(far->plain.program);
+    if (far->cover.program) glDeleteProgram(far->cover.program);
+    if (far->cover_texture) glDeleteTextures(1, &far->cover_texture);
     memset(far, 0, sizeof *far);
 }
 
@@ -77,6 +103,48 @@ static RenderFarEntry *render_far_get(RenderFar *far, const FarPatch *p)
     return e;
 }
 
+/* The cover map: one texel a chunk around the camera's, 255 where a voxel chunk is drawn (far.frag leaves
+ * the far terrain out there). Returns false when it cannot be made (the far terrain is then drawn whole). */
+static bool render_far_cover_map(RenderFar *far, const RenderFarCull *cull, long ccx, long ccz)
+{
+    int size = 2 * cull->cover_chunks + 1, texels = size * size;
+    if (size != far->cover_size) {
+        uint8_t *d = realloc(far->cover_data, (size_t)texels * 2);
+        if (!d) return false;
+        far->cover_data = d;
+        far->cover_size = size;
+        memset(d + texels, 0xAA, (size_t)texels);   /* no map yet: differs from any */
+    }
+    uint8_t *now = far->cover_data, *last = far->cover_data + texels;
+    for (int j = 0; j < size; j++)
+        for (int i = 0; i < size; i++) {
+            double x0 = (double)(ccx - cull->cover_chunks + i) * 16.0, z0 = (double)(ccz - cull->cover_chunks + j) * 16.0;
+            now[j * size + i] = cull->covered && cull->covered(cull->user, x0, z0, x0 + 16.0, z0 + 16.0) ? 255 : 0;
+        }
+    if (memcmp(now, last, (size_t)texels) == 0) return true;   /* unchanged (most frames): no upload */
+    memcpy(last, now, (size_t)texels);
+    glActiveTexture(GL_TEXTURE0 + RENDER_FAR_COVER_UNIT);
+    glBindTexture(GL_TEXTURE_2D, far->cover_texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, size, size, 0, GL_RED, GL_UNSIGNED_BYTE, now);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glActiveTexture(GL_TEXTURE0);
+    return true;
+}
+
+static void render_far_use(const RenderFarProgram *p, mat4 view_proj, const float sky[3], float fog_start,
+                           float fog_end, float light, const float cover_origin[2], int cover_size)
+{
+    glUseProgram(p->program);
+    glUniformMatrix4fv(p->u_view_proj, 1, GL_FALSE, (const float *)view_proj);
+    glUniform3fv(p->u_fog_color, 1, sky);
+    glUniform2f(p->u_fog_range, fog_start, fog_end);
+    glUniform1f(p->u_light, light);
+    glUniform1i(p->u_cover, RENDER_FAR_COVER_UNIT);
+    glUniform2f(p->u_cover_origin, cover_origin[0], cover_origin[1]);
+    glUniform1f(p->u_cover_size, (float)cover_size);
+}
+
 long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], const float sky[3], float fog_start,
                      float fog_end, float light, const RenderFarCull *cull, int *draw_calls)
 {
@@ -85,35 +153,49 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
     if (far->patch_count > 0) {
         RenderFrustum frustum;
         render_frustum_init(&frustum, view_proj);
-        glUseProgram(far->program);
-        glUniformMatrix4fv(far->u_view_proj, 1, GL_FALSE, (const float *)view_proj);
-        glUniform3fv(far->u_fog_color, 1, sky);
-        glUniform2f(far->u_fog_range, fog_start, fog_end);
-        glUniform1f(far->u_light, light);
-        glEnable(GL_CULL_FACE);   /* lod winds skirts outwards: back faces (a quarter of the surface, half
-                                   * the skirts) never reach llvmpipe's bins, which cost memory per triangle */
+        long ccx = (long)floor(camera[0] / 16.0), ccz = (long)floor(camera[2] / 16.0);
+        bool cover = cull->cover_chunks > 0 && render_far_cover_map(far, cull, ccx, ccz);
+        glActiveTexture(GL_TEXTURE0 + RENDER_FAR_COVER_UNIT);
+        glBindTexture(GL_TEXTURE_2D, far->cover_texture);
+        glActiveTexture(GL_TEXTURE0);
+        int csize = 2 * cull->cover_chunks + 1;
+        /* the map's corner, camera-relative (far.frag works in camera-relative blocks) */
+        double cx0 = (double)(ccx - cull->cover_chunks) * 16.0, cz0 = (double)(ccz - cull->cover_chunks) * 16.0;
+        float corner[2] = {(float)(cx0 - camera[0]), (float)(cz0 - camera[2])};
+        int bound = -1;   /* 0 plain, 1 cover */
+        glEnable(GL_CULL_FACE);   /* lod winds every face outwards: back faces (the sides turned away, half the
+                                   * skirts) never reach llvmpipe's bins, which cost memory per triangle */
         for (int i = 0; i < far->patch_count; i++) {
             const FarPatch *p = far->patches[i];
             double size = far_terrain_patch_size(p->level);
             float off[3] = {(float)(p->origin_x - camera[0]), (float)-camera[1], (float)(p->origin_z - camera[2])};
-            float bmin[3] = {off[0], p->min_y - (float)camera[1] - 64.0f, off[2]};
+            float bmin[3] = {off[0], p->min_y - (float)camera[1], off[2]};
             float bmax[3] = {off[0] + (float)size, p->max_y - (float)camera[1], off[2] + (float)size};
             RenderFarEntry *e = render_far_get(far, p);
             if (!e) continue;
             e->last_frame = far->frame;
             if (!render_frustum_test_box(&frustum, bmin, bmax)) continue;
-            double lo[3] = {p->origin_x, (double)p->min_y - 64.0, p->origin_z};
+            double lo[3] = {p->origin_x, (double)p->min_y, p->origin_z};
             double hi[3] = {p->origin_x + size, (double)p->max_y, p->origin_z + size};
             if (cull->hidden && cull->hidden(cull->user, lo, hi)) continue;   /* behind a hill or a ravine wall */
             int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS];
             int runs = far_patch_runs(p, camera[0], camera[2], cull->voxel_cover, cull->covered, cull->user, first,
                                       count);
+            if (runs == 0) continue;
             const void *offsets[FAR_PATCH_MAX_RUNS];
             for (int k = 0; k < runs; k++) {
                 offsets[k] = (const void *)((size_t)first[k] * sizeof(uint16_t));
                 triangles += count[k] / 3;
             }
-            glUniform3fv(far->u_offset, 1, off);
+            /* over the cover map's square: the build that leaves out the pixels over drawn chunks */
+            bool over = cover && p->origin_x < cx0 + csize * 16.0 && p->origin_x + size > cx0 &&
+                        p->origin_z < cz0 + csize * 16.0 && p->origin_z + size > cz0;
+            if ((int)over != bound) {
+                bound = over;
+                render_far_use(over ? &far->cover : &far->plain, view_proj, sky, fog_start, fog_end, light, corner,
+                               csize);
+            }
+            glUniform3fv(over ? far->cover.u_offset : far->plain.u_offset, 1, off);
             glBindVertexArray(e->vao);
             glMultiDrawElements(GL_TRIANGLES, count, GL_UNSIGNED_SHORT, offsets, runs);
             (*draw_calls)++;

@@ -88,14 +88,19 @@ static void overlay_vertex(OverlayVertex *v, float x, float y, float z, const ui
     memcpy(v->color, color, 4);
 }
 
-/* 12 edges of the cell's cube, grown slightly and pulled toward the eye so the faces never hide them. */
-static void overlay_build_outline(OverlayVertex *out, const int cell[3], const double camera[3])
+/* 12 edges of the block's box in its cell (the whole cell, or a snow layer's slab, a torch, a plant), grown
+ * slightly and pulled toward the eye so the faces never hide them. */
+static void overlay_build_outline(OverlayVertex *out, const RenderFrame *frame, const double camera[3])
 {
     static const uint8_t color[4] = { 0, 0, 0, 170 };
+    const float *box_lo = frame->highlight_min, *box_hi = frame->highlight_max;
+    bool whole = box_hi[0] <= box_lo[0] && box_hi[1] <= box_lo[1] && box_hi[2] <= box_lo[2];
     float lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
-        lo[a] = ((float)((double)cell[a] - camera[a]) - OVERLAY_OUTLINE_GROW) * OVERLAY_OUTLINE_PULL;
-        hi[a] = ((float)((double)cell[a] + 1.0 - camera[a]) + OVERLAY_OUTLINE_GROW) * OVERLAY_OUTLINE_PULL;
+        double cell = (double)frame->highlight_cell[a] - camera[a];
+        double b0 = whole ? 0.0 : (double)box_lo[a], b1 = whole ? 1.0 : (double)box_hi[a];
+        lo[a] = ((float)(cell + b0) - OVERLAY_OUTLINE_GROW) * OVERLAY_OUTLINE_PULL;
+        hi[a] = ((float)(cell + b1) + OVERLAY_OUTLINE_GROW) * OVERLAY_OUTLINE_PULL;
     }
     float corner[8][3];
     for (int i = 0; i < 8; i++) {
@@ -179,7 +184,7 @@ void render_overlay_draw(RenderOverlay *overlay, mat4 view_proj,
     OverlayVertex *v = overlay->scratch;
     int outline = 0, crosshair = OVERLAY_OUTLINE_VERTICES, hud = crosshair + OVERLAY_CROSSHAIR_VERTICES;
     if (frame->highlight)
-        overlay_build_outline(v, frame->highlight_cell, camera);
+        overlay_build_outline(v, frame, camera);
     overlay_build_crosshair(v + crosshair, width, height);
     int scale = (height + 150) / 300; /* text pixels: 1 up to 449 px high, 2 at 720, 4 at 1080+ */
     scale = scale < 1 ? 1 : scale > 4 ? 4 : scale;

@@ -77,6 +77,7 @@ typedef struct RenderSkyProgram {
 } RenderSkyProgram;
 
 #define RENDER_CLOUD_UNIT 2               /* texture unit of the sky's cloud cells */
+#define RENDER_FAR_COVER_UNIT 3           /* texture unit of the far terrain's cover map (far_render.c) */
 
 typedef struct RenderSky {
     RenderSkyProgram day, night;
@@ -289,9 +290,16 @@ typedef struct RenderFarEntry {
     long last_frame;
 } RenderFarEntry;
 
-typedef struct RenderFar {
+typedef struct RenderFarProgram {
     GLuint program;
-    GLint u_view_proj, u_offset, u_fog_color, u_fog_range, u_light;
+    GLint u_view_proj, u_offset, u_fog_color, u_fog_range, u_light, u_cover, u_cover_origin, u_cover_size;
+} RenderFarProgram;
+
+typedef struct RenderFar {
+    RenderFarProgram plain, cover;  /* far.frag without and with COVER (the cover map's discard) */
+    GLuint cover_texture;           /* R8, cover_size^2: 255 where a voxel chunk is drawn (far_render.c) */
+    uint8_t *cover_data;
+    int cover_size;
     RenderFarEntry *entries;       /* GPU copies of patches, by key */
     int count, capacity;
     long frame;
@@ -305,6 +313,7 @@ void render_far_destroy(RenderFar *far);
 /* What the voxel chunks hide of the far terrain this frame (renderer.c). */
 typedef struct RenderFarCull {
     float voxel_cover;           /* blocks around the camera within which chunks may be drawn */
+    int cover_chunks;            /* chunks from the camera's chunk (each way) that may be drawn */
     FarCoveredFn covered;        /* squares inside voxel_cover under drawn chunks (far_patch_runs) */
     bool (*hidden)(void *user, const double lo[3], const double hi[3]);   /* a box behind the occluders */
     void *user;

@@ -658,8 +658,8 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     /* every square (and skirt) under drawn chunks is left out, to the corners of the chunk table (the view
      * distance and 2 chunks): with the view distance's disc only, the squares under its corners stayed, and
      * their far sea, 6 blocks down, lit the voxel sea over them in stair-stepped squares */
-    RenderFarCull far_cull = { (float)((r->view_distance_chunks + 2) * CHUNK_SIZE_X) * 1.4143f, renderer_chunks_cover,
-                               renderer_far_hidden, r };
+    RenderFarCull far_cull = { (float)((r->view_distance_chunks + 2) * CHUNK_SIZE_X) * 1.4143f,
+                               r->view_distance_chunks + 2, renderer_chunks_cover, renderer_far_hidden, r };
     triangles += render_far_draw(&r->far, view_proj, camera->position, sky, fog_start, fog_end,
                                  0.35f + 0.65f * frame->sky_brightness, &far_cull, &far_calls);
     r->stats.draw_calls += far_calls;

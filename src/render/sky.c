@@ -11,8 +11,11 @@
  * daily circle, stars at night, the sunrise/sunset glow and the drifting cloud layer. Its every pixel cost
  * ~40 ns of CPU on llvmpipe (a full-screen sky 33 ms a frame), so the per-frame parts (zenith, glow centre,
  * cloud colour) are uniforms computed here, the stars are a second build of the shader drawn only while they
- * show, and the cloud cells are a texture made once (render_sky_cloud_cell) instead of five hashes a pixel:
- * a full-screen sky now costs ~60% of that. The biome at the player (renderer_set_fog) tints that one colour
+ * show, and the clouds are a density texture made once (render_sky_cloud_density) instead of hashes a pixel.
+ * The clouds are a soft layer, not cells: four octaves of value noise, its edge set at start so a third of the
+ * sky is cloud, filtered and mipmapped (sky.frag takes one trilinear sample where a cloud can show), so an
+ * edge is a soft ramp and the layer far off an even haze fading out over the last degrees above the horizon;
+ * nearest cells of 12 blocks drew hard-edged shards, and aliased into streaks near the horizon. The biome at the player (renderer_set_fog) tints that one colour
  * and widens or narrows the fog band, so clear, horizon, voxel fog and far-terrain fog change together and
  * still meet without a seam. */
 #include <math.h>
@@ -105,9 +108,8 @@ void renderer_sun_direction(float time_of_day, float out[3])
         out[i] = v[i] / n;
 }
 
-/* GLSL's fract and sky.frag's old per-pixel hash of a cloud cell, in the same float steps. The hash only ever
- * takes the fraction of non-negative values below 2^31 (cells and clumps are counted from 0), so truncating
- * is flooring, without libm's floorf call (half the time of building the cloud texture). */
+/* GLSL's fract and a small hash of two non-negative integers' floats (the one sky.frag took per pixel once).
+ * Truncating is flooring there, without libm's floorf call. */
 static float sky_fract(float x)
 {
     return x - (float)(int32_t)x;
@@ -120,69 +122,108 @@ static float sky_hash2(float x, float y)
     return sky_fract((q0 + d + q1 + d) * (q2 + d));
 }
 
-#define SKY_CLOUD_CELL 12.0f              /* blocks a cloud cell's side */
+#define SKY_CLOUD_TEXEL 8.0f   /* blocks a cloud texel's side */
+#define SKY_CLOUD_OCTAVES 4    /* value noise over 16, 8, 4 and 2 texels (128 down to 16 blocks) */
+#define SKY_CLOUD_COVER 0.36f  /* the share of the sky the clouds cover */
+#define SKY_CLOUD_GAIN 2.2f    /* how fast density turns from clear to cloud past the edge */
 
-/* Clumps are smooth value noise over 6 cells, wrapped so the pattern repeats every RENDER_CLOUD_PERIOD cells. */
-#define SKY_CLUMP_CELLS 6
-#define SKY_CLUMPS (RENDER_CLOUD_PERIOD / SKY_CLUMP_CELLS)
-
-static float sky_clump_hash(int i, int j)
+/* Octave o's lattice value at (i, j), wrapped to its lattice over one period (so the texture tiles). */
+static float sky_lattice(int o, int i, int j, int cells)
 {
-    return sky_hash2((float)(((i % SKY_CLUMPS) + SKY_CLUMPS) % SKY_CLUMPS),
-                     (float)(((j % SKY_CLUMPS) + SKY_CLUMPS) % SKY_CLUMPS));
+    i = ((i % cells) + cells) % cells;
+    j = ((j % cells) + cells) % cells;
+    return sky_hash2((float)(i + 1031 * o), (float)(j + 517 * o));
 }
 
-/* Cell (x, z) of the period (0..RENDER_CLOUD_PERIOD - 1) from its clump's corner hashes: (i, j), (i + 1, j),
- * (i, j + 1), (i + 1, j + 1). */
-static bool sky_cloud_from(const float corner[4], int x, int z)
+/* The density's raw sum at texel (x, z) of the period, 0..1: smooth (smoothstep-interpolated) value noise,
+ * four octaves, each half the last's size and 0.6 of its weight (ragged edges, not round blobs). */
+static float sky_cloud_raw(int x, int z)
 {
-    float fx = (float)(x % SKY_CLUMP_CELLS) / SKY_CLUMP_CELLS, fz = (float)(z % SKY_CLUMP_CELLS) / SKY_CLUMP_CELLS;
-    fx = fx * fx * (3.0f - 2.0f * fx);
-    fz = fz * fz * (3.0f - 2.0f * fz);
-    float near = corner[0] + (corner[1] - corner[0]) * fx, far = corner[2] + (corner[3] - corner[2]) * fx;
-    float clump = near + (far - near) * fz;
-    return clump * 0.85f + sky_hash2((float)x, (float)z) * 0.3f > 0.78f;
+    float sum = 0.0f, weight = 0.0f, amplitude = 1.0f;
+    int size = 16;
+    for (int o = 0; o < SKY_CLOUD_OCTAVES; o++, size /= 2, amplitude *= 0.6f) {
+        int cells = RENDER_CLOUD_PERIOD / size, i = x / size, j = z / size;
+        float fx = (float)(x % size) / (float)size, fz = (float)(z % size) / (float)size;
+        fx = fx * fx * (3.0f - 2.0f * fx);
+        fz = fz * fz * (3.0f - 2.0f * fz);
+        float a = sky_lattice(o, i, j, cells), b = sky_lattice(o, i + 1, j, cells);
+        float c = sky_lattice(o, i, j + 1, cells), d = sky_lattice(o, i + 1, j + 1, cells);
+        float near = a + (b - a) * fx, far = c + (d - c) * fx;
+        sum += amplitude * (near + (far - near) * fz);
+        weight += amplitude;
+    }
+    return sum / weight;
 }
 
-bool render_sky_cloud_cell(int x, int z)
+/* The raw density above which SKY_CLOUD_COVER of the period lies: from a histogram of every texel's. */
+static float sky_cloud_edge(const float *raw)
 {
+    enum { BINS = 1024 };
+    int histogram[BINS] = { 0 };
+    size_t n = (size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD;
+    for (size_t k = 0; k < n; k++) {
+        int bin = (int)(raw[k] * BINS);
+        histogram[bin < 0 ? 0 : bin >= BINS ? BINS - 1 : bin]++;
+    }
+    size_t above = 0, want = (size_t)((double)n * SKY_CLOUD_COVER);
+    int bin = BINS - 1;
+    while (bin > 0 && above + (size_t)histogram[bin] < want)
+        above += (size_t)histogram[bin--];
+    return (float)bin / BINS;
+}
+
+static float sky_cloud_store(float raw, float edge)
+{
+    float v = 0.5f + (raw - edge) * SKY_CLOUD_GAIN;
+    return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+}
+
+float render_sky_cloud_density(int x, int z)
+{
+    static float edge = -1.0f;   /* the texture's edge: the same for every call */
+    if (edge < 0.0f) {
+        float *raw = malloc(sizeof *raw * (size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD);
+        if (!raw)
+            return 0.0f;
+        for (int j = 0; j < RENDER_CLOUD_PERIOD; j++)
+            for (int i = 0; i < RENDER_CLOUD_PERIOD; i++)
+                raw[(size_t)j * RENDER_CLOUD_PERIOD + i] = sky_cloud_raw(i, j);
+        edge = sky_cloud_edge(raw);
+        free(raw);
+    }
     x = ((x % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
     z = ((z % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
-    int i = x / SKY_CLUMP_CELLS, j = z / SKY_CLUMP_CELLS;
-    float corner[4] = { sky_clump_hash(i, j), sky_clump_hash(i + 1, j), sky_clump_hash(i, j + 1),
-                        sky_clump_hash(i + 1, j + 1) };
-    return sky_cloud_from(corner, x, z);
+    return sky_cloud_store(sky_cloud_raw(x, z), edge);
 }
 
-/* The cloud cells as an R8 texture on RENDER_CLOUD_UNIT; the clumps' hashes are taken once each. */
+/* The cloud density as an R8 texture on RENDER_CLOUD_UNIT, 0.5 at a cloud's edge, filtered and mipmapped so
+ * a cloud's edge is soft and the layer far off is an even haze instead of streaks. */
 static bool render_sky_make_clouds(RenderSky *sky)
 {
-    uint8_t *cells = malloc((size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD);
-    float *clumps = malloc(sizeof *clumps * (SKY_CLUMPS + 1) * (SKY_CLUMPS + 1));
-    if (!cells || !clumps) {
+    size_t n = (size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD;
+    float *raw = malloc(sizeof *raw * n);
+    uint8_t *cells = malloc(n);
+    if (!raw || !cells) {
+        free(raw);
         free(cells);
-        free(clumps);
         return false;
     }
-    for (int j = 0; j <= SKY_CLUMPS; j++)
-        for (int i = 0; i <= SKY_CLUMPS; i++)
-            clumps[j * (SKY_CLUMPS + 1) + i] = sky_clump_hash(i, j);
     for (int z = 0; z < RENDER_CLOUD_PERIOD; z++)
-        for (int x = 0; x < RENDER_CLOUD_PERIOD; x++) {
-            const float *c = &clumps[(z / SKY_CLUMP_CELLS) * (SKY_CLUMPS + 1) + x / SKY_CLUMP_CELLS];
-            float corner[4] = { c[0], c[1], c[SKY_CLUMPS + 1], c[SKY_CLUMPS + 2] };
-            cells[(size_t)z * RENDER_CLOUD_PERIOD + x] = sky_cloud_from(corner, x, z) ? 255 : 0;
-        }
-    free(clumps);
+        for (int x = 0; x < RENDER_CLOUD_PERIOD; x++)
+            raw[(size_t)z * RENDER_CLOUD_PERIOD + x] = sky_cloud_raw(x, z);
+    float edge = sky_cloud_edge(raw);
+    for (size_t k = 0; k < n; k++)
+        cells[k] = (uint8_t)lrintf(sky_cloud_store(raw[k], edge) * 255.0f);
+    free(raw);
     glGenTextures(1, &sky->clouds);
     glActiveTexture(GL_TEXTURE0 + RENDER_CLOUD_UNIT);
     glBindTexture(GL_TEXTURE_2D, sky->clouds);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, RENDER_CLOUD_PERIOD, RENDER_CLOUD_PERIOD, 0, GL_RED, GL_UNSIGNED_BYTE, cells);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
     glActiveTexture(GL_TEXTURE0);
@@ -211,7 +252,7 @@ static StResult render_sky_program(RenderSkyProgram *p, const char *shader_dir, 
     p->u_cloud_alpha = render_shader_uniform(g, "u_cloud_alpha");
     glUseProgram(g);
     glUniform1i(render_shader_uniform(g, "u_clouds"), RENDER_CLOUD_UNIT);
-    glUniform1f(render_shader_uniform(g, "u_cloud_scale"), 1.0f / (SKY_CLOUD_CELL * RENDER_CLOUD_PERIOD));
+    glUniform1f(render_shader_uniform(g, "u_cloud_scale"), 1.0f / (SKY_CLOUD_TEXEL * RENDER_CLOUD_PERIOD));
     glUseProgram(0);
     return ST_OK;
 }
@@ -223,7 +264,7 @@ StResult render_sky_create(RenderSky *sky, const char *shader_dir)
     if (rc == ST_OK)
         rc = render_sky_program(&sky->night, shader_dir, "#define STARS\n");
     if (rc == ST_OK && !render_sky_make_clouds(sky))
-        rc = st_fail(ST_ERR_NOMEM, "out of memory for the sky's cloud cells");
+        rc = st_fail(ST_ERR_NOMEM, "out of memory for the sky's cloud texture");
     if (rc != ST_OK) {
         render_sky_destroy(sky);
         return rc;
@@ -269,7 +310,7 @@ void render_sky_draw(const RenderSky *sky, mat4 view_proj, const RenderCamera *c
     float night = fminf(fmaxf(-sun[1] * 5.0f, 0.0f), 1.0f);
     const RenderSkyProgram *p = night > 0.0f ? &sky->night : &sky->day;
     /* The cloud pattern repeats every RENDER_CLOUD_PERIOD cells: wrap the camera there so floats stay exact. */
-    const double period = (double)SKY_CLOUD_CELL * RENDER_CLOUD_PERIOD;
+    const double period = (double)SKY_CLOUD_TEXEL * RENDER_CLOUD_PERIOD;
     double shift = fmod(frame->game_seconds * 1.2, period);
     float camera_pos[3] = { (float)fmod(camera->position[0], period), (float)camera->position[1],
                             (float)fmod(camera->position[2], period) };

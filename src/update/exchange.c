@@ -31,6 +31,14 @@
 #include "strata/log.h"
 #include "update_internal.h"
 
+/* Jobs look neighbours up in the Terrain's table: none runs while the exchange changes it. */
+static void exchange_pause_pool(TerrainUpdater *u)
+{
+    if (u->pool_paused || u->pool.threads == 1) return;
+    update_pool_pause(u);
+    u->pool_paused = true;
+}
+
 static AutosaveEntry *exchange_find_save(TerrainUpdater *u, const TerrainChunk *chunk)
 {
     for (int i = 0; i < u->autosave.count; i++) {
@@ -83,7 +91,7 @@ static void exchange_restore_failed_saves(TerrainUpdater *u)
     for (int i = 0; i < u->failed_saves.count; i++) {
         const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->failed_saves, AutosaveEntry, i);
         e->chunk->modification_counter += e->counter;
-        if (!exchange_wanted(u, e->chunk, 1)) e->chunk->worker_flags |= UPDATE_WORKER_FLAG_SAVE_FAILED;
+        if (!exchange_wanted(u, e->chunk, 1)) e->chunk->worker_schedule |= UPDATE_WORKER_FLAG_SAVE_FAILED;
     }
     u->failed_saves.count = 0;
 }
@@ -100,12 +108,12 @@ static bool exchange_release(TerrainUpdater *u, const UpdaterCallbacks *cb)
     for (int i = terrain_chunk_count(u->terrain) - 1; i >= 0; i--) {
         TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
         if (exchange_wanted(u, chunk, 1)) {
-            chunk->worker_flags &= ~UPDATE_WORKER_FLAG_SAVE_FAILED; /* a live chunk: autosave handles it */
+            chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_SAVE_FAILED; /* a live chunk: autosave handles it */
             continue;
         }
         if (can_save && (updater_chunk_needs_save(chunk) || exchange_save_in_flight(u, chunk))) {
             kept++;
-            if (chunk->worker_flags & UPDATE_WORKER_FLAG_SAVE_FAILED) {
+            if (chunk->worker_schedule & UPDATE_WORKER_FLAG_SAVE_FAILED) {
                 if (!unsaved++) {
                     u->unsaved_example_x = chunk->coord_x;
                     u->unsaved_example_z = chunk->coord_z;
@@ -125,6 +133,8 @@ static bool exchange_release(TerrainUpdater *u, const UpdaterCallbacks *cb)
         }
         *slot = chunk;
         if (cb && cb->chunk_released) cb->chunk_released(cb->user, chunk);
+        exchange_pause_pool(u);
+        update_jobs_drop_near(u, chunk); /* a job that would look it up and miss it computes nothing valid */
         terrain_detach_chunk(u->terrain, chunk);
         changed = true;
     }
@@ -147,6 +157,12 @@ static bool exchange_allocate(TerrainUpdater *u)
         const TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
         if (chunk->thread_state == CHUNK_STATE_NOT_LOADED && exchange_wanted(u, chunk, 0)) waiting++;
     }
+    /* With a job pool, allocating pauses it (jobs look neighbours up in the table): allocate in batches,
+     * once half the chunks handed ahead are taken, not a few at every exchange. */
+    if (u->pool.threads > 1 && waiting > UPDATE_ALLOCATION_AHEAD / 2) {
+        u->allocation_incomplete = true;
+        return false;
+    }
     for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) {
         const UpdateLocation *loc = &u->locations[i];
         if (!loc->active) continue;
@@ -162,6 +178,7 @@ static bool exchange_allocate(TerrainUpdater *u)
                         budget_left = false;
                         continue;
                     }
+                    exchange_pause_pool(u);
                     if (terrain_allocate_chunk(u->terrain, cx, cz)) {
                         changed = true;
                         waiting++;
@@ -177,6 +194,15 @@ static bool exchange_allocate(TerrainUpdater *u)
     u->terrain_refused = refused;
     u->allocation_incomplete = refused || !budget_left;
     return changed;
+}
+
+/* A job of `chunk` in flight that started at `state` or above computes what the downgrade undoes. */
+static void exchange_mark_stale(TerrainUpdater *u, const TerrainChunk *chunk, ChunkState state)
+{
+    for (int i = 0; i < u->pool.capacity; i++) {
+        UpdateJob *j = &u->pool.jobs[i];
+        if (j->used && j->chunk == chunk && j->from >= state) j->stale = true;
+    }
 }
 
 /* Moves load results (worker_flags) into the main thread's flags. */
@@ -227,8 +253,16 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
 
     for (int i = 0; i < u->downgrades.count; i++) {
         const PendingDowngrade *d = &UPDATE_ARRAY_AT(&u->downgrades, PendingDowngrade, i);
+        exchange_mark_stale(u, d->chunk, d->state);
         if (d->chunk->thread_state > d->state) d->chunk->thread_state = d->state;
-        if (d->edited) d->chunk->worker_flags |= UPDATE_WORKER_FLAG_EDITED;
+        if (d->edited) d->chunk->worker_schedule |= UPDATE_WORKER_FLAG_EDITED;
+        /* Sent back to propagate: its light may rise again (an edit next door that only brightens). A job
+         * in flight may read or write this flag word (its own or a neighbour's propagation): running jobs
+         * end first (a queued one reads the cleared flag, as with one worker thread). */
+        if (d->state <= CHUNK_STATE_INVALID_PROPAGATED_LIGHT) {
+            if (update_job_conflicts(u, d->chunk, 1, true)) exchange_pause_pool(u);
+            d->chunk->worker_flags &= ~LIGHT_WORKER_FLAG_PROPAGATED;
+        }
         changed = true;
     }
     u->downgrades.count = 0;
@@ -245,6 +279,8 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         u->mesher_settings_dirty = false;
         mesher_context_set_brightness(u->step.mesher, u->brightness);
         mesher_context_set_season(u->step.mesher, u->season);
+        u->worker_brightness = u->brightness;
+        u->worker_season = u->season;
         changed = true;
     }
     if (u->locations_dirty || u->allocation_incomplete || u->release_pending) {
@@ -266,13 +302,24 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
 
     memset(u->stats.by_state, 0, sizeof u->stats.by_state);
     u->ready_meshes.count = 0;
+    if (u->pool_paused) {
+        u->pool_paused = false;
+        update_pool_resume(u);
+    }
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
+        if (changed) chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_BLOCKED;
+        /* A chunk a job in flight reads or writes keeps its published state and flags until a later
+         * exchange: a job may be lighting it with plain stores (PRIVATE), or reading its light flags. */
+        if (update_chunk_in_footprint(u, chunk)) {
+            u->stats.by_state[chunk->state]++;
+            continue;
+        }
         exchange_take_load_result(chunk);
-        if (changed) chunk->worker_flags &= ~UPDATE_WORKER_FLAG_BLOCKED;
         chunk->state = chunk->thread_state;
         /* from now on the main thread may edit it: light is written with compare-and-swap */
-        if (chunk->state >= CHUNK_STATE_INVALID_LIGHT) chunk->worker_flags &= ~UPDATE_WORKER_FLAG_PRIVATE;
+        if (chunk->state >= CHUNK_STATE_INVALID_LIGHT && (chunk->worker_flags & UPDATE_WORKER_FLAG_PRIVATE))
+            chunk->worker_flags &= ~UPDATE_WORKER_FLAG_PRIVATE;
         u->stats.by_state[chunk->state]++;
         if (chunk->worker_finished_mesh) {
             ReadyMesh *r = update_array_push(&u->ready_meshes, sizeof *r);
@@ -287,11 +334,13 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
     u->stats.steps_done = u->steps_done;
     u->stats.chunks_saved = u->chunks_saved;
     u->stats.unsaved_kept = u->unsaved_kept;
+    u->stats.threads = u->pool.threads;
+    update_pool_counts(u, &u->stats.jobs_queued, &u->stats.jobs_busy);
+    u->stats.chunks_hot = chunk_scratch_in_use();
 
     u->exchanges++;
     if (changed || u->released.count || (u->idle_pack_pending && (u->exchanges & 15u) == 0)) {
-        u->work_posted = true;
-        pthread_cond_signal(&u->work_cond);
+        update_pool_wake(u);
     }
     update_main_unlock(u);
 
@@ -315,14 +364,14 @@ static void save_all_one(TerrainUpdater *u, TerrainChunk *chunk, StResult *first
     StResult rc = u->storage->save(u->storage->user, chunk);
     if (rc == ST_OK) {
         chunk->modification_counter = 0;
-        chunk->worker_flags &= ~UPDATE_WORKER_FLAG_SAVE_FAILED;
+        chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_SAVE_FAILED;
         u->chunks_saved++;
         return;
     }
     snprintf(u->last_save_error, sizeof u->last_save_error, "%s", st_error_message());
     log_error("update", "saving chunk %d,%d failed (%s): %s; its edits stay in memory", chunk->coord_x,
               chunk->coord_z, st_result_name(rc), u->last_save_error);
-    if (!exchange_wanted(u, chunk, 1)) chunk->worker_flags |= UPDATE_WORKER_FLAG_SAVE_FAILED;
+    if (!exchange_wanted(u, chunk, 1)) chunk->worker_schedule |= UPDATE_WORKER_FLAG_SAVE_FAILED;
     if (*first == ST_OK) {
         *first = rc;
         snprintf(first_message, size, "saving chunk %d,%d: %s", chunk->coord_x, chunk->coord_z, u->last_save_error);
@@ -334,6 +383,8 @@ StResult updater_save_all(TerrainUpdater *u)
     if (!u->storage || !u->storage->save) return ST_OK;
     update_main_lock(u);
     while (u->io_busy) pthread_cond_wait(&u->io_cond, &u->mutex);
+    /* Jobs write cells, shafts and light of the chunks about to be written: none runs meanwhile. */
+    if (u->pool.threads > 1) update_pool_pause(u);
 
     /* Everything handed to the worker but not yet written comes back to its chunk first. */
     exchange_restore_failed_saves(u);
@@ -352,6 +403,7 @@ StResult updater_save_all(TerrainUpdater *u)
         if (updater_chunk_needs_save(chunk)) save_all_one(u, chunk, &first, message, sizeof message);
     }
     u->stats.chunks_saved = u->chunks_saved;
+    if (u->pool.threads > 1) update_pool_resume(u);
     update_main_unlock(u);
     return first == ST_OK ? ST_OK : st_fail(first, "%s", message);
 }

@@ -136,6 +136,7 @@ NeighbourReadiness updater_neighbours_ready(const Terrain *terrain, const Terrai
 
 static bool step_neighbours_ok(TerrainChunk *chunk, StepContext *ctx, ChunkState state)
 {
+    if (ctx->neighbours_checked) return true; /* the pool's scheduler checked them (update.h) */
     return updater_neighbours_ready(ctx->terrain, chunk, updater_step_neighbour_requirement(state), NULL) ==
            NEIGHBOURS_READY;
 }
@@ -170,7 +171,7 @@ ChunkState updater_step_vertices2(TerrainChunk *chunk, StepContext *ctx)
     return CHUNK_STATE_VALID;
 }
 
-bool updater_step_chunk(TerrainChunk *chunk, StepContext *ctx)
+ChunkState updater_step_run(TerrainChunk *chunk, ChunkState state, StepContext *ctx)
 {
     static ChunkState (*const steps[CHUNK_STATE_VALID])(TerrainChunk *, StepContext *) = {
         [CHUNK_STATE_NOT_LOADED] = updater_step_not_loaded,
@@ -183,9 +184,14 @@ bool updater_step_chunk(TerrainChunk *chunk, StepContext *ctx)
         [CHUNK_STATE_INVALID_VERTICES1] = updater_step_vertices1,
         [CHUNK_STATE_INVALID_VERTICES2] = updater_step_vertices2,
     };
+    if (state < CHUNK_STATE_NOT_LOADED || state >= CHUNK_STATE_VALID) return state;
+    return steps[state](chunk, ctx);
+}
+
+bool updater_step_chunk(TerrainChunk *chunk, StepContext *ctx)
+{
     ChunkState state = chunk->thread_state;
-    if (state < CHUNK_STATE_NOT_LOADED || state >= CHUNK_STATE_VALID) return false;
-    ChunkState next = steps[state](chunk, ctx);
+    ChunkState next = updater_step_run(chunk, state, ctx);
     chunk->thread_state = next;
     return next != state;
 }

@@ -2,8 +2,10 @@
  *
  * Fields are grouped by owner. "main" fields are touched only by the main thread; "shared" fields only
  * with `mutex` held; "worker" fields by whoever runs steps (the worker thread, or the caller of
- * updater_run_steps in non-threaded mode) with `mutex` held. The worker holds the mutex while it runs a
- * step and drops it only to wait, to yield to the main thread, or around storage I/O (io_busy set). */
+ * updater_run_steps in non-threaded mode) with `mutex` held. The worker holds the mutex while it schedules
+ * (and, with one thread, while it runs a step) and drops it only to wait, to yield to the main thread, or
+ * around storage I/O (io_busy set). Pool threads never take it: what they share with the worker is in the
+ * job slots, under the pool's own lock (pool.c). */
 #ifndef STRATA_UPDATE_INTERNAL_H
 #define STRATA_UPDATE_INTERNAL_H
 
@@ -15,16 +17,20 @@
 #include "strata/update.h"
 #include "strata/update_step.h"
 
-/* chunk->worker_flags bit, main-thread only (set and cleared by the exchange and updater_save_all with the
+/* chunk->worker_schedule bit, main-thread only (set and cleared by the exchange and updater_save_all with the
  * mutex held; the worker never touches it): the chunk is outside every location's release distance and its
  * last save failed. It stays in the Terrain with its edits; its save is retried at the next autosave or
  * updater_save_all, not at every exchange. Chosen clear of the UPDATE_WORKER_FLAG_* bits of update_step.h
  * and the light steps' bits (0x10000 up). */
 #define UPDATE_WORKER_FLAG_SAVE_FAILED 0x1000u
-_Static_assert((UPDATE_WORKER_FLAG_SAVE_FAILED &
-                (CHUNK_FLAG_LOADED | CHUNK_FLAG_DAMAGED_ON_DISK | UPDATE_WORKER_FLAG_LOAD_RESULT |
-                 UPDATE_WORKER_FLAG_EDITED | UPDATE_WORKER_FLAG_BLOCKED | UPDATE_WORKER_FLAG_PRIVATE)) == 0,
-               "UPDATE_WORKER_FLAG_SAVE_FAILED overlaps another worker flag");
+/* chunk->worker_schedule bit, worker only: a step of an edited chunk used this chunk hot. It stays hot (with
+ * its slice geometry) until the idle delay, not packed as soon as it settles: the next edit is likely
+ * nearby, and unpacking and remeshing every slice would cost it several times the edit. */
+#define UPDATE_WORKER_FLAG_NEAR_EDIT 0x2000u
+_Static_assert(((UPDATE_WORKER_FLAG_SAVE_FAILED | UPDATE_WORKER_FLAG_NEAR_EDIT) &
+                (UPDATE_WORKER_FLAG_EDITED | UPDATE_WORKER_FLAG_BLOCKED)) == 0 &&
+               (UPDATE_WORKER_FLAG_SAVE_FAILED & UPDATE_WORKER_FLAG_NEAR_EDIT) == 0,
+               "the scheduler's flags overlap");
 
 typedef struct PendingDowngrade {
     TerrainChunk *chunk;
@@ -51,6 +57,58 @@ typedef struct StepCandidate {
     int distance;      /* Chebyshev distance in chunks to the nearest active location */
     int state;
 } StepCandidate;
+
+/* ---- the job pool (pool.c, schedule.c) ----
+ * A job is one step of one chunk, run on a pool thread with that thread's StepContext. Fields above the
+ * line belong to the worker (the mutex), the rest to the pool's lock. */
+typedef enum UpdateJobStatus {
+    UPDATE_JOB_QUEUED = 1,   /* waiting for a pool thread */
+    UPDATE_JOB_RUNNING,      /* a pool thread runs it */
+    UPDATE_JOB_DONE          /* `result` is set; the worker commits it */
+} UpdateJobStatus;
+
+typedef struct UpdateJob {
+    bool used;                 /* worker: the slot holds a job not yet committed */
+    TerrainChunk *chunk;
+    ChunkState from;           /* the chunk's thread_state when handed over (the step run) */
+    int read_radius;           /* 0: the job reads only its chunk; 1: its 3x3 block (cells, light, shafts) */
+    bool writes_cells;         /* it writes its chunk's cells, light, shafts or light flags */
+    bool stale;                /* a downgrade to `from` or below came meanwhile: the result is dropped */
+    int sky_light;             /* the worker's settings when handed over */
+    float brightness;
+    int season;
+    /* pool lock */
+    UpdateJobStatus status;
+    unsigned long seq;         /* hand-over order: pool threads take the oldest queued job */
+    ChunkState result;
+} UpdateJob;
+
+/* A pool thread's own scratch and the mesher settings last applied to it. */
+typedef struct UpdatePoolThread {
+    struct TerrainUpdater *updater;
+    StepContext step;
+    float brightness;
+    int season;
+} UpdatePoolThread;
+
+typedef struct UpdatePool {
+    int threads;               /* threads that run steps; 1: the worker runs them itself (no pool thread) */
+    int capacity;              /* job slots: 2 per pool thread (1 inline) */
+    UpdateJob *jobs;
+    int in_flight;             /* worker: slots used */
+    pthread_t *handles;
+    UpdatePoolThread *workers;
+    int started;               /* pool threads started */
+    pthread_mutex_t lock;
+    pthread_cond_t job_cond;   /* pool threads wait for a queued job (or for the pause to end) */
+    pthread_cond_t done_cond;  /* the scheduler waits for a finished job or a wake */
+    pthread_cond_t idle_cond;  /* a pause waits for the running jobs to end */
+    unsigned long next_seq;
+    int queued, running, done; /* jobs in each status */
+    bool paused;               /* no job starts (the Terrain's table changes, or a save on the main thread) */
+    bool wake;                 /* the exchange posted work, or quit */
+    bool quit;
+} UpdatePool;
 
 /* A growable array of elements of one type; see update_array_push. */
 typedef struct UpdateArray {
@@ -80,19 +138,18 @@ struct TerrainUpdater {
     int unsaved_kept;              /* kept chunks whose save failed (last release scan) */
     int unsaved_example_x, unsaved_example_z; /* one of them, for the log */
     UpdateArray downgrades;        /* PendingDowngrade, consumed by the exchange */
+    bool pool_paused;              /* this exchange paused the job pool to change the Terrain's table */
     UpdateArray ready_meshes;      /* ReadyMesh scratch, delivered after the lock is dropped */
     UpdaterStats stats;
 
     /* shared (mutex) */
     pthread_mutex_t mutex;
-    pthread_cond_t work_cond;      /* worker waits here when idle */
     pthread_cond_t main_cond;      /* worker waits here while the main thread wants the lock */
     pthread_cond_t io_cond;        /* main waits here for io_busy to clear (updater_save_all) */
     atomic_int main_waiting;       /* > 0: the main thread is waiting for / holding the lock */
     pthread_t thread;
     bool thread_started;
     bool quit;
-    bool work_posted;              /* the exchange changed something: an idle worker rescans */
     bool io_busy;                  /* the worker is inside storage->save without the lock */
     const TerrainChunk *saving;    /* while io_busy: the live chunk whose snapshot is being written */
     char last_save_error[256];     /* the reason of the last failed save ("" if none yet) */
@@ -103,13 +160,20 @@ struct TerrainUpdater {
     UpdateArray failed_saves;      /* AutosaveEntry: autosaves that failed; main restores the counter */
     long steps_done;
     int packed_since_trim;         /* worker: chunks idle packing packed since the last malloc_trim (worker.c) */
+    bool sweep_pending;            /* worker: steps were committed since the last sweep for settled chunks */
     bool idle_pack_pending;        /* worker: hot chunks wait for UPDATE_IDLE_PACK_DELAY exchanges */
     uint32_t exchanges;            /* exchanges so far (written in the exchange, under the mutex) */
     long chunks_saved;
 
     /* worker */
     UpdateLocation worker_locations[UPDATE_MAX_LOCATIONS];
-    StepContext step;
+    StepContext step;              /* the worker's own scratch: loads, and every step when threads == 1 */
+    float worker_brightness;       /* the mesher settings jobs take (copied in the exchange) */
+    int worker_season;
+    UpdateArray candidates;        /* StepCandidate scratch of the scheduler (schedule.c) */
+    UpdatePool pool;
+    int dispatch_budget;           /* most jobs the scheduler may still hand over (updater_run_steps) */
+    long other_units;              /* units of work that were not steps: releases, saves, idle packs */
     TerrainChunk *snapshot;        /* autosave copy of a live chunk */
 };
 
@@ -123,6 +187,49 @@ void update_array_free(UpdateArray *array);
 
 /* Chebyshev distance in chunks from chunk (cx, cz) to the location's chunk. */
 int update_location_distance(const UpdateLocation *location, int cx, int cz);
+
+/* pool.c: the pool threads. create/destroy run before the worker starts and after it stopped. */
+StResult update_pool_create(TerrainUpdater *updater, int threads);
+void update_pool_destroy(TerrainUpdater *updater);
+/* Hands a filled slot over (mutex held). With threads == 1 the job runs at once on the caller's thread. */
+void update_pool_submit(TerrainUpdater *updater, UpdateJob *job);
+/* Moves up to `max` finished jobs into `out` (mutex held); their slots stay used until committed. */
+int update_pool_take_done(TerrainUpdater *updater, UpdateJob **out, int max);
+/* Frees a committed slot (mutex held). */
+void update_pool_release(TerrainUpdater *updater, UpdateJob *job);
+/* Mutex held on entry and on return; dropped while waiting for a finished job, a wake or quit. */
+void update_pool_wait(TerrainUpdater *updater);
+/* Wakes the scheduler waiting in update_pool_wait (any thread; the exchange holds the mutex). */
+void update_pool_wake(TerrainUpdater *updater);
+/* No job starts after this returns, and none is running (mutex held: the main thread changes the
+ * Terrain's table or saves). update_pool_resume lets them run again. Not nested. */
+void update_pool_pause(TerrainUpdater *updater);
+void update_pool_resume(TerrainUpdater *updater);
+/* Jobs waiting for a thread and jobs running (any thread; for the F3 overlay). */
+void update_pool_counts(TerrainUpdater *updater, int *queued, int *running);
+
+/* schedule.c: the footprint rule (see its design note). Mutex held. */
+/* Whether a job of chunk `c` with this footprint may start now beside the jobs in flight. */
+bool update_job_conflicts(const TerrainUpdater *updater, const TerrainChunk *c, int read_radius, bool writes);
+/* Whether a job in flight reads or writes chunk `c` (its cells, light, flags, form or geometry). */
+bool update_chunk_in_footprint(const TerrainUpdater *updater, const TerrainChunk *c);
+/* Marks stale every job in flight whose footprint holds `c` (the exchange detaches it). */
+void update_jobs_drop_near(TerrainUpdater *updater, const TerrainChunk *c);
+/* Whether `c` itself has a job in flight. */
+bool update_chunk_in_flight(const TerrainUpdater *updater, const TerrainChunk *c);
+/* Commits finished jobs (in chunk order) and hands new ones over; false when it did neither. With one
+ * thread the job handed over has run already and is committed too (one call, one step). */
+bool update_schedule_run(TerrainUpdater *updater);
+/* Commits the finished jobs; returns how many advanced a chunk. */
+int update_schedule_commit(TerrainUpdater *updater);
+/* worker.c: after a committed step of `chunk`: stamps or packs the hot chunks of its 3x3 block. */
+void update_pack_settled(TerrainUpdater *updater, const TerrainChunk *chunk);
+/* worker.c: the active locations in chunk coordinates and a chunk's target state. */
+typedef struct WorkerArea {
+    int cx, cz, visibility, content;
+} WorkerArea;
+int update_worker_areas(const TerrainUpdater *updater, WorkerArea areas[UPDATE_MAX_LOCATIONS]);
+ChunkState update_worker_target(const WorkerArea *areas, int area_count, const TerrainChunk *chunk, int *distance);
 
 /* worker.c: runs one unit of worker work (a released chunk, an autosave, or a chunk step) with the mutex
  * held. Returns false when there is nothing to do. */

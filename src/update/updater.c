@@ -4,10 +4,12 @@
  * Design. One pthread runs update_worker_do_one in a loop while holding the mutex, so every unit of work
  * is atomic with respect to the exchange. Between units it checks `main_waiting` (an atomic counter the
  * main thread raises before it locks) and, if the main thread wants in, waits on main_cond: pthread
- * mutexes are not fair, and without this the worker could re-take the lock before main wakes. With no
- * work the worker sleeps on work_cond until an exchange posts some. Shutdown: set quit, signal, join,
- * then free. In non-threaded mode there is no thread and updater_run_steps runs the same units on the
- * caller's thread, so tests exercise exactly the code the game runs.
+ * mutexes are not fair, and without this the worker could re-take the lock before main wakes. With
+ * nothing to do now the worker sleeps in update_pool_wait (the lock dropped) until a job finishes or an
+ * exchange posts work. Shutdown: set quit, wake, join the worker, stop the pool, then free. In non-threaded
+ * mode there is no worker thread and updater_run_steps runs the same units on the caller's thread (the pool
+ * threads, if any, run the jobs meanwhile; none is left in flight when it returns), so tests exercise
+ * exactly the code the game runs.
  *
  * Downgrades lower the main thread's state at once and are queued for the worker; the exchange applies
  * them to thread_state before it copies thread states back, so a pending downgrade always wins. */
@@ -15,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "strata/log.h"
 #include "strata/thread_priority.h"
@@ -81,12 +84,13 @@ static void *update_worker_main(void *arg)
         while (atomic_load(&u->main_waiting) > 0 && !u->quit) pthread_cond_wait(&u->main_cond, &u->mutex);
         if (u->quit) break;
         if (update_worker_do_one(u)) continue;
-        while (!u->work_posted && !u->quit) pthread_cond_wait(&u->work_cond, &u->mutex);
-        u->work_posted = false;
+        update_pool_wait(u); /* a job finished, the exchange posted work, or quit */
     }
     pthread_mutex_unlock(&u->mutex);
     return NULL;
 }
+
+static int updater_env_threads(void);
 
 StResult updater_create(const UpdaterConfig *config, TerrainUpdater **out)
 {
@@ -103,14 +107,22 @@ StResult updater_create(const UpdaterConfig *config, TerrainUpdater **out)
     u->sky_light = config->sky_light < 0 ? 0 : config->sky_light > LIGHT_MAX ? LIGHT_MAX : config->sky_light;
     u->brightness = 0.5f;              /* the mesher's defaults (mesher.h) */
     u->season = MESHER_SEASON_SUMMER;
+    u->dispatch_budget = INT_MAX;
+    u->worker_brightness = u->brightness;
+    u->worker_season = u->season;
     atomic_init(&u->main_waiting, 0);
     pthread_mutex_init(&u->mutex, NULL);
-    pthread_cond_init(&u->work_cond, NULL);
     pthread_cond_init(&u->main_cond, NULL);
     pthread_cond_init(&u->io_cond, NULL);
 
     StResult rc = step_context_init(&u->step, u->terrain, u->generator, u->blocks, u->storage, u->sky_light);
     if (rc != ST_OK) {
+        updater_destroy(u);
+        return rc;
+    }
+    int threads = config->threads > 0 ? config->threads : updater_env_threads();
+    if (threads <= 0) threads = config->threaded ? updater_default_threads() : 1;
+    if ((rc = update_pool_create(u, threads)) != ST_OK) {
         updater_destroy(u);
         return rc;
     }
@@ -137,11 +149,13 @@ void updater_destroy(TerrainUpdater *u)
     if (u->thread_started) {
         update_main_lock(u); /* the worker yields between units, as for an exchange */
         u->quit = true;
-        pthread_cond_broadcast(&u->work_cond);
+        update_pool_wake(u);
         update_main_unlock(u);
         pthread_join(u->thread, NULL);
         u->thread_started = false;
     }
+    /* Jobs still in flight finish on their threads; their results are dropped with the pool. */
+    update_pool_destroy(u);
     /* Hand every chunk back in a clean state: released ones to the pool, live ones without geometry
      * (the Terrain cannot free mesher memory). Meshes not yet delivered die here. */
     for (int i = 0; i < u->released.count; i++) {
@@ -172,6 +186,7 @@ void updater_destroy(TerrainUpdater *u)
 
     step_context_free(&u->step);
     chunk_destroy(u->snapshot);
+    update_array_free(&u->candidates);
     update_array_free(&u->downgrades);
     update_array_free(&u->ready_meshes);
     update_array_free(&u->released);
@@ -180,7 +195,6 @@ void updater_destroy(TerrainUpdater *u)
     update_array_free(&u->failed_saves);
     pthread_cond_destroy(&u->io_cond);
     pthread_cond_destroy(&u->main_cond);
-    pthread_cond_destroy(&u->work_cond);
     pthread_mutex_destroy(&u->mutex);
     free(u);
 }
@@ -227,6 +241,8 @@ void updater_downgrade_chunk(TerrainUpdater *u, TerrainChunk *chunk, ChunkState 
 {
     update_queue_downgrade(u, chunk, state, false);
 }
+
+const BlockRegistry *updater_blocks(const TerrainUpdater *u) { return u->blocks; }
 
 void updater_downgrade_chunk_edited(TerrainUpdater *u, TerrainChunk *chunk, ChunkState state)
 {
@@ -330,9 +346,50 @@ void updater_get_stats(const TerrainUpdater *u, UpdaterStats *stats)
 int updater_run_steps(TerrainUpdater *u, int max_steps)
 {
     if (u->threaded) return 0;
-    int done = 0;
     pthread_mutex_lock(&u->mutex);
-    while (done < max_steps && update_worker_do_one(u)) done++;
+    /* Units: committed steps, plus releases, saves and packs. Jobs are handed over only while the budget
+     * has room, so run_steps(u, 1) steps one chunk whatever the thread count. */
+    long steps0 = u->steps_done, other0 = u->other_units;
+#define RUN_DONE ((int)(u->steps_done - steps0 + u->other_units - other0))
+    while (RUN_DONE < max_steps) {
+        u->dispatch_budget = max_steps - RUN_DONE - u->pool.in_flight;
+        if (update_worker_do_one(u)) continue;
+        if (u->pool.in_flight == 0) break;
+        update_pool_wait(u);
+    }
+    /* The caller may read and edit chunks next: nothing stays in flight. */
+    while (u->pool.in_flight > 0) {
+        update_pool_wait(u);
+        update_schedule_commit(u);
+    }
+    int done = RUN_DONE;
+#undef RUN_DONE
+    u->dispatch_budget = INT_MAX;
     pthread_mutex_unlock(&u->mutex);
     return done;
+}
+
+/* STRATA_THREADS=N (tests, sanitizer runs): the thread count of every updater whose config says 0. */
+static int updater_env_threads(void)
+{
+    const char *text = getenv("STRATA_THREADS");
+    if (!text || !*text) return 0;
+    char *end = NULL;
+    long n = strtol(text, &end, 10);
+    if (*end || n < 1 || n > 64) {
+        log_warn("update", "STRATA_THREADS='%s' is not a number 1..64; ignored", text);
+        return 0;
+    }
+    return (int)n;
+}
+
+int updater_default_threads(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 1 ? (int)(cores - 1) : 1;
+}
+
+int updater_threads(const TerrainUpdater *u)
+{
+    return u->pool.threads;
 }

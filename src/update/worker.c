@@ -80,12 +80,17 @@ static bool worker_can_save(const TerrainUpdater *u)
 }
 
 /* A released chunk (detached, nothing to save): free its geometry, hand it back for recycling. */
-static void worker_finish_released(TerrainUpdater *u)
+static bool worker_finish_released(TerrainUpdater *u)
 {
-    TerrainChunk *chunk = UPDATE_ARRAY_AT(&u->released, TerrainChunk *, 0);
+    /* The first one no job in flight reads (a job that started before the release still may). */
+    int at = 0;
+    while (at < u->released.count && update_chunk_in_footprint(u, UPDATE_ARRAY_AT(&u->released, TerrainChunk *, at)))
+        at++;
+    if (at == u->released.count) return false;
+    TerrainChunk *chunk = UPDATE_ARRAY_AT(&u->released, TerrainChunk *, at);
     /* Keep release order (first released, first done); the list is short. */
-    memmove(u->released.data, (TerrainChunk **)u->released.data + 1,
-            (size_t)(u->released.count - 1) * sizeof(TerrainChunk *));
+    memmove((TerrainChunk **)u->released.data + at, (TerrainChunk **)u->released.data + at + 1,
+            (size_t)(u->released.count - at - 1) * sizeof(TerrainChunk *));
     u->released.count--;
     update_free_chunk_geometry(chunk);
     TerrainChunk **slot = update_array_push(&u->returned, sizeof *slot);
@@ -95,15 +100,21 @@ static void worker_finish_released(TerrainUpdater *u)
         /* Cannot hand it back: it stays detached; terrain_destroy still frees it. */
         log_error("update", "out of memory returning chunk %d,%d to the pool", chunk->coord_x, chunk->coord_z);
     }
+    return true;
 }
 
 /* A background save of a live chunk (an autosave, or the save of a chunk being released), through a
  * snapshot. */
-static void worker_autosave_one(TerrainUpdater *u)
+static bool worker_autosave_one(TerrainUpdater *u)
 {
-    AutosaveEntry entry = UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, 0);
-    memmove(u->autosave.data, (AutosaveEntry *)u->autosave.data + 1,
-            (size_t)(u->autosave.count - 1) * sizeof(AutosaveEntry));
+    /* The first one whose chunk has no job in flight (a job may be writing its shafts or light). */
+    int at = 0;
+    while (at < u->autosave.count && update_chunk_in_flight(u, UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, at).chunk))
+        at++;
+    if (at == u->autosave.count) return false;
+    AutosaveEntry entry = UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, at);
+    memmove((AutosaveEntry *)u->autosave.data + at, (AutosaveEntry *)u->autosave.data + at + 1,
+            (size_t)(u->autosave.count - at - 1) * sizeof(AutosaveEntry));
     u->autosave.count--;
 
     TerrainChunk *snap = u->snapshot;
@@ -119,23 +130,20 @@ static void worker_autosave_one(TerrainUpdater *u)
     memcpy(snap->shafts, live->shafts, sizeof snap->shafts); /* shafts are written only by the worker */
     chunk_copy_cells_out(live, chunk_cell_view(snap).cells);   /* relaxed loads: main may be editing live */
 
-    if (worker_save_unlocked(u, live, snap) == ST_OK) return;
+    if (worker_save_unlocked(u, live, snap) == ST_OK) return true;
     /* Main gives the counter back at the next exchange. The chunk is still in the Terrain: main never
      * detaches a chunk while `saving` names it. The exchange reserved room for this record when it
      * queued the save, so the push cannot fail. */
     AutosaveEntry *failed = update_array_push(&u->failed_saves, sizeof *failed);
     if (failed) *failed = entry;
     else log_error("update", "out of memory recording the failed save of chunk %d,%d", live->coord_x, live->coord_z);
+    return true;
 }
 
 /* ---- choosing and stepping a chunk ---- */
 
 /* The active locations in chunk coordinates, computed once per scan. */
-typedef struct WorkerArea {
-    int cx, cz, visibility, content;
-} WorkerArea;
-
-static int worker_areas(const TerrainUpdater *u, WorkerArea areas[UPDATE_MAX_LOCATIONS])
+int update_worker_areas(const TerrainUpdater *u, WorkerArea areas[UPDATE_MAX_LOCATIONS])
 {
     int n = 0;
     for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) {
@@ -148,7 +156,7 @@ static int worker_areas(const TerrainUpdater *u, WorkerArea areas[UPDATE_MAX_LOC
 }
 
 /* The state a chunk should reach, or CHUNK_STATE_NOT_LOADED when no location wants it stepped. */
-static ChunkState worker_target(const WorkerArea *areas, int area_count, const TerrainChunk *chunk, int *distance)
+ChunkState update_worker_target(const WorkerArea *areas, int area_count, const TerrainChunk *chunk, int *distance)
 {
     ChunkState target = CHUNK_STATE_NOT_LOADED;
     int nearest = INT_MAX;
@@ -166,19 +174,20 @@ static ChunkState worker_target(const WorkerArea *areas, int area_count, const T
 
 /* ---- packing chunks that left the working set ---- */
 
-#define UPDATE_HOT_SOFT   640   /* scratches in use (160 MiB) under which stepping packs nothing */
 #define UPDATE_HOT_BUDGET 1024  /* a safety net: past it, chunks unused for UPDATE_HOT_AGE steps are packed */
 #define UPDATE_HOT_AGE    64
-#define UPDATE_SWEEP_EVERY 32   /* steps between sweeps for settled hot chunks past the soft budget */
+#define UPDATE_SWEEP_EVERY 32   /* steps between sweeps for settled hot chunks */
 #define UPDATE_IDLE_PACK_DELAY 30 /* exchanges (frames) a chunk a step used stays hot when idle */
 #define UPDATE_TRIM_AFTER 64      /* chunks packed at idle before the freed heap is trimmed */
 #define UPDATE_IDLE_SPARES 9      /* pooled scratches kept then (an edit's 3x3 unpacks without malloc) */
 
 /* Packs a chunk; a Valid one also drops its slice geometry (kept only to remesh a few slices after an
  * edit: it is several times the packed cells, so a cold chunk rebuilds all its slices when next meshed).
- * Between the two vertex passes the geometry is half a mesh and stays. */
+ * Between the two vertex passes the geometry is half a mesh and stays. Never a chunk inside a job's
+ * footprint (the callers check): packing changes its form. */
 static bool worker_pack(TerrainChunk *k)
 {
+    k->worker_schedule &= ~UPDATE_WORKER_FLAG_NEAR_EDIT;
     if (k->thread_state == CHUNK_STATE_VALID) {
         chunk_geometry_destroy(k->worker_geometry);
         k->worker_geometry = NULL;
@@ -186,130 +195,87 @@ static bool worker_pack(TerrainChunk *k)
     return chunk_pack(k);
 }
 
-/* Whether nobody needs the chunk's cells soon: it and its 8 neighbours have reached the states the
- * locations want (a chunk reads its neighbours' cells only on its way there). */
+/* Whether chunk n has no step left that reads its 3x3 block (self: no step left at all): it is at its
+ * target, blocked, or one of its neighbours is missing (the content area's outer ring, whose outer
+ * neighbours are never allocated, can never propagate or mesh; self: once past sunlight). */
+static bool worker_done_reading(const TerrainUpdater *u, const WorkerArea *areas, int area_count,
+                                const TerrainChunk *n, bool self)
+{
+    int distance;
+    if (n->thread_state >= update_worker_target(areas, area_count, n, &distance)) return true;
+    if (n->worker_schedule & UPDATE_WORKER_FLAG_BLOCKED) return true;
+    if (self && n->thread_state < CHUNK_STATE_INVALID_PROPAGATED_LIGHT) return false;
+    return updater_neighbours_ready(u->terrain, n, CHUNK_STATE_NOT_LOADED, NULL) == NEIGHBOURS_MISSING;
+}
+
+/* Whether nobody needs the chunk's cells soon: neither it nor a neighbour has a step left that reads
+ * them (a chunk reads its neighbours' cells only on its way to its target). */
 static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int area_count, const TerrainChunk *k)
 {
     for (int dz = -1; dz <= 1; dz++) {
         for (int dx = -1; dx <= 1; dx++) {
             const TerrainChunk *n = (dx || dz) ? terrain_get_chunk(u->terrain, k->coord_x + dx, k->coord_z + dz) : k;
-            int distance;
-            if (n && n->thread_state < worker_target(areas, area_count, n, &distance)) return false;
+            if (n && !worker_done_reading(u, areas, area_count, n, n == k)) return false;
         }
     }
     return true;
 }
 
-/* After stepping `chunk`: stamps the hot chunks of its 3x3 block as used now. Packing is work on the
- * worker's one thread, paid before the world is ready, so while fewer than UPDATE_HOT_SOFT scratches are
- * in use nothing is packed here (a world of view distance 8 loads all hot, as the flat layout did, and
- * the idle worker packs it afterwards). Past the soft budget the settled hot chunks of the block are
- * packed (unless an edit downgraded it: the next edit is likely nearby, so that block stays hot until
- * the idle delay), every UPDATE_SWEEP_EVERY steps every settled hot chunk (those that settled under the
- * soft budget), and past the hard budget the hot chunks that no step used for a while. */
-static void worker_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
+/* A hot chunk the worker may pack now: no job in flight reads or writes it, and no edit used it in the
+ * last UPDATE_IDLE_PACK_DELAY exchanges. */
+static bool worker_may_pack(const TerrainUpdater *u, const TerrainChunk *k)
 {
-    bool soft = chunk_scratch_in_use() <= UPDATE_HOT_SOFT;
+    if (update_chunk_in_footprint(u, k) || !chunk_is_hot(k)) return false;
+    return !(k->worker_schedule & UPDATE_WORKER_FLAG_NEAR_EDIT) ||
+           u->exchanges - k->worker_hot_exchange >= UPDATE_IDLE_PACK_DELAY;
+}
+
+/* Packs every settled hot chunk that no job reads and no edit made hot; returns how many. */
+static int worker_sweep_settled(TerrainUpdater *u, const WorkerArea *areas, int area_count)
+{
+    int packed = 0;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+        if (!(k->worker_schedule & UPDATE_WORKER_FLAG_EDITED) && worker_may_pack(u, k) &&
+            worker_settled(u, areas, area_count, k))
+            packed += worker_pack(k);
+    }
+    return packed;
+}
+
+/* After a committed step of `chunk`: a chunk turns cold as soon as it is settled (it and its neighbours
+ * are at their targets: the last neighbour that reads it is done), so a loading world stays mostly packed
+ * (chunks_hot_at_ready in strata-bench) and each chunk is packed about once. The hot chunks of the block
+ * that are not settled are stamped as used now. A block an edit downgraded stays hot until the idle delay
+ * (the next edit is likely nearby). Every UPDATE_SWEEP_EVERY steps every settled hot chunk is packed
+ * (those skipped because a job read them then), and past UPDATE_HOT_BUDGET scratches the hot chunks that
+ * no step used for a while. */
+void update_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
+{
     WorkerArea areas[UPDATE_MAX_LOCATIONS];
-    int area_count = soft ? 0 : worker_areas(u, areas);
-    bool edited = chunk->worker_flags & UPDATE_WORKER_FLAG_EDITED; /* edits nearby: stay hot a while */
+    int area_count = update_worker_areas(u, areas);
+    bool stay_hot = chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED; /* an edit's block stays hot a while */
+    /* Every chunk of the block has `chunk` among its 3x3: none is settled while `chunk` still has a step
+     * that reads its block (most commits), so the settled tests are skipped then. */
+    if (!stay_hot && !worker_done_reading(u, areas, area_count, chunk, false)) stay_hot = true;
     for (int dz = -1; dz <= 1; dz++) {
         for (int dx = -1; dx <= 1; dx++) {
             TerrainChunk *k = terrain_get_chunk(u->terrain, chunk->coord_x + dx, chunk->coord_z + dz);
-            if (!k || !chunk_is_hot(k)) continue;
-            if (!soft && !edited && worker_settled(u, areas, area_count, k)) worker_pack(k);
+            if (!k || update_chunk_in_footprint(u, k) || !chunk_is_hot(k)) continue;
+            if (!stay_hot && worker_may_pack(u, k) && worker_settled(u, areas, area_count, k)) worker_pack(k);
             else {
                 k->worker_hot_stamp = (uint32_t)u->steps_done;
                 k->worker_hot_exchange = u->exchanges;
+                if (chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED) k->worker_schedule |= UPDATE_WORKER_FLAG_NEAR_EDIT;
             }
         }
     }
-    if (soft) return;
-    if (u->steps_done % UPDATE_SWEEP_EVERY == 0) {
-        /* chunks that settled while stepping packed nothing are in no stepped block any more: sweep */
-        for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
-            TerrainChunk *k = terrain_chunk_at(u->terrain, i);
-            if (chunk_is_hot(k) && !(k->worker_flags & UPDATE_WORKER_FLAG_EDITED) &&
-                worker_settled(u, areas, area_count, k))
-                worker_pack(k);
-        }
-    }
+    u->sweep_pending = true;
+    if (u->steps_done % UPDATE_SWEEP_EVERY == 0) worker_sweep_settled(u, areas, area_count);
     if (chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *k = terrain_chunk_at(u->terrain, i);
-        if (chunk_is_hot(k) && (uint32_t)u->steps_done - k->worker_hot_stamp > UPDATE_HOT_AGE) worker_pack(k);
-    }
-}
-
-/* The chunk to step so that `chunk` progresses (itself or a neighbour that is behind), or NULL when a
- * neighbour is missing. Depth is bounded: vertices wait on propagated light, which waits on sunlight,
- * which reads no neighbours. */
-static TerrainChunk *worker_resolve(const TerrainUpdater *u, TerrainChunk *chunk, int depth)
-{
-    ChunkState required = updater_step_neighbour_requirement(chunk->thread_state);
-    if (required == CHUNK_STATE_NOT_LOADED) return chunk;
-    TerrainChunk *behind = NULL;
-    switch (updater_neighbours_ready(u->terrain, chunk, required, &behind)) {
-    case NEIGHBOURS_READY: return chunk;
-    case NEIGHBOURS_MISSING: return NULL;
-    case NEIGHBOURS_BEHIND: break;
-    }
-    return depth < CHUNK_STATE_COUNT ? worker_resolve(u, behind, depth + 1) : NULL;
-}
-
-/* Whether candidate a (edited rank, distance, state) should be stepped before b. */
-static bool worker_better(const StepCandidate *a, const StepCandidate *b)
-{
-    if (a->edited_rank != b->edited_rank) return a->edited_rank < b->edited_rank;
-    if (a->distance != b->distance) return a->distance < b->distance;
-    if (a->state != b->state) return a->state < b->state;
-    /* Reproducible tie-break: chunk coordinates. */
-    if (a->chunk->coord_z != b->chunk->coord_z) return a->chunk->coord_z < b->chunk->coord_z;
-    return a->chunk->coord_x < b->chunk->coord_x;
-}
-
-/* The best chunk below its target that is not known to be blocked, or NULL. */
-static TerrainChunk *worker_find_best(TerrainUpdater *u)
-{
-    StepCandidate best = {0};
-    WorkerArea areas[UPDATE_MAX_LOCATIONS];
-    int area_count = worker_areas(u, areas);
-    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
-        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
-        int distance;
-        ChunkState target = worker_target(areas, area_count, chunk, &distance);
-        if (chunk->thread_state >= target) {
-            chunk->worker_flags &= ~UPDATE_WORKER_FLAG_EDITED;
-            continue;
-        }
-        if (chunk->worker_flags & UPDATE_WORKER_FLAG_BLOCKED) continue;
-        StepCandidate c = {
-            .chunk = chunk,
-            .edited_rank = (chunk->worker_flags & UPDATE_WORKER_FLAG_EDITED) ? 0 : 1,
-            .distance = distance,
-            .state = chunk->thread_state,
-        };
-        if (!best.chunk || worker_better(&c, &best)) best = c;
-    }
-    return best.chunk;
-}
-
-/* Steps the best chunk. A candidate that cannot progress (a neighbour is missing) is marked blocked and
- * skipped until the exchange changes something (allocations are the only cure), so the scan stays one
- * linear pass per step and an idle worker does not spin on the outer ring. */
-static bool worker_step_best(TerrainUpdater *u)
-{
-    for (;;) {
-        TerrainChunk *candidate = worker_find_best(u);
-        if (!candidate) return false;
-        TerrainChunk *chunk = worker_resolve(u, candidate, 0);
-        if (!chunk || !updater_step_chunk(chunk, &u->step)) {
-            candidate->worker_flags |= UPDATE_WORKER_FLAG_BLOCKED;
-            continue;
-        }
-        u->steps_done++;
-        worker_pack_settled(u, chunk);
-        return true;
+        if (worker_may_pack(u, k) && (uint32_t)u->steps_done - k->worker_hot_stamp > UPDATE_HOT_AGE) worker_pack(k);
     }
 }
 
@@ -334,6 +300,7 @@ static bool worker_pack_one(TerrainUpdater *u)
     bool deferred = false;
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+        if (update_chunk_in_footprint(u, k)) continue;
         if (!chunk_is_hot(k) && !(k->thread_state == CHUNK_STATE_VALID && k->worker_geometry)) continue;
         if (u->exchanges - k->worker_hot_exchange < UPDATE_IDLE_PACK_DELAY) {
             deferred = true;
@@ -351,15 +318,32 @@ static bool worker_pack_one(TerrainUpdater *u)
 
 bool update_worker_do_one(TerrainUpdater *u)
 {
-    if (u->released.count > 0) {
-        worker_finish_released(u);
+    if (u->released.count > 0 && worker_finish_released(u)) {
+        u->other_units++;
         return true;
     }
     if (u->autosave.count > 0) {
-        if (worker_can_save(u)) worker_autosave_one(u);
-        else u->autosave.count = 0;
-        return true;
+        if (!worker_can_save(u)) {
+            u->autosave.count = 0;
+        } else if (worker_autosave_one(u)) {
+            u->other_units++;
+            return true;
+        }
     }
-    if (worker_step_best(u)) return true;
-    return worker_pack_one(u);
+    if (update_schedule_run(u)) return true;
+    if (u->pool.in_flight > 0) return false; /* wait for a job; pack when nothing runs */
+    if (u->sweep_pending) {
+        /* nothing to step: the chunks that settled since the last sweep (the content area's outer ring
+         * settles when the scheduler finds it blocked, after the last step) turn cold now */
+        u->sweep_pending = false;
+        WorkerArea areas[UPDATE_MAX_LOCATIONS];
+        int area_count = update_worker_areas(u, areas);
+        if (worker_sweep_settled(u, areas, area_count) > 0) {
+            u->other_units++;
+            return true;
+        }
+    }
+    if (!worker_pack_one(u)) return false;
+    u->other_units++;
+    return true;
 }

@@ -59,6 +59,23 @@ static const BlockFaceKey BLOCK_FACE_KEYS[] = {
 #define BLOCK_FACE_KEY_COUNT (int)(sizeof BLOCK_FACE_KEYS / sizeof BLOCK_FACE_KEYS[0])
 #define BLOCK_FACE_KEY_LIST "all|side|top|bottom|pos_z|pos_x|neg_z|neg_x"
 
+void block_shape_bounds(BlockShape shape, float lo[3], float hi[3])
+{
+    /* in 16ths of a block, as mesher_shapes.c draws them (torch: 7..9 drawn, 6..10 aimed) */
+    int l[3] = {0, 0, 0}, h[3] = {16, 16, 16};
+    switch (shape) {
+    case BLOCK_SHAPE_LAYER: h[1] = 2; break;
+    case BLOCK_SHAPE_TORCH: l[0] = l[2] = 6; h[0] = h[2] = 10; h[1] = 10; break;
+    case BLOCK_SHAPE_CROSS: l[0] = l[2] = 2; h[0] = h[2] = 14; break;
+    case BLOCK_SHAPE_NONE: h[0] = h[1] = h[2] = 0; break;
+    default: break;
+    }
+    for (int a = 0; a < 3; a++) {
+        lo[a] = (float)l[a] / 16.0f;
+        hi[a] = (float)h[a] / 16.0f;
+    }
+}
+
 const char *block_standard_name(int id)
 {
     return id >= 0 && id < BLOCK_FIRST_FREE ? BLOCK_STANDARD_NAMES[id] : NULL;

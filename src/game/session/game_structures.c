@@ -1,7 +1,8 @@
 /* game_structures.c — structures in the game: goto_structure, runtime stations and their examine text.
  *
  * Design: the station manifest (assets/stations.json, station.h) is loaded before the window,
- * so a script's unknown station type fails early. `station TYPE` targets up to STATION_REACH blocks away;
+ * so a script's unknown station type fails early (models deferred: game_structures_load_models voxelizes them
+ * once the world is open, on its opener thread, through the cache beside the world, voxel_model.h). `station TYPE` targets up to STATION_REACH blocks away;
  * the station's footprint is centred on the targeted column, its flat zone (footprint + padding, the
  * manifest's blend) is registered in a runtime FlatZoneSet at the surface height at the centre, the loaded
  * terrain is flattened with terrain_tool_flatten (radius: the zone's core half-diagonal doubled, so the
@@ -24,6 +25,7 @@
 #include "strata/log.h"
 #include "strata/station.h"
 #include "strata/terrain_tools.h"
+#include "strata/voxel_model.h"
 
 #define STRUCT_TAG "structures"
 #define GOTO_RADIUS 8192
@@ -53,12 +55,20 @@ StResult game_structures_create(const char *asset_dir, const BlockRegistry *bloc
     s->next_zone_id = 1;
     char path[WORLD_SESSION_PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/stations.json", asset_dir);
-    StResult rc = station_manifest_load(path, blocks, &s->manifest);
+    StResult rc = station_manifest_load_deferred(path, blocks, &s->manifest);
     if (rc != ST_OK) return rc;
     if ((rc = script_resolve_stations(script, &s->manifest)) != ST_OK) return rc;
     s->zones = flat_zone_set_create(0);
     if (!s->zones) return st_fail(ST_ERR_NOMEM, "structures: out of memory");
     return ST_OK;
+}
+
+StResult game_structures_load_models(GameStructures *s, const char *asset_dir, const WorldSession *ws)
+{
+    char path[WORLD_SESSION_PATH_MAX + 32], cache[WORLD_SESSION_PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/stations.json", asset_dir);
+    voxel_model_cache_dir(ws->dir, ws->serializer && !ws->read_only, cache, sizeof cache);
+    return station_manifest_load_models(&s->manifest, path, ws->blocks, cache);
 }
 
 void game_structures_destroy(GameStructures *s)

@@ -18,6 +18,9 @@
 
 StResult game_structures_create(const char *asset_dir, const BlockRegistry *blocks, Script *script,
                                 GameStructures **out);
+/* The manifest's models (deferred by create), voxelized through the cache beside the world (voxel_model.h);
+ * after world_session_open, on the opener thread. */
+StResult game_structures_load_models(GameStructures *s, const char *asset_dir, const WorldSession *ws);
 void game_structures_destroy(GameStructures *s);   /* NULL ok */
 /* goto_structure: the nearest structure of the command's type within range of the player, as feet coordinates
  * in dest (the caller teleports there); ST_ERR_STATE "FILE:LINE: ..." when there is none. */

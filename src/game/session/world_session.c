@@ -26,6 +26,7 @@
 #include "strata/log.h"
 #include "strata/rng.h"
 #include "strata/serializer.h"
+#include "strata/spawn.h"
 
 #define WS_TAG "game"
 
@@ -52,7 +53,8 @@ static uint64_t random_seed(void)
     return x & 0x7FFFFFFFull;
 }
 
-/* A bare name ("mine") lives in the default worlds folder; anything with a slash is a path. */
+/* A bare name ("mine") lives in the default worlds folder; anything with a slash is a path. Nothing is made here:
+ * creating a world makes its folder and the parents it lacks (serializer_open). */
 static StResult resolve_world_dir(const char *arg, char *out, size_t size)
 {
     if (strchr(arg, '/') || !strcmp(arg, ".") || !strcmp(arg, "..")) {
@@ -62,7 +64,6 @@ static StResult resolve_world_dir(const char *arg, char *out, size_t size)
     char base[WORLD_SESSION_PATH_MAX];
     StResult rc = serializer_default_worlds_dir(base, sizeof base);
     if (rc != ST_OK) return rc;
-    if ((rc = fileio_make_dirs(base)) != ST_OK) return st_fail_context(rc, "cannot create the worlds folder");
     if ((size_t)snprintf(out, size, "%s/%s", base, arg) >= size) return st_fail(ST_ERR_ARG, "--world: path too long: %s", arg);
     return ST_OK;
 }
@@ -97,6 +98,7 @@ static void init_new_meta(WorldSession *ws)
     const Generator *g = ws->generator;
     int sx = 0, sz = 0;
     g->find_coarse_spawn_position(g, &sx, &sz);
+    spawn_coarse_start(g, sx, sz, &sx, &sz); /* a first view worth it, within a few hundred blocks */
     float h = g->calculate_height(g, (float)sx + 0.5f, (float)sz + 0.5f);
     float top = fmaxf(h, (float)g->ocean_level(g));
     if (!(top >= 0.0f && top < 250.0f)) top = 100.0f;
@@ -161,7 +163,7 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
         if (!opts->new_world) {
             rc = serializer_open(ws->dir, false, &ws->meta, ws->blocks, &ws->serializer);
             if (rc == ST_ERR_NOT_FOUND && opts->no_save)
-                return st_fail(ST_ERR_NOT_FOUND, "--no-save --world %s: there is no world there to look at (--no-save "
+                return st_fail(ST_ERR_ARG, "--no-save --world %s: there is no world there to look at (--no-save "
                                                  "creates nothing)", ws->dir);
             if (rc == ST_OK) {
                 ws->resumed = true;
@@ -175,8 +177,11 @@ StResult world_session_open(WorldSession *ws, const CliOptions *opts, const char
                     log_warn(WS_TAG, "world %s is a %s world: --flat ignored", ws->dir,
                              terrain_mode_name(ws->meta.settings.mode));
                 settings = ws->meta.settings;
+            } else if (rc == ST_ERR_NOT_FOUND && opts->world_dir) {
+                /* A named world that is not there is a typo or a moved folder: make nothing (a bad value, exit 2). */
+                return st_fail(ST_ERR_ARG, "--world %s: there is no world there (add --new to create one)", ws->dir);
             } else if (rc == ST_ERR_NOT_FOUND) {
-                create = true;
+                create = true;   /* the seed's own default world folder */
             } else {
                 return st_fail_context(rc, "cannot open world %s", ws->dir);
             }
@@ -258,6 +263,7 @@ StResult world_session_start(WorldSession *ws, int sky_light)
         .storage = storage,
         .sky_light = sky_light,
         .threaded = true,
+        .threads = ws->threads,
     };
     StResult rc = updater_create(&cfg, &ws->updater);
     if (rc != ST_OK) return st_fail_context(rc, "cannot start the update worker");

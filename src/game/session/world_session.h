@@ -58,6 +58,7 @@ typedef struct WorldSession {
     Serializer *serializer;       /* NULL: an unsaved world */
     Editor *editor;               /* ChangeCell in full, history, behaviours (after world_session_start) */
     size_t history_bytes;         /* the Editor's history bound; 0: HISTORY_DEFAULT_BYTES */
+    int threads;                  /* update worker threads (UpdaterConfig.threads); 0: the default */
     WorldMeta meta;               /* settings in use; the stored player and time when `resumed` */
     bool resumed;                 /* opened an existing world folder */
     bool read_only;               /* --no-save --world: loaded from disk, nothing written (saves are no-ops) */
@@ -125,8 +126,9 @@ void world_session_autosave(WorldSession *ws, const Player *player, const Hotbar
 
 /* New worlds: while ws->spawn_pending, waits until the chunks around the start have their contents, then
  * stands the player on open ground with a view (spawn.h), facing it; where there is none (all sea, all
- * forest), on natural ground nearby or on the highest solid block. Ends the hover. */
-void world_session_place_spawn(WorldSession *ws, Player *player);
+ * forest), on natural ground nearby or on the highest solid block. The view is looked for within the view
+ * distance and a chunk (the chunks there are the ones loading). Ends the hover. */
+void world_session_place_spawn(WorldSession *ws, Player *player, int view_distance);
 
 /* ---- world_session_loading.c: ready, settled, loading ---- */
 

@@ -8,16 +8,16 @@
 
 #include <math.h>
 
-#include "spawn.h"
+#include "strata/spawn.h"
 #include "strata/log.h"
 
-void world_session_place_spawn(WorldSession *ws, Player *player)
+void world_session_place_spawn(WorldSession *ws, Player *player, int view_distance)
 {
     if (!ws->spawn_pending) return;
     const Terrain *t = ws->terrain;
     int x = (int)floor(player->position[0]), z = (int)floor(player->position[2]);
     SpawnChoice choice;
-    SpawnStatus status = spawn_choose(t, ws->blocks, x, z, &choice);
+    SpawnStatus status = spawn_choose_within(t, ws->blocks, x, z, (view_distance + 1) * 16, &choice);
     if (status == SPAWN_NOT_READY) return;
     int ground;
     if (status == SPAWN_FOUND) {

@@ -91,6 +91,9 @@ void hud_fill_info(HudInfo *hud, GameUi *ui, const WorldSession *ws, const Playe
     hud->rss_mb = ui->memory_rss_mb;
     hud->chunks_mb = ui->memory_chunks_mb;
     hud->hot_chunks = ui->memory_hot_chunks;
+    hud->worker_threads = us.threads;
+    hud->jobs_queued = us.jobs_queued;
+    hud->jobs_busy = us.jobs_busy;
     EditorStats es;
     editor_get_stats(ws->editor, &es);
     hud->tool = game_tools_name(tools->tool);

@@ -102,6 +102,21 @@ static void ui_text_centered(Renderer *r, UiRect q, float scale, uint32_t rgba, 
     renderer_ui_text(r, floorf(q.x + (q.w - w) * 0.5f), floorf(q.y + (q.h - h) * 0.5f), scale, rgba, text);
 }
 
+/* Text with a dark outline one UI pixel wide (the text drawn dark at the eight offsets around it, then over
+ * them): it reads over snow, sky and sand alike, where the bare light text vanished. */
+static void ui_text_outlined(Renderer *r, UiRect q, float scale, uint32_t rgba, const char *text)
+{
+    float o = scale < 1.0f ? 1.0f : floorf(scale);
+    uint32_t dark = 0x10101000u | ((rgba & 0xFFu) * 0xB0u / 0xFFu);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if (dx || dy) {
+                UiRect at = {q.x + (float)dx * o, q.y + (float)dy * o, q.w, q.h};
+                ui_text_centered(r, at, scale, dark, text);
+            }
+    ui_text_centered(r, q, scale, rgba, text);
+}
+
 static void ui_draw_hotbar(GameUi *ui, const UiScene *sc)
 {
     Renderer *r = sc->renderer;
@@ -125,7 +140,7 @@ static void ui_draw_hotbar(GameUi *ui, const UiScene *sc)
         snprintf(name, sizeof name, "%s", b->defs[id].name);
         for (char *c = name; *c; c++) if (*c == '_') *c = ' ';
         UiRect band = {first.x, first.y - 14.0f * s, first.w * HOTBAR_SLOTS, 10.0f * s};
-        ui_text_centered(r, band, s, 0xFFFFFFE0, name);
+        ui_text_outlined(r, band, s, 0xFFFFFFF0, name);
     }
 }
 

@@ -69,7 +69,7 @@ StResult game_view_start_far(GameView *v, const Generator *generator, const Bloc
     fs.load_radius = fs.far_distance;
     fs.unload_radius = fs.far_distance * 1.25f;
     fs.voxel_distance = (float)(view_distance * CHUNK_SIZE_X);
-    FarPalette palette;   /* 3 kB, copied by far_terrain_create */
+    FarPalette palette;   /* 6 kB, copied by far_terrain_create */
     far_palette_init(&palette, blocks);
     renderer_far_palette(v->renderer, &palette);
     StResult rc = far_terrain_create(generator, &palette, &fs, &v->far);

@@ -195,15 +195,40 @@ static const GeneratorClass LAYERED_CLASS = {
     .destroy = layered_destroy,
 };
 
+static StResult layered_create_from(Generator *gen, const char *config_path, int version);
+
 StResult gen_layered_create(Generator *gen, const WorldgenConfig *cfg, int version)
 {
     (void)cfg;   /* gen24's tunables; the layered generator has its own YAML */
+    return layered_create_from(gen, LAYERED_CONFIG_PATH, version);
+}
+
+StResult generator_create_layered(const WorldSettings *settings, const BlockRegistry *blocks, const char *config_path,
+                                  Generator **out)
+{
+    *out = NULL;
+    StResult rc = world_settings_validate(settings);
+    if (rc != ST_OK) return rc;
+    Generator *g = calloc(1, sizeof *g);
+    if (!g) return st_fail(ST_ERR_NOMEM, "layered generator: out of memory");
+    g->settings = *settings;
+    g->blocks = blocks;
+    if ((rc = layered_create_from(g, config_path, 0)) != ST_OK) {
+        free(g);
+        return rc;
+    }
+    *out = g;
+    return ST_OK;
+}
+
+static StResult layered_create_from(Generator *gen, const char *config_path, int version)
+{
     if (version != 0 && version != LAYERED_VERSION)
         return st_fail(ST_ERR_VERSION, "generator 'layered' version %d is not known to this build (it has version %d)",
                        version, LAYERED_VERSION);
     Layered *l = calloc(1, sizeof *l);
     if (!l) return st_fail(ST_ERR_NOMEM, "layered generator: out of memory");
-    StResult rc = layered_config_load(LAYERED_CONFIG_PATH, gen->blocks, &l->cfg);
+    StResult rc = layered_config_load(config_path, gen->blocks, &l->cfg);
     if (rc != ST_OK) {
         free(l);
         return rc;

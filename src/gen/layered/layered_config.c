@@ -4,7 +4,8 @@
  * mapping key is known (HeightNoise {Octaves, Persistence, Scale}, SeaLevel, BedrockLayers, Ores: a list
  * of {Type, MinY, MaxY, VeinsPerChunk, VeinSize}), each scalar has a type and a range, and Type names a
  * block of the registry. Every error names FILE:LINE (the node's 1-based line) and what was expected, and
- * the first error wins. Missing keys keep the seed's defaults. Nothing here is kept after the call. */
+ * the first error wins. Missing keys keep the seed's defaults. The seed's own file, with its `ChunkGeneration:`
+ * root around the same keys, reads the same. Nothing here is kept after the call. */
 #include "layered_internal.h"
 
 #include <errno.h>
@@ -118,6 +119,13 @@ static StResult read_ore(const YamlWalk *w, const yaml_node_t *map, LayeredOre *
 static StResult read_root(const YamlWalk *w, const yaml_node_t *root, LayeredConfig *c)
 {
     if (root->type != YAML_MAPPING_NODE) return node_fail(w, root, "the document", "a mapping");
+    /* the seed's file nests everything under one `ChunkGeneration:` key; the shipped one does not */
+    const yaml_node_pair_t *first = root->data.mapping.pairs.start;
+    if (root->data.mapping.pairs.top - first == 1 &&
+        strcmp(key_text(yaml_document_get_node(w->doc, first->key)), "ChunkGeneration") == 0) {
+        root = yaml_document_get_node(w->doc, first->value);
+        if (root->type != YAML_MAPPING_NODE) return node_fail(w, root, "ChunkGeneration", "a mapping");
+    }
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
         const yaml_node_t *k = yaml_document_get_node(w->doc, p->key), *v = yaml_document_get_node(w->doc, p->value);
         const char *name = key_text(k);

@@ -20,6 +20,7 @@
 #include "strata/config.h"
 #include "strata/rng.h"
 #include "strata/station.h"
+#include "strata/voxel_model.h"
 #include "strata/voxel_template.h"
 #include "strata/wfc.h"
 
@@ -60,11 +61,13 @@ StResult gen_structures_create(const BlockRegistry *blocks, uint64_t seed, uint6
     s->ocean = ocean_level;
     s->height = height;
     s->gen = gen;
+    char cache[1024];   /* models (none in the shipped assets) are voxelized through the user's cache */
+    voxel_model_cache_dir(NULL, false, cache, sizeof cache);
     StResult rc = wfc_tileset_load(STRATA_ASSET_DIR "/tilesets/dungeon.json", &s->tileset);
     if (rc == ST_OK)
-        rc = wfc_tileset_load_templates(s->tileset, blocks);
+        rc = wfc_tileset_load_templates_cached(s->tileset, blocks, cache);
     if (rc == ST_OK)
-        rc = station_manifest_load(STRATA_ASSET_DIR "/stations.json", blocks, &s->manifest);
+        rc = station_manifest_load_cached(STRATA_ASSET_DIR "/stations.json", blocks, cache, &s->manifest);
     if (rc == ST_OK && s->manifest.count == 0)
         rc = st_fail(ST_ERR_FORMAT, "assets/stations.json: no stations");
     if (rc != ST_OK) {

@@ -12,10 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-typedef struct Cand {
-    int x, z, rule, i, j;
-    uint64_t priority;
-} Cand;
+typedef ScatterCandidate Cand;
 
 static int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
@@ -44,16 +41,16 @@ bool scatter_excluded_rect(const ScatterConfig *cfg, float x, float z)
 
 /* The candidate of `rule` in cell (i, j), and whether it is eligible and lies in [ex0, ex1) x [ez0, ez1).
  * Whether it is eligible depends on the candidate alone; the bounds only skip work. */
-static bool candidate(const ScatterConfig *cfg, uint64_t seed, int r, int i, int j, ScatterEnvFn env, void *user,
+static bool candidate(const ScatterConfig *cfg, uint64_t seeded, int r, int i, int j, ScatterEnvFn env, void *user,
                       const int bounds[4], Cand *out)
 {
     const ScatterRule *rule = &cfg->rules[r];
-    uint64_t s = seed ^ rule->seed_salt;
-    float roll = unit24(rng_hash3(s, i, j, 2));
+    uint64_t cell = rng_hash3_cell(seeded, i, j); /* rng_hash3(seed ^ salt, i, j, tag) = rng_hash3_tag(cell, tag) */
+    float roll = unit24(rng_hash3_tag(cell, 2));
     float density = rule->base_density;
     if (roll >= density)
         return false; /* most candidates stop here, before their position is even hashed */
-    uint64_t h = rng_hash3(s, i, j, 0);
+    uint64_t h = rng_hash3_tag(cell, 0);
     int c = rule->cell;
     out->x = i * c + (int)(h % (uint64_t)c);
     out->z = j * c + (int)((h >> 24) % (uint64_t)c);
@@ -68,7 +65,7 @@ static bool candidate(const ScatterConfig *cfg, uint64_t seed, int r, int i, int
         return false;
     if (env && roll >= density * env(user, rule, out->x, out->z))
         return false;
-    out->priority = rng_hash3(s, i, j, 1);
+    out->priority = rng_hash3_tag(cell, 1);
     return true;
 }
 
@@ -81,43 +78,74 @@ static bool outranks(const Cand *a, const Cand *b)
     return a->i < b->i;
 }
 
-int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
-                   ScatterEnvFn env, void *user, ScatterPoint *out, int max)
+/* [b0, b1) x [b2, b3): the candidates that can outrank a point of [x0, x1) x [z0, z1). One `reach` or more away
+ * from the area in x or z, a candidate is at least max(minSpacing) from every inner point, and spacing needs less. */
+static int query_reach(const ScatterConfig *cfg, int group)
+{
+    int reach = (int)ceilf(cfg->group_reach[group]);
+    return reach < 1 ? 1 : reach;
+}
+
+void scatter_query_area(const ScatterConfig *cfg, int group, int x0, int z0, int x1, int z1, int area[4])
+{
+    int reach = group >= 0 && group < cfg->group_count ? query_reach(cfg, group) : 1;
+    area[0] = x0 - reach + 1;
+    area[1] = z0 - reach + 1;
+    area[2] = x1 + reach - 1;
+    area[3] = z1 + reach - 1;
+}
+
+int scatter_candidates(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
+                       ScatterEnvFn env, void *user, const uint8_t *skip, ScatterCandidate *out, int max)
 {
     if (group < 0 || group >= cfg->group_count || x1 <= x0 || z1 <= z0)
         return 0;
-    int reach = (int)ceilf(cfg->group_reach[group]);
-    if (reach < 1)
-        reach = 1;
-    int ex0 = x0 - reach, ez0 = z0 - reach, ex1 = x1 + reach, ez1 = z1 + reach; /* [ex0, ex1) */
-    const int bounds[4] = {ex0, ez0, ex1, ez1};
-    int cap = 64, n = 0;
-    Cand *cands = malloc(sizeof *cands * (size_t)cap);
-    if (!cands)
-        return -1;
+    const int bounds[4] = {x0, z0, x1, z1};
+    int n = 0;
     for (int r = 0; r < cfg->rule_count; r++) {
         const ScatterRule *rule = &cfg->rules[r];
-        if (rule->group_index != group)
+        if (rule->group_index != group || (skip && skip[r]))
             continue;
         int c = rule->cell;
-        for (int j = floor_div(ez0, c); j <= floor_div(ez1 - 1, c); j++)
-            for (int i = floor_div(ex0, c); i <= floor_div(ex1 - 1, c); i++) {
+        uint64_t seeded = rng_hash3_seed(seed ^ rule->seed_salt);
+        for (int j = floor_div(z0, c); j <= floor_div(z1 - 1, c); j++)
+            for (int i = floor_div(x0, c); i <= floor_div(x1 - 1, c); i++) {
                 Cand cd;
-                if (!candidate(cfg, seed, r, i, j, env, user, bounds, &cd))
+                if (!candidate(cfg, seeded, r, i, j, env, user, bounds, &cd))
                     continue;
-                if (n == cap) {
-                    Cand *grown = realloc(cands, sizeof *cands * (size_t)cap * 2);
-                    if (!grown) {
-                        free(cands);
-                        return -1;
-                    }
-                    cands = grown;
-                    cap *= 2;
-                }
-                cands[n++] = cd;
+                if (n < max)
+                    out[n] = cd;
+                n++;
             }
     }
-    /* buckets of reach x reach blocks over the grown area: a counting sort of candidate indices */
+    return n;
+}
+
+/* Gathering order: rule, then cell z, then cell x (unique per candidate). */
+static int gathering_order(const void *pa, const void *pb)
+{
+    const Cand *a = pa, *b = pb;
+    if (a->rule != b->rule) return a->rule < b->rule ? -1 : 1;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+int scatter_select(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
+                   const ScatterCandidate *all, int count, ScatterPoint *out, int max)
+{
+    if (group < 0 || group >= cfg->group_count || x1 <= x0 || z1 <= z0)
+        return 0;
+    int reach = query_reach(cfg, group), area[4];
+    scatter_query_area(cfg, group, x0, z0, x1, z1, area);
+    int ex0 = area[0], ez0 = area[1], ex1 = area[2], ez1 = area[3];
+    /* the candidates of the grown area, then buckets of reach x reach blocks over it: a counting sort */
+    Cand *cands = malloc(sizeof *cands * (size_t)(count > 0 ? count : 1));
+    if (!cands)
+        return -1;
+    int n = 0;
+    for (int k = 0; k < count; k++)
+        if (all[k].x >= ex0 && all[k].x < ex1 && all[k].z >= ez0 && all[k].z < ez1)
+            cands[n++] = all[k];
     int bw = (ex1 - ex0 + reach - 1) / reach, bh = (ez1 - ez0 + reach - 1) / reach;
     int *start = calloc((size_t)(bw * bh + 1), sizeof *start);
     int *order = malloc(sizeof *order * (size_t)(n > 0 ? n : 1));
@@ -179,8 +207,23 @@ int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, i
         if (!beaten)
             acc[kept++] = k;
     }
+    Cand *accepted = malloc(sizeof *accepted * (size_t)(kept > 0 ? kept : 1));
+    if (!accepted) {
+        free(acc);
+        free(start);
+        free(order);
+        free(cands);
+        return -1;
+    }
+    for (int q = 0; q < kept; q++)
+        accepted[q] = cands[acc[q]];
+    bool sorted = true; /* callers may gather in any order; scatter_points gathers in this one */
+    for (int q = 1; q < kept && sorted; q++)
+        sorted = gathering_order(&accepted[q - 1], &accepted[q]) < 0;
+    if (!sorted)
+        qsort(accepted, (size_t)kept, sizeof *accepted, gathering_order);
     for (int q = 0; q < kept && q < max; q++) {
-        const Cand *a = &cands[acc[q]];
+        const Cand *a = &accepted[q];
         const ScatterRule *rule = &cfg->rules[a->rule];
         uint64_t h = rng_hash3(seed ^ rule->seed_salt, a->i, a->j, 3);
         out[q] = (ScatterPoint){
@@ -189,9 +232,32 @@ int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, i
             .rotation = rule->rotation_min + (rule->rotation_max - rule->rotation_min) * unit24(h << 24),
         };
     }
+    free(accepted);
     free(acc);
     free(start);
     free(order);
     free(cands);
     return kept;
+}
+
+int scatter_points(const ScatterConfig *cfg, uint64_t seed, int group, int x0, int z0, int x1, int z1,
+                   ScatterEnvFn env, void *user, ScatterPoint *out, int max)
+{
+    if (group < 0 || group >= cfg->group_count || x1 <= x0 || z1 <= z0)
+        return 0;
+    int area[4], cap = 1024;
+    scatter_query_area(cfg, group, x0, z0, x1, z1, area);
+    for (;;) {
+        Cand *cands = malloc(sizeof *cands * (size_t)cap);
+        if (!cands)
+            return -1;
+        int n = scatter_candidates(cfg, seed, group, area[0], area[1], area[2], area[3], env, user, NULL, cands, cap);
+        if (n <= cap) {
+            int kept = scatter_select(cfg, seed, group, x0, z0, x1, z1, cands, n, out, max);
+            free(cands);
+            return kept;
+        }
+        free(cands);
+        cap = n;
+    }
 }

@@ -144,6 +144,58 @@ static StResult parse_object(const ConfigDoc *doc, const char *where, const Bloc
     return ST_OK;
 }
 
+static StResult finish_rule(const ConfigDoc *doc, const char *where, int index, ScatterConfig *cfg, ScatterRule *r);
+
+/* The seed's densityMap: a bare PNG path, one pixel per block, centred on the world origin. */
+static StResult parse_map_path(const ConfigDoc *doc, const char *mwhere, const char *dir, const char *rel,
+                               ScatterConfig *cfg, ScatterRule *r)
+{
+    ScatterMap *m = &cfg->maps[cfg->map_count];
+    memset(m, 0, sizeof *m);
+    StResult rc = load_map(doc->path, mwhere, dir, rel, m, &cfg->text_hash);
+    if (rc != ST_OK)
+        return rc;
+    m->x0 = -0.5f * (float)m->width, m->z0 = -0.5f * (float)m->height;
+    m->x1 = 0.5f * (float)m->width, m->z1 = 0.5f * (float)m->height;
+    r->map = cfg->map_count++;
+    return ST_OK;
+}
+
+/* densityMap: {"path", "extent", "outside"} or the seed's bare path. */
+static StResult parse_density_map(const ConfigDoc *doc, const cJSON *o, const char *where, const char *dir,
+                                  ScatterConfig *cfg, ScatterRule *r)
+{
+    StResult rc;
+    r->map = -1;
+    const cJSON *map = config_get_item(o, "densityMap");
+    if (map) {
+        char mwhere[48];
+        snprintf(mwhere, sizeof mwhere, "%s.densityMap", where);
+        if (cJSON_IsString(map))
+            return parse_map_path(doc, mwhere, dir, map->valuestring, cfg, r);
+        if (!cJSON_IsObject(map))
+            return st_fail(ST_ERR_FORMAT, "%s: %s: must be a PNG path or {\"path\", \"extent\": [x0, z0, x1, z1]}",
+                           doc->path, mwhere);
+        ScatterMap *m = &cfg->maps[cfg->map_count];
+        memset(m, 0, sizeof *m);
+        char rel[200];
+        double ext[4], outside = 0.0;
+        if ((rc = config_get_string(doc, map, mwhere, "path", rel, sizeof rel)) != ST_OK ||
+            (rc = config_get_number_array(doc, map, mwhere, "extent", 4, 4, -1e7, 1e7, ext, NULL)) != ST_OK ||
+            (rc = config_get_number_opt(doc, map, mwhere, "outside", 0, 1, &outside)) != ST_OK)
+            return rc;
+        if (!(ext[0] < ext[2] && ext[1] < ext[3]))
+            return st_fail(ST_ERR_FORMAT, "%s: %s.extent: must be [x0, z0, x1, z1] with x0 < x1 and z0 < z1",
+                           doc->path, mwhere);
+        m->x0 = (float)ext[0], m->z0 = (float)ext[1], m->x1 = (float)ext[2], m->z1 = (float)ext[3];
+        m->outside = (float)outside;
+        if ((rc = load_map(doc->path, mwhere, dir, rel, m, &cfg->text_hash)) != ST_OK)
+            return rc;
+        r->map = cfg->map_count++;
+    }
+    return ST_OK;
+}
+
 static StResult parse_rule(const ConfigDoc *doc, const cJSON *o, int index, const char *dir, const BlockRegistry *blocks,
                            ScatterConfig *cfg, ScatterRule *r)
 {
@@ -151,12 +203,16 @@ static StResult parse_rule(const ConfigDoc *doc, const cJSON *o, int index, cons
     snprintf(where, sizeof where, "rules[%d]", index);
     StResult rc;
     char type[2 * SCATTER_NAME_MAX];
-    if ((rc = config_get_string(doc, o, where, "name", r->name, sizeof r->name)) != ST_OK ||
-        (rc = config_get_string(doc, o, where, "layer", r->layer, sizeof r->layer)) != ST_OK ||
+    if ((rc = config_get_string_opt(doc, o, where, "name", r->name, sizeof r->name)) != ST_OK ||
+        (rc = config_get_string_opt(doc, o, where, "layer", r->layer, sizeof r->layer)) != ST_OK ||
         (rc = config_get_string_opt(doc, o, where, "spacingGroup", r->group, sizeof r->group)) != ST_OK ||
         (rc = config_get_string(doc, o, where, "objectType", type, sizeof type)) != ST_OK ||
         (rc = parse_object(doc, where, blocks, type, r)) != ST_OK)
         return rc;
+    if (!r->name[0])   /* the seed's rules carry no name: the objectType names the rule */
+        snprintf(r->name, sizeof r->name, "%.*s", (int)sizeof r->name - 1, type);
+    if (!r->layer[0])
+        memcpy(r->layer, r->name, sizeof r->layer);
     double v = 0.0;
     if ((rc = config_get_number(doc, o, where, "baseDensity", -1e9, 1e9, &v)) != ST_OK)
         return rc;
@@ -190,10 +246,12 @@ static StResult parse_rule(const ConfigDoc *doc, const cJSON *o, int index, cons
         return rc;
     r->rotation_min = (float)a;
     r->rotation_max = (float)b;
-    long sink = 0;
-    if ((rc = config_get_int_opt(doc, o, where, "sinkAmount", 0, 32, &sink)) != ST_OK)
+    double sink = 0;   /* the seed writes a fraction of a block (0.2): whole blocks, rounded */
+    if ((rc = config_get_number_opt(doc, o, where, "sinkAmount", 0, 32, &sink)) != ST_OK ||
+        (rc = config_get_bool_opt(doc, o, where, "alignToNormal", &r->align_to_normal)) != ST_OK)
         return rc;
-    r->sink = (int)sink;
+    r->sink_amount = (float)sink;
+    r->sink = (int)floor(sink + 0.5);
     a = 0, b = 15;
     if ((rc = pair(doc, o, where, "temperatureRange", 0, 15, &a, &b)) != ST_OK)
         return rc;
@@ -240,30 +298,14 @@ static StResult parse_rule(const ConfigDoc *doc, const cJSON *o, int index, cons
             r->ground[r->ground_count++] = id;
         }
     }
-    r->map = -1;
-    const cJSON *map = config_get_item(o, "densityMap");
-    if (map) {
-        char mwhere[48];
-        snprintf(mwhere, sizeof mwhere, "%s.densityMap", where);
-        if (!cJSON_IsObject(map))
-            return st_fail(ST_ERR_FORMAT, "%s: %s: must be {\"path\", \"extent\": [x0, z0, x1, z1]}", doc->path, mwhere);
-        ScatterMap *m = &cfg->maps[cfg->map_count];
-        memset(m, 0, sizeof *m);
-        char rel[200];
-        double ext[4], outside = 0.0;
-        if ((rc = config_get_string(doc, map, mwhere, "path", rel, sizeof rel)) != ST_OK ||
-            (rc = config_get_number_array(doc, map, mwhere, "extent", 4, 4, -1e7, 1e7, ext, NULL)) != ST_OK ||
-            (rc = config_get_number_opt(doc, map, mwhere, "outside", 0, 1, &outside)) != ST_OK)
-            return rc;
-        if (!(ext[0] < ext[2] && ext[1] < ext[3]))
-            return st_fail(ST_ERR_FORMAT, "%s: %s.extent: must be [x0, z0, x1, z1] with x0 < x1 and z0 < z1",
-                           doc->path, mwhere);
-        m->x0 = (float)ext[0], m->z0 = (float)ext[1], m->x1 = (float)ext[2], m->z1 = (float)ext[3];
-        m->outside = (float)outside;
-        if ((rc = load_map(doc->path, mwhere, dir, rel, m, &cfg->text_hash)) != ST_OK)
-            return rc;
-        r->map = cfg->map_count++;
-    }
+    if ((rc = parse_density_map(doc, o, where, dir, cfg, r)) != ST_OK)
+        return rc;
+    return finish_rule(doc, where, index, cfg, r);
+}
+
+/* Names, layer and spacing group of a parsed rule. */
+static StResult finish_rule(const ConfigDoc *doc, const char *where, int index, ScatterConfig *cfg, ScatterRule *r)
+{
     for (int i = 0; i < index; i++)
         if (strcmp(cfg->rules[i].name, r->name) == 0)
             return st_fail(ST_ERR_FORMAT, "%s: %s.name: '%s' is already rules[%d]'s", doc->path, where, r->name, i);
@@ -344,9 +386,10 @@ StResult scatter_config_parse(const char *path, const char *text, const BlockReg
         goto done;
     }
     cfg->text_hash = rng_hash_string(text);
-    long version = 0;
-    if ((rc = config_get_int(&doc, doc.root, "", "version", 1, 1, &version)) != ST_OK ||
-        (rc = config_get_array(&doc, doc.root, "", "rules", &rules)) != ST_OK ||
+    long version = 1;   /* the seed's example names no version */
+    const char *rules_key = config_get_item(doc.root, "scatterRules") ? "scatterRules" : "rules";
+    if ((rc = config_get_int_opt(&doc, doc.root, "", "version", 1, 1, &version)) != ST_OK ||
+        (rc = config_get_array(&doc, doc.root, "", rules_key, &rules)) != ST_OK ||
         (rc = parse_exclusions(&doc, doc.root, cfg)) != ST_OK)
         goto done;
     int n = cJSON_GetArraySize(rules);

@@ -7,8 +7,14 @@ set(STRATA_STRUCTURES_SOURCES
   src/gen/structures/wfc.c
   src/gen/structures/gen_structures.c
   src/gen/structures/scatter_config.c
-  src/gen/structures/scatter.c)
+  src/gen/structures/scatter.c
+  src/gen/structures/voxel_palette.c
+  src/gen/structures/voxel_model_import.c
+  src/gen/structures/voxelize.c
+  src/gen/structures/voxel_model_cache.c)
 target_sources(strata_core PRIVATE ${STRATA_STRUCTURES_SOURCES})
+# models become voxels (voxel_model.h): Assimp's C API, only voxel_model_import.c includes it
+target_link_libraries(strata_core PRIVATE PkgConfig::ASSIMP)
 set_source_files_properties(${STRATA_STRUCTURES_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 # structures are part of src/gen: they include gen's private headers (gen_feature.h) by name
 set_property(SOURCE ${STRATA_STRUCTURES_SOURCES} APPEND PROPERTY INCLUDE_DIRECTORIES ${CMAKE_SOURCE_DIR}/src/gen)

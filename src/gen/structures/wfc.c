@@ -198,7 +198,8 @@ static int init_domains(Solver *s, const WfcConstraint *cons, int ncons)
         for (int v = 0; v < ts->variant_count; v++) {
             bool ok = true;
             for (int dir = 0; dir < WFC_DIRS && ok; dir++)
-                if (neighbour(s, c, dir) < 0 && !ts->pairs[ts->variants[v].sockets[dir]][ts->boundary_socket])
+                if (neighbour(s, c, dir) < 0 && ts->boundary_socket >= 0 &&
+                    !ts->pairs[ts->variants[v].sockets[dir]][ts->boundary_socket])
                     ok = false;
             if (ok)
                 d->bits[v >> 6] |= 1ull << (v & 63);

@@ -1,7 +1,7 @@
 /* wfc_tileset.c — WFC tilesets: the seed's JSON schema, rotation expansion and the compatibility bitsets.
  *
  * Design: sockets are interned to small indices; the adjacency table becomes a symmetric socket-pair
- * matrix; every tile expands into its rotated variants (horizontal sockets turned, +y/-y kept); compat
+ * matrix (from the seed's socket -> list object or a list of pairs); every tile expands into its rotated variants (horizontal sockets turned, +y/-y kept); compat
  * holds, per direction and variant, the bitset of variants whose facing socket pairs with it, which is all
  * the solver's propagation reads. Mesh templates load separately (they need the block registry). */
 #include "strata/wfc.h"
@@ -13,6 +13,7 @@
 
 #include "strata/config.h"
 #include "strata/fileio.h"
+#include "strata/voxel_model.h"
 
 const char *const WFC_DIR_NAMES[WFC_DIRS] = {"+x", "-x", "+y", "-y", "+z", "-z"};
 
@@ -110,6 +111,43 @@ static StResult parse_tile(ConfigDoc *doc, WfcTileset *ts, const cJSON *jt, int 
     return ST_OK;
 }
 
+/* The adjacency table in either form: the seed's object (socket -> list of sockets it may face; a pair is allowed
+ * when either side lists the other) or a list of [a, b] pairs. */
+static StResult parse_adjacency(ConfigDoc *doc, WfcTileset *ts, const cJSON *adj)
+{
+    StResult rc;
+    int k = 0;
+    for (const cJSON *p = adj->child; p; p = p->next, k++) {
+        char where[80];
+        int a, b;
+        if (cJSON_IsObject(adj)) {
+            snprintf(where, sizeof where, "adjacency.%.60s", p->string);
+            if (!cJSON_IsArray(p))
+                return config_fail_field(doc, "adjacency", p->string, "a list of socket names", p);
+            cJSON name = {.type = cJSON_String, .valuestring = p->string};
+            if ((rc = intern(doc, ts, "adjacency", p->string, &name, &a)) != ST_OK)
+                return rc;
+            int j = 0;
+            for (const cJSON *q = p->child; q; q = q->next, j++) {
+                char idx[16];
+                snprintf(idx, sizeof idx, "%d", j);
+                if ((rc = intern(doc, ts, where, idx, q, &b)) != ST_OK)
+                    return rc;
+                ts->pairs[a][b] = ts->pairs[b][a] = 1;
+            }
+            continue;
+        }
+        snprintf(where, sizeof where, "adjacency[%d]", k);
+        if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) != 2)
+            return config_fail_field(doc, where, NULL, "a pair of socket names", p);
+        if ((rc = intern(doc, ts, where, "0", cJSON_GetArrayItem(p, 0), &a)) != ST_OK ||
+            (rc = intern(doc, ts, where, "1", cJSON_GetArrayItem(p, 1), &b)) != ST_OK)
+            return rc;
+        ts->pairs[a][b] = ts->pairs[b][a] = 1;
+    }
+    return ST_OK;
+}
+
 StResult wfc_tileset_parse(const char *path, const char *text, WfcTileset **out)
 {
     *out = NULL;
@@ -127,9 +165,13 @@ StResult wfc_tileset_parse(const char *path, const char *text, WfcTileset **out)
     snprintf(ts->path, sizeof ts->path, "%s", path);
     if ((rc = config_get_string(&doc, doc.root, "", "tileset", ts->name, sizeof ts->name)) != ST_OK ||
         (rc = config_get_int_array(&doc, doc.root, "", "tileSize", 3, 3, 1, 64, ts->tile_size, NULL)) != ST_OK ||
-        (rc = config_get_array(&doc, doc.root, "", "tiles", &tiles)) != ST_OK ||
-        (rc = config_get_array(&doc, doc.root, "", "adjacency", &adj)) != ST_OK)
+        (rc = config_get_array(&doc, doc.root, "", "tiles", &tiles)) != ST_OK)
         goto done;
+    adj = config_get_item(doc.root, "adjacency");
+    if (!cJSON_IsArray(adj) && !cJSON_IsObject(adj)) {
+        rc = config_fail_field(&doc, "", "adjacency", "an object (socket -> list of sockets) or a list of pairs", adj);
+        goto done;
+    }
     int n = cJSON_GetArraySize(tiles);
     if (n < 1 || n > WFC_MAX_VARIANTS) {
         rc = config_fail_field(&doc, "", "tiles", "1..256 tiles", tiles);
@@ -152,32 +194,12 @@ StResult wfc_tileset_parse(const char *path, const char *text, WfcTileset **out)
         rc = config_fail_field(&doc, "", "tiles", "at most 256 variants after rotation", NULL);
         goto done;
     }
-    /* adjacency */
-    int k = 0;
-    for (const cJSON *p = adj->child; p; p = p->next, k++) {
-        char where[40];
-        snprintf(where, sizeof where, "adjacency[%d]", k);
-        if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) != 2) {
-            rc = config_fail_field(&doc, where, NULL, "a pair of socket names", p);
-            goto done;
-        }
-        int a, b;
-        if ((rc = intern(&doc, ts, where, "0", cJSON_GetArrayItem(p, 0), &a)) != ST_OK ||
-            (rc = intern(&doc, ts, where, "1", cJSON_GetArrayItem(p, 1), &b)) != ST_OK)
-            goto done;
-        ts->pairs[a][b] = ts->pairs[b][a] = 1;
-    }
+    if ((rc = parse_adjacency(&doc, ts, adj)) != ST_OK)
+        goto done;
+    ts->boundary_socket = -1;   /* no boundarySocket: the grid's boundary constrains nothing */
     const cJSON *bs = config_get_item(doc.root, "boundarySocket");
-    if (bs) {
-        if ((rc = intern(&doc, ts, "", "boundarySocket", bs, &ts->boundary_socket)) != ST_OK)
-            goto done;
-    } else {
-        cJSON *wall = cJSON_CreateString("wall");
-        rc = wall ? intern(&doc, ts, "", "boundarySocket", wall, &ts->boundary_socket) : ST_ERR_NOMEM;
-        cJSON_Delete(wall);
-        if (rc != ST_OK)
-            goto done;
-    }
+    if (bs && (rc = intern(&doc, ts, "", "boundarySocket", bs, &ts->boundary_socket)) != ST_OK)
+        goto done;
     /* variants */
     ts->variants = calloc((size_t)nv, sizeof *ts->variants);
     ts->words = (nv + 63) / 64;
@@ -240,6 +262,11 @@ StResult wfc_tileset_load(const char *path, WfcTileset **out)
 
 StResult wfc_tileset_load_templates(WfcTileset *ts, const BlockRegistry *blocks)
 {
+    return wfc_tileset_load_templates_cached(ts, blocks, NULL);
+}
+
+StResult wfc_tileset_load_templates_cached(WfcTileset *ts, const BlockRegistry *blocks, const char *cache_dir)
+{
     char dir[512];
     snprintf(dir, sizeof dir, "%s", ts->path);
     char *slash = strrchr(dir, '/');
@@ -253,9 +280,15 @@ StResult wfc_tileset_load_templates(WfcTileset *ts, const BlockRegistry *blocks)
             continue;
         char path[800];
         snprintf(path, sizeof path, "%s%s", t->mesh[0] == '/' ? "" : dir, t->mesh);
-        StResult rc = voxel_template_load(path, blocks, &t->mesh_template);
+        StResult rc;
+        if (voxel_model_is_model(path)) {   /* seed 001's "*.fbx" meshes: voxelized to fit the tileSize */
+            VoxelizeOptions opt = {.fit = {ts->tile_size[0], ts->tile_size[1], ts->tile_size[2]}};
+            rc = voxel_model_load_cached(path, &opt, cache_dir, blocks, &t->mesh_template, NULL, 0);
+        } else {
+            rc = voxel_template_load(path, blocks, &t->mesh_template);
+        }
         if (rc != ST_OK)
-            return rc;
+            return st_fail_context(rc, "%s: tile '%s'", ts->path, t->id);
         if (memcmp(t->mesh_template.size, ts->tile_size, sizeof ts->tile_size) != 0)
             return st_fail(ST_ERR_FORMAT, "%s: tile '%s': mesh %s is %dx%dx%d, the tileSize is %dx%dx%d", ts->path,
                            t->id, path, t->mesh_template.size[0], t->mesh_template.size[1],

@@ -1,4 +1,4 @@
-/* spawn.c — choosing a new world's spawn: open natural ground, high, with a view, near the start.
+/* spawn.c — spawn.h: choosing a new world's spawn: open natural ground, high, with a view, near the start.
  *
  * Design: two passes over the (2R+1)^2 columns around the start. The first finds each column's top from
  * above (the first solid or fluid cell; plants let the scan through) and keeps columns whose top is natural
@@ -9,9 +9,7 @@
  * inside a forest) and the distance from the start. Ties keep the first column in a fixed scan order, so
  * the result is a function of cell contents only. Every chunk the search or its rays may read must have
  * final contents (state >= InvalidLight), or the answer is SPAWN_NOT_READY. */
-#include "spawn.h"
-
-#include "strata/edit.h"
+#include "strata/spawn.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -30,10 +28,13 @@ static bool spawn_is_tree_or_crop(int id)
            id == BLOCK_JACK_O_LANTERN;
 }
 
+/* The contents of a cell of a chunk with final contents; air elsewhere (never a chunk still being generated). */
 static int spawn_cell(const Terrain *t, int x, int y, int z)
 {
-    int32_t v = edit_get_cell(t, x, y, z);   /* never a chunk the worker is still generating */
-    return v < 0 ? BLOCK_AIR : cell_contents(v);
+    if (y < 0 || y >= CHUNK_SIZE_Y) return BLOCK_AIR;
+    const TerrainChunk *c = terrain_get_chunk_at_cell(t, x, z);
+    if (!c || c->state < CHUNK_STATE_INVALID_LIGHT) return BLOCK_AIR; /* never a chunk still being generated */
+    return cell_contents(chunk_get_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z)));
 }
 
 /* Standing height on the column (top solid + 1) when its top is natural ground, else -1. */
@@ -61,11 +62,17 @@ static bool spawn_chunks_ready(const Terrain *t, int x0, int z0, int x1, int z1)
     return true;
 }
 
-/* Blocks an eye-level ray from the column runs before something blocks it (SPAWN_VIEW_RANGE at most). */
-static int spawn_view(const Terrain *t, const BlockRegistry *b, int x, int y, int z, double dx, double dz)
+/* The loaded square: [x0, x1] x [z0, z1]. */
+typedef struct SpawnBox { int x0, z0, x1, z1; } SpawnBox;
+
+/* Blocks an eye-level ray from the column runs before something blocks it (SPAWN_VIEW_RANGE at most; it ends
+ * at the loaded square's edge). */
+static int spawn_view(const Terrain *t, const BlockRegistry *b, const SpawnBox *box, int x, int y, int z, double dx,
+                      double dz)
 {
     for (int step = 1; step <= SPAWN_VIEW_RANGE; step++) {
         int cx = (int)floor(x + 0.5 + dx * step), cz = (int)floor(z + 0.5 + dz * step);
+        if (cx < box->x0 || cx > box->x1 || cz < box->z0 || cz > box->z1) return step - 1;
         if (b->solid[spawn_cell(t, cx, y, cz)] || b->solid[spawn_cell(t, cx, y + 1, cz)]) return step - 1;
     }
     return SPAWN_VIEW_RANGE;
@@ -87,8 +94,16 @@ static int spawn_trees_near(const Terrain *t, int x, int y, int z)
 
 SpawnStatus spawn_choose(const Terrain *terrain, const BlockRegistry *blocks, int x, int z, SpawnChoice *out)
 {
+    return spawn_choose_within(terrain, blocks, x, z, INT_MAX, out);
+}
+
+SpawnStatus spawn_choose_within(const Terrain *terrain, const BlockRegistry *blocks, int x, int z, int loaded,
+                                SpawnChoice *out)
+{
     int reach = SPAWN_SEARCH_RADIUS + SPAWN_VIEW_RANGE + 1;
+    if (loaded < reach) reach = loaded < SPAWN_SEARCH_RADIUS + 2 ? SPAWN_SEARCH_RADIUS + 2 : loaded;
     if (!spawn_chunks_ready(terrain, x - reach, z - reach, x + reach, z + reach)) return SPAWN_NOT_READY;
+    const SpawnBox box = {x - reach, z - reach, x + reach, z + reach};
     double dir_x[SPAWN_DIRECTIONS * 3], dir_z[SPAWN_DIRECTIONS * 3];
     for (int d = 0; d < SPAWN_DIRECTIONS; d++)
         for (int k = 0; k < 3; k++) {
@@ -107,7 +122,7 @@ SpawnStatus spawn_choose(const Terrain *terrain, const BlockRegistry *blocks, in
             for (int d = 0; d < SPAWN_DIRECTIONS; d++) {
                 int v = SPAWN_VIEW_RANGE; /* a view is as long as the shortest of three rays a few degrees apart */
                 for (int k = 0; k < 3; k++) {
-                    int r = spawn_view(terrain, blocks, cx, y, cz, dir_x[d * 3 + k], dir_z[d * 3 + k]);
+                    int r = spawn_view(terrain, blocks, &box, cx, y, cz, dir_x[d * 3 + k], dir_z[d * 3 + k]);
                     if (r < v) v = r;
                 }
                 if (v > longest) { longest = v; longest_dir = d; }

@@ -1,0 +1,233 @@
+/* pool.c — the update worker's job pool: N threads that run chunk steps the worker hands them.
+ *
+ * Design. The worker (or, in non-threaded mode, the caller of updater_run_steps) stays the only scheduler
+ * and the only owner of chunk states: it fills a job slot (a chunk, the step to run, the settings), hands
+ * it over, and later commits the slot's result (schedule.c). A pool thread only runs the step function
+ * (update_step.h: (chunk, state, context) -> next state) with its own StepContext, and never takes the
+ * updater's mutex, so an exchange on the main thread never waits for a step and a step never waits for the
+ * exchange. The pool's own lock guards the slots' status, the queue counts and the pause; the lock order
+ * is the updater's mutex, then the pool's lock (pool threads take only the latter).
+ *
+ * Jobs start in hand-over order (the scheduler hands them over nearest first). The scheduler sleeps on
+ * done_cond with the updater's mutex dropped; a finished job, the exchange (update_pool_wake) and quit wake
+ * it. The main thread pauses the pool (no job starts, the running ones end) before it changes the Terrain's
+ * table (jobs look neighbours up in it) and before it saves chunks itself.
+ *
+ * threads == 1 creates no thread: update_pool_submit runs the job at once on the caller (the worker, with
+ * the mutex held, as the single-threaded worker always did), so one thread pays no hand-over. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "strata/log.h"
+#include "strata/thread_priority.h"
+#include "update_internal.h"
+
+#define UPDATE_POOL_MAX_THREADS 64
+
+/* Runs a job's step with `step` (settings of the job applied first). */
+static ChunkState pool_run_step(UpdateJob *job, StepContext *step, float *brightness, int *season)
+{
+    if (*brightness != job->brightness) {
+        *brightness = job->brightness;
+        mesher_context_set_brightness(step->mesher, job->brightness);
+    }
+    if (*season != job->season) {
+        *season = job->season;
+        mesher_context_set_season(step->mesher, job->season);
+    }
+    step->sky_light = job->sky_light;
+    return updater_step_run(job->chunk, job->from, step);
+}
+
+/* The oldest queued job, or NULL (pool lock held). */
+static UpdateJob *pool_next_queued(UpdatePool *p)
+{
+    UpdateJob *best = NULL;
+    for (int i = 0; i < p->capacity; i++) {
+        UpdateJob *j = &p->jobs[i];
+        if (j->status == UPDATE_JOB_QUEUED && (!best || j->seq < best->seq)) best = j;
+    }
+    return best;
+}
+
+static void *pool_thread_main(void *arg)
+{
+    UpdatePoolThread *self = arg;
+    UpdatePool *p = &self->updater->pool;
+    thread_make_background();
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->quit && (p->paused || p->queued == 0)) pthread_cond_wait(&p->job_cond, &p->lock);
+        if (p->quit) break;
+        UpdateJob *job = pool_next_queued(p);
+        job->status = UPDATE_JOB_RUNNING;
+        p->queued--;
+        p->running++;
+        pthread_mutex_unlock(&p->lock);
+        ChunkState result = pool_run_step(job, &self->step, &self->brightness, &self->season);
+        pthread_mutex_lock(&p->lock);
+        job->result = result;
+        job->status = UPDATE_JOB_DONE;
+        p->running--;
+        p->done++;
+        pthread_cond_signal(&p->done_cond);
+        if (p->running == 0) pthread_cond_broadcast(&p->idle_cond);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+StResult update_pool_create(TerrainUpdater *u, int threads)
+{
+    UpdatePool *p = &u->pool;
+    if (threads < 1) threads = 1;
+    if (threads > UPDATE_POOL_MAX_THREADS) threads = UPDATE_POOL_MAX_THREADS;
+    p->threads = threads;
+    p->capacity = threads == 1 ? 1 : 2 * threads;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->job_cond, NULL);
+    pthread_cond_init(&p->done_cond, NULL);
+    pthread_cond_init(&p->idle_cond, NULL);
+    p->jobs = calloc((size_t)p->capacity, sizeof *p->jobs);
+    if (!p->jobs) return st_fail(ST_ERR_NOMEM, "update: out of memory for the job pool");
+    if (threads == 1) return ST_OK;
+    p->handles = calloc((size_t)threads, sizeof *p->handles);
+    p->workers = calloc((size_t)threads, sizeof *p->workers);
+    if (!p->handles || !p->workers) return st_fail(ST_ERR_NOMEM, "update: out of memory for the job pool");
+    for (int i = 0; i < threads; i++) {
+        UpdatePoolThread *w = &p->workers[i];
+        w->updater = u;
+        w->brightness = u->worker_brightness;
+        w->season = u->worker_season;
+        StResult rc = step_context_init(&w->step, u->terrain, u->generator, u->blocks, u->storage, u->sky_light);
+        if (rc != ST_OK) return rc;
+        w->step.neighbours_checked = true;
+        mesher_context_set_brightness(w->step.mesher, w->brightness);
+        mesher_context_set_season(w->step.mesher, w->season);
+    }
+    for (int i = 0; i < threads; i++) {
+        int err = pthread_create(&p->handles[i], NULL, pool_thread_main, &p->workers[i]);
+        if (err) return st_fail(ST_ERR_STATE, "update: cannot start job pool thread %d of %d: %s", i + 1, threads,
+                                strerror(err));
+        p->started++;
+    }
+    return ST_OK;
+}
+
+void update_pool_destroy(TerrainUpdater *u)
+{
+    UpdatePool *p = &u->pool;
+    if (!p->jobs) return; /* never created (the pool's mutexes are not initialised then either) */
+    pthread_mutex_lock(&p->lock);
+    p->quit = true;
+    pthread_cond_broadcast(&p->job_cond);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->started; i++) pthread_join(p->handles[i], NULL);
+    p->started = 0;
+    if (p->workers)
+        for (int i = 0; i < p->threads; i++) step_context_free(&p->workers[i].step);
+    free(p->workers);
+    free(p->handles);
+    free(p->jobs);
+    p->workers = NULL;
+    p->handles = NULL;
+    p->jobs = NULL;
+    pthread_cond_destroy(&p->idle_cond);
+    pthread_cond_destroy(&p->done_cond);
+    pthread_cond_destroy(&p->job_cond);
+    pthread_mutex_destroy(&p->lock);
+}
+
+void update_pool_submit(TerrainUpdater *u, UpdateJob *job)
+{
+    UpdatePool *p = &u->pool;
+    job->used = true;
+    p->in_flight++;
+    if (p->threads == 1) {
+        /* inline: the worker's own context, whose settings the exchange keeps current */
+        float brightness = job->brightness;
+        int season = job->season;
+        job->result = pool_run_step(job, &u->step, &brightness, &season);
+        pthread_mutex_lock(&p->lock);
+        job->status = UPDATE_JOB_DONE;
+        p->done++;
+        pthread_mutex_unlock(&p->lock);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    job->status = UPDATE_JOB_QUEUED;
+    job->seq = p->next_seq++;
+    p->queued++;
+    pthread_cond_signal(&p->job_cond);
+    pthread_mutex_unlock(&p->lock);
+}
+
+int update_pool_take_done(TerrainUpdater *u, UpdateJob **out, int max)
+{
+    UpdatePool *p = &u->pool;
+    int n = 0;
+    pthread_mutex_lock(&p->lock);
+    for (int i = 0; i < p->capacity && n < max && p->done > 0; i++) {
+        UpdateJob *j = &p->jobs[i];
+        if (!j->used || j->status != UPDATE_JOB_DONE) continue;
+        j->status = 0;
+        p->done--;
+        out[n++] = j;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return n;
+}
+
+void update_pool_release(TerrainUpdater *u, UpdateJob *job)
+{
+    job->used = false;
+    job->chunk = NULL;
+    u->pool.in_flight--;
+}
+
+void update_pool_wait(TerrainUpdater *u)
+{
+    UpdatePool *p = &u->pool;
+    pthread_mutex_unlock(&u->mutex);
+    pthread_mutex_lock(&p->lock);
+    while (p->done == 0 && !p->wake && !p->quit) pthread_cond_wait(&p->done_cond, &p->lock);
+    p->wake = false;
+    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_lock(&u->mutex);
+}
+
+void update_pool_wake(TerrainUpdater *u)
+{
+    UpdatePool *p = &u->pool;
+    pthread_mutex_lock(&p->lock);
+    p->wake = true;
+    pthread_cond_signal(&p->done_cond);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void update_pool_pause(TerrainUpdater *u)
+{
+    UpdatePool *p = &u->pool;
+    pthread_mutex_lock(&p->lock);
+    p->paused = true;
+    while (p->running > 0) pthread_cond_wait(&p->idle_cond, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void update_pool_resume(TerrainUpdater *u)
+{
+    UpdatePool *p = &u->pool;
+    pthread_mutex_lock(&p->lock);
+    p->paused = false;
+    pthread_cond_broadcast(&p->job_cond);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void update_pool_counts(TerrainUpdater *u, int *queued, int *running)
+{
+    UpdatePool *p = &u->pool;
+    pthread_mutex_lock(&p->lock);
+    *queued = p->queued;
+    *running = p->running;
+    pthread_mutex_unlock(&p->lock);
+}

@@ -21,7 +21,7 @@ ALLOWED = {
 PENDING = {
     frozenset({"src/mesh/mesher.c", "src/mesh/mesher_lod.c", "src/mesh/mesher_merge.c"}):
         "src/mesh is being edited on another branch",
-    frozenset({"src/update/updater.c", "src/update/worker.c"}): "src/update is being edited on another branch",
+    frozenset({"src/update/update.c", "src/update/worker.c"}): "src/update is being edited on another branch",
 }
 
 IDENT = re.compile(r"\b([A-Za-z_]\w*)\s*\(")

@@ -1,4 +1,4 @@
-/* sky.c — sky colour by time of day, and the fog ranges that blend terrain into it.
+/* render_sky.c — sky colour by time of day, and the fog ranges that blend terrain into it.
  *
  * Design: the sky is the clear colour and the fog colour at once, so distant terrain melts into it
  * with no seam. The colour follows a small keyframe table over the day (0 = midnight, 0.25 dawn,

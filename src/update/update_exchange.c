@@ -1,4 +1,4 @@
-/* exchange.c — the once-a-frame state exchange (Survivalcraft's SendReceiveChunkStates), and saving.
+/* update_exchange.c — the once-a-frame state exchange (Survivalcraft's SendReceiveChunkStates), and saving.
  *
  * Design. Everything the two threads share crosses here, under the one mutex, while the worker is between
  * units of work: main hands over downgrades, locations, sky light, allocations, releases and saves; it

@@ -1,4 +1,4 @@
-/* layered.c — seed 002's layered generator (world type "layered", version 1): the class, the height map,
+/* generator_layered.c — seed 002's layered generator (world type "layered", version 1): the class, the height map,
  * the climate and biomes, and passes 1 and 2.
  *
  * Design: the seed's five stages map onto the four passes. Pass 1 = HeightMapGenerator + the rock of the

@@ -1,4 +1,4 @@
-/* sunlight.c — the InvalidLight step: sky light per column, shaft heights, and the chunk's own light flood.
+/* light_sunlight.c — the InvalidLight step: sky light per column, shaft heights, and the chunk's own light flood.
  *
  * Design. The step computes everything about a chunk's light that needs no neighbour: each cell ends at
  * the brightest light that reaches it from this chunk's own sources along paths inside this chunk (its

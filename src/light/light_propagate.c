@@ -1,4 +1,4 @@
-/* propagate.c — the InvalidPropagatedLight step: light that crosses chunk borders.
+/* light_propagate.c — the InvalidPropagatedLight step: light that crosses chunk borders.
  *
  * Design. The sunlight step leaves every chunk holding its own light: the brightest light that reaches
  * each cell from the chunk's own sources (sky, emitters) along paths inside the chunk. A chunk that has

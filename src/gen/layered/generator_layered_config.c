@@ -1,4 +1,4 @@
-/* layered_config.c — reads seed 002's worldgen/chunk_config.yaml with libyaml and validates it.
+/* generator_layered_config.c — reads seed 002's worldgen/chunk_config.yaml with libyaml and validates it.
  *
  * Design: the file is loaded as one YAML document (yaml_parser_load) and walked with a small schema: each
  * mapping key is known (HeightNoise {Octaves, Persistence, Scale}, SeaLevel, BedrockLayers, Ores: a list

@@ -1,4 +1,4 @@
-/* updater.c — the TerrainUpdater's life: create/destroy, the worker thread's loop, locations, downgrades,
+/* update.c — the TerrainUpdater's life: create/destroy, the worker thread's loop, locations, downgrades,
  * sky light, readiness and stats.
  *
  * Design. One pthread runs update_worker_do_one in a loop while holding the mutex, so every unit of work

@@ -1,4 +1,4 @@
-/* screenshot.c — the back buffer as a PNG, and boxes of it as RGBA for the game's frame probe.
+/* render_screenshot.c — the back buffer as a PNG, and boxes of it as RGBA for the game's frame probe.
  *
  * Design: read back RGB (alpha of the back buffer means nothing to a viewer) with pack alignment 1 so
  * odd widths have no row padding, and let stb_image_write flip rows (GL's origin is bottom-left).

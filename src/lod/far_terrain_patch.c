@@ -1,4 +1,4 @@
-/* far_patch.c — the pure half of far terrain: settings, level choice, the quadtree cut, what a column shows
+/* far_terrain_patch.c — the pure half of far terrain: settings, level choice, the quadtree cut, what a column shows
  * (far_surface_at) and which of a patch's squares to draw (far_columns.c builds the meshes).
  *
  * Design. Patches are aligned squares: patch (px, pz) of level L covers [px, px + 1) x [pz, pz + 1) times

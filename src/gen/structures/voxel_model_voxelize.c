@@ -1,4 +1,4 @@
-/* voxelize.c — a triangle soup into a voxel template (voxel_model.h; its cache: voxel_model_cache.c).
+/* voxel_model_voxelize.c — a triangle soup into a voxel template (voxel_model.h; its cache: voxel_model_cache.c).
  *
  * Design: the soup is mapped into grid units (the bounding box's minimum at 0, `scale` cells per unit). Inside
  * cells: rays along x, y and z through each row of cell centres collect their crossings with the triangles

@@ -1,4 +1,4 @@
-/* steps.c — the chunk state machine's steps: one function per state, each (chunk, context) -> next state.
+/* update_step.c — the chunk state machine's steps: one function per state, each (chunk, context) -> next state.
  *
  * Design. Steps know nothing about threads, locations or scheduling: the worker (worker.c) decides which
  * chunk to step, these functions only do the work of one state. A step that reads neighbours checks them

@@ -1,4 +1,4 @@
-/* renderer.c — create/destroy and the frame: uploads, culling, the three terrain passes, overlay.
+/* render.c — create/destroy and the frame: uploads, culling, the three terrain passes, overlay.
  *
  * Design: camera-relative rendering. The view matrix is rotation only; each chunk gets an offset = chunk
  * origin - camera position, computed in double on the CPU, so vertex math stays in small floats at any

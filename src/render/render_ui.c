@@ -1,4 +1,4 @@
-/* ui_draw.c — 2D UI in framebuffer pixels: rectangles, text, block icons; the loading screen, hotbar,
+/* render_ui.c — 2D UI in framebuffer pixels: rectangles, text, block icons; the loading screen, hotbar,
  * picker and menus are composed from these by the game.
  *
  * Design: immediate mode with one queue a frame. renderer_ui_* append quads (x, y, u, v, colour, kind) to a

@@ -1,4 +1,4 @@
-/* mesher_visibility.c — the slice graphs of occlusion culling (visibility.h): which of a slice's 6 faces
+/* visibility_graph.c — the slice graphs of occlusion culling (visibility.h): which of a slice's 6 faces
  * are joined through cells that are not opaque cubes.
  *
  * Design. A flood fill over the slice's 16^3 cells, one component at a time, each with the set of faces

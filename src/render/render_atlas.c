@@ -1,4 +1,4 @@
-/* atlas.c — the block texture atlas: assets/textures/atlas.png, 16 tiles per row.
+/* render_atlas.c — the block texture atlas: assets/textures/atlas.png, 16 tiles per row.
  *
  * Design: glGenerateMipmap would average across tile borders (distant grass picks up its stone
  * neighbour) and let the alpha of leaves and plants melt away at distance, so the mip chain is built on

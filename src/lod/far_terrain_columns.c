@@ -1,4 +1,4 @@
-/* far_columns.c — one far patch's mesh: block columns in the voxel chunks' style.
+/* far_terrain_columns.c — one far patch's mesh: block columns in the voxel chunks' style.
  *
  * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (2 blocks wide at level
  * 0, 8 at level 1, twice as wide each level up). A column has one height, that of the generator's surface

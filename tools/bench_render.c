@@ -20,7 +20,7 @@
  *   triangles_vd8_unmerged   the same with greedy merging off (one quad per face).
  *   occlusion_walk_us        median time of the renderer's per-frame occlusion work in that view (the walk and
  *                            the occluders' horizon, visibility_walk_run).
- * The view's rules (fog range, frustum box, subset mask, draw runs) mirror src/render/renderer.c; the walk
+ * The view's rules (fog range, frustum box, subset mask, draw runs) mirror src/render/render.c; the walk
  * and the draw runs are the renderer's own code (src/mesh/visibility_walk.c). Figures, not tests: no
  * thresholds here. */
 #include <math.h>

@@ -44,7 +44,7 @@ static TerrainChunk *edit_write_cell(Terrain *terrain, int x, int y, int z, int3
  * (attenuation; opaque blocks have 15) and emits at least as much. Then no light anywhere goes down, and the
  * light the neighbour chunks hold is still at least their own light and at most their new final light: they
  * need no new own light (a sunlight step reads their whole cells), only the light that crosses their
- * borders (light_propagate, propagate.c). Their "final light" mark is cleared with the downgrade (the
+ * borders (light_propagate, light_propagate.c). Their "final light" mark is cleared with the downgrade (the
  * exchange), so propagation floods into them again. */
 static bool edit_only_brightens(const BlockRegistry *blocks, int from, int to)
 {

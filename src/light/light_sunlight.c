@@ -3,7 +3,7 @@
  * Design. The step computes everything about a chunk's light that needs no neighbour: each cell ends at
  * the brightest light that reaches it from this chunk's own sources along paths inside this chunk (its
  * "own light"). light_propagate then only adds light that crosses chunk borders, and may read any
- * neighbour's light bits as a lower bound of that neighbour's final light (see propagate.c).
+ * neighbour's light bits as a lower bound of that neighbour's final light (see light_propagate.c).
  *   1. Columns, each read once from the top down (cells are contiguous in y):
  *      - air above the first non-air cell (TopHeight) gets the sky light; sky already right is checked
  *        sixteen cells per test;

@@ -1,5 +1,5 @@
 /* far_terrain_patch.c — the pure half of far terrain: settings, level choice, the quadtree cut, what a column shows
- * (far_surface_at) and which of a patch's squares to draw (far_columns.c builds the meshes).
+ * (far_surface_at) and which of a patch's squares to draw (far_terrain_columns.c builds the meshes).
  *
  * Design. Patches are aligned squares: patch (px, pz) of level L covers [px, px + 1) x [pz, pz + 1) times
  * FAR_LEVEL0_SIZE << L blocks. The cut descends from the coarsest level, splitting a node while its nearest
@@ -248,7 +248,7 @@ int far_terrain_select(const FarTerrainSettings *s, double cam_x, double cam_z, 
     return n;
 }
 
-/* ---- meshes (far_columns.c builds them) ---- */
+/* ---- meshes (far_terrain_columns.c builds them) ---- */
 
 uint64_t far_patch_key(int level, int px, int pz, const uint8_t coarser[4])
 {

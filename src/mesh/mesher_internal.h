@@ -192,7 +192,7 @@ void mesher_merge_slice(MesherContext *ctx, VertexList *lists);
 void mesher_merge_list(MesherContext *ctx, VertexList *list);
 void mesher_merge_free(MesherContext *ctx);
 
-/* mesher_visibility.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks. */
+/* visibility_graph.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks. */
 uint16_t mesher_visibility_slice(const MesherSlab *slab);
 /* The chunk's occluder boxes (visibility.h) from its own cells. */
 void mesher_visibility_occluders(const MesherContext *ctx, const TerrainChunk *chunk, CellViewConst cells,

@@ -292,7 +292,7 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
     }
     if (u->autosave_requested) {
         u->autosave_requested = false;
-        changed = true;   /* also retries chunks left NotLoaded by a load that could not read (steps.c) */
+        changed = true;   /* also retries chunks left NotLoaded by a load that could not read (update_step.c) */
         if (u->storage && u->storage->save) {
             exchange_report_unsaved(u);
             exchange_queue_autosave(u);

@@ -237,7 +237,7 @@ bool update_worker_do_one(TerrainUpdater *updater);
 /* worker.c: frees a chunk's worker geometry and any undelivered mesh. */
 void update_free_chunk_geometry(TerrainChunk *chunk);
 
-/* updater.c: main-thread lock that the worker yields to between steps. */
+/* update.c: main-thread lock that the worker yields to between steps. */
 void update_main_lock(TerrainUpdater *updater);
 void update_main_unlock(TerrainUpdater *updater);
 

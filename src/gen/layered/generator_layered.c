@@ -10,7 +10,7 @@
  * Pass 3 = carving + OreGenerator and pass 4 = SurfaceDecorator (layered_features.c). Every noise table is
  * seeded from the world seed by purpose (rng_derive(seed, "layered.base"), ...), so a chunk is a pure
  * function of (seed, settings, config, chunk coordinates). The config is worldgen/chunk_config.yaml
- * (layered_config.c), read once at creation; the Generator is immutable afterwards. */
+ * (generator_layered_config.c), read once at creation; the Generator is immutable afterwards. */
 #include "layered_internal.h"
 #include "gen_generators.h"
 

@@ -19,15 +19,7 @@ HEADER_ONLY = {
     "chunk_storage.h": "the storage interface: a struct of callbacks that store/ and game/ fill in",
 }
 # Headers whose code is renamed in a later commit of the step in progress (must be empty at its end).
-KNOWN_PENDING = {
-    "render.h": "src/render is being edited on another branch: renamed after the merge",
-    "update.h": "src/update is being edited on another branch: renamed after the merge",
-    "update_step.h": "src/update is being edited on another branch: renamed after the merge",
-    "light.h": "src/light is being edited on another branch: renamed after the merge",
-    "visibility.h": "src/mesh is being edited on another branch: renamed after the merge",
-    "generator.h": "src/gen is being edited on another branch: renamed after the merge",
-    "far_terrain.h": "src/lod is being edited on another branch: renamed after the merge",
-}
+KNOWN_PENDING = {}
 
 
 def strip_comments(text):

@@ -23,58 +23,6 @@
 #include "strata/thread_priority.h"
 #include "update_internal.h"
 
-void *update_array_push(UpdateArray *array, size_t element_size)
-{
-    if (array->count == array->capacity) {
-        int capacity = array->capacity ? array->capacity * 2 : 64;
-        void *data = realloc(array->data, (size_t)capacity * element_size);
-        if (!data) return NULL;
-        array->data = data;
-        array->capacity = capacity;
-    }
-    return (char *)array->data + (size_t)array->count++ * element_size;
-}
-
-bool update_array_reserve(UpdateArray *array, size_t element_size, int count)
-{
-    if (count <= array->capacity) return true;
-    int capacity = array->capacity ? array->capacity : 64;
-    while (capacity < count) capacity *= 2;
-    void *data = realloc(array->data, (size_t)capacity * element_size);
-    if (!data) return false;
-    array->data = data;
-    array->capacity = capacity;
-    return true;
-}
-
-void update_array_free(UpdateArray *array)
-{
-    free(array->data);
-    array->data = NULL;
-    array->count = array->capacity = 0;
-}
-
-int update_location_distance(const UpdateLocation *location, int cx, int cz)
-{
-    int lx = chunk_coord_of((int)floorf(location->x));
-    int lz = chunk_coord_of((int)floorf(location->z));
-    int dx = abs(cx - lx), dz = abs(cz - lz);
-    return dx > dz ? dx : dz;
-}
-
-void update_main_lock(TerrainUpdater *u)
-{
-    atomic_fetch_add(&u->main_waiting, 1);
-    pthread_mutex_lock(&u->mutex);
-}
-
-void update_main_unlock(TerrainUpdater *u)
-{
-    atomic_fetch_sub(&u->main_waiting, 1);
-    pthread_cond_broadcast(&u->main_cond);
-    pthread_mutex_unlock(&u->mutex);
-}
-
 static void *update_worker_main(void *arg)
 {
     TerrainUpdater *u = arg;

@@ -39,63 +39,6 @@ static void exchange_pause_pool(TerrainUpdater *u)
     u->pool_paused = true;
 }
 
-static AutosaveEntry *exchange_find_save(TerrainUpdater *u, const TerrainChunk *chunk)
-{
-    for (int i = 0; i < u->autosave.count; i++) {
-        AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, i);
-        if (e->chunk == chunk) return e;
-    }
-    return NULL;
-}
-
-/* Hands the chunk's edits to the worker for a background save (merged into a queued save of it if there
- * is one): the counter moves into the entry. false when out of memory (nothing changed). */
-static bool exchange_hand_over(TerrainUpdater *u, TerrainChunk *chunk)
-{
-    AutosaveEntry *e = exchange_find_save(u, chunk);
-    if (!e) {
-        /* Room for every queued save, and the one in flight, to fail: the worker cannot then lose one. */
-        int room = u->failed_saves.count + u->autosave.count + 2;
-        if (!update_array_reserve(&u->failed_saves, sizeof(AutosaveEntry), room)) return false;
-        e = update_array_push(&u->autosave, sizeof *e);
-        if (!e) return false;
-        e->chunk = chunk;
-        e->counter = 0;
-    }
-    e->counter += chunk->modification_counter;
-    e->flags = chunk->flags;
-    chunk->modification_counter = 0;
-    return true;
-}
-
-/* Whether a save of the chunk is queued or being written (its edits are then not in its counter). */
-static bool exchange_save_in_flight(TerrainUpdater *u, const TerrainChunk *chunk)
-{
-    return (u->io_busy && u->saving == chunk) || exchange_find_save(u, chunk) != NULL;
-}
-
-static bool exchange_wanted(const TerrainUpdater *u, const TerrainChunk *chunk, int margin)
-{
-    for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) {
-        const UpdateLocation *loc = &u->locations[i];
-        if (loc->active && update_location_distance(loc, chunk->coord_x, chunk->coord_z) <= loc->content_chunks + margin)
-            return true;
-    }
-    return false;
-}
-
-/* Gives the counters of failed saves back to their chunks (still in the Terrain: see exchange_release).
- * A chunk that no location wants any more is marked SAVE_FAILED: kept, retried at the next autosave. */
-static void exchange_restore_failed_saves(TerrainUpdater *u)
-{
-    for (int i = 0; i < u->failed_saves.count; i++) {
-        const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->failed_saves, AutosaveEntry, i);
-        e->chunk->modification_counter += e->counter;
-        if (!exchange_wanted(u, e->chunk, 1)) e->chunk->worker_schedule |= UPDATE_WORKER_FLAG_SAVE_FAILED;
-    }
-    u->failed_saves.count = 0;
-}
-
 /* Releases the chunks more than content + 1 from every location. With storage, one with unsaved edits or a
  * save in flight is kept in the Terrain instead: its edits are handed to the worker (unless its last save
  * failed: that waits for the next autosave), and a later scan detaches it once it is saved. Returns true
@@ -107,11 +50,11 @@ static bool exchange_release(TerrainUpdater *u, const UpdaterCallbacks *cb)
     /* Backwards: detaching swaps the last chunk into the hole, which has then already been visited. */
     for (int i = terrain_chunk_count(u->terrain) - 1; i >= 0; i--) {
         TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
-        if (exchange_wanted(u, chunk, 1)) {
+        if (update_chunk_wanted(u, chunk, 1)) {
             chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_SAVE_FAILED; /* a live chunk: autosave handles it */
             continue;
         }
-        if (can_save && (updater_chunk_needs_save(chunk) || exchange_save_in_flight(u, chunk))) {
+        if (can_save && (updater_chunk_needs_save(chunk) || update_save_in_flight(u, chunk))) {
             kept++;
             if (chunk->worker_schedule & UPDATE_WORKER_FLAG_SAVE_FAILED) {
                 if (!unsaved++) {
@@ -119,7 +62,7 @@ static bool exchange_release(TerrainUpdater *u, const UpdaterCallbacks *cb)
                     u->unsaved_example_z = chunk->coord_z;
                 }
             } else if (updater_chunk_needs_save(chunk)) {
-                if (exchange_hand_over(u, chunk)) changed = true;
+                if (update_save_hand_over(u, chunk)) changed = true;
                 else log_error("update", "out of memory queueing the save of chunk %d,%d; kept, retried later",
                                chunk->coord_x, chunk->coord_z);
             }
@@ -155,7 +98,7 @@ static bool exchange_allocate(TerrainUpdater *u)
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         /* Only chunks the worker will step count: one left in the hysteresis ring never starts. */
         const TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
-        if (chunk->thread_state == CHUNK_STATE_NOT_LOADED && exchange_wanted(u, chunk, 0)) waiting++;
+        if (chunk->thread_state == CHUNK_STATE_NOT_LOADED && update_chunk_wanted(u, chunk, 0)) waiting++;
     }
     /* With a job pool, allocating pauses it (jobs look neighbours up in the table): allocate in batches,
      * once half the chunks handed ahead are taken, not a few at every exchange. */
@@ -214,32 +157,6 @@ static void exchange_take_load_result(TerrainChunk *chunk)
     chunk->worker_flags &= ~(load_bits | UPDATE_WORKER_FLAG_LOAD_RESULT);
 }
 
-static void exchange_queue_autosave(TerrainUpdater *u)
-{
-    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
-        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
-        if (!updater_chunk_needs_save(chunk)) continue;
-        if (!exchange_hand_over(u, chunk)) {
-            log_error("update", "out of memory queueing autosaves; the rest are saved later");
-            return;
-        }
-    }
-}
-
-/* Once per autosave: says how many chunks nobody wants are kept only because they cannot be written. */
-static void exchange_report_unsaved(const TerrainUpdater *u)
-{
-    if (u->unsaved_kept > UPDATE_UNSAVED_ALARM_CHUNKS)
-        log_error("update", "THE WORLD CANNOT BE SAVED: %d chunks with edits (one at %d,%d) failed to save and are "
-                  "held in memory, none is dropped; last storage error: %s. Free disk space or make the world "
-                  "folder writable; they are saved at the next autosave or save",
-                  u->unsaved_kept, u->unsaved_example_x, u->unsaved_example_z, u->last_save_error);
-    else if (u->unsaved_kept > 0)
-        log_warn("update", "%d chunks with edits (one at %d,%d) could not be saved and are held in memory; "
-                 "retrying now; last storage error: %s",
-                 u->unsaved_kept, u->unsaved_example_x, u->unsaved_example_z, u->last_save_error);
-}
-
 void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
 {
     update_main_lock(u);
@@ -249,7 +166,7 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         terrain_recycle_chunk(u->terrain, UPDATE_ARRAY_AT(&u->returned, TerrainChunk *, i));
     u->returned.count = 0;
 
-    exchange_restore_failed_saves(u);
+    update_save_restore_failed(u);
 
     for (int i = 0; i < u->downgrades.count; i++) {
         const PendingDowngrade *d = &UPDATE_ARRAY_AT(&u->downgrades, PendingDowngrade, i);
@@ -294,8 +211,8 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         u->autosave_requested = false;
         changed = true;   /* also retries chunks left NotLoaded by a load that could not read (update_step.c) */
         if (u->storage && u->storage->save) {
-            exchange_report_unsaved(u);
-            exchange_queue_autosave(u);
+            update_save_report_unsaved(u);
+            update_save_queue_all(u);
             if (u->autosave.count) changed = true;
         }
     }
@@ -352,58 +269,3 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
     u->ready_meshes.count = 0;
 }
 
-void updater_request_autosave(TerrainUpdater *u)
-{
-    u->autosave_requested = true;
-}
-
-/* Saves one chunk on the main thread (lock held, worker idle); remembers the first failure. A chunk nobody
- * wants whose save fails stays in the Terrain, marked SAVE_FAILED (see exchange_release). */
-static void save_all_one(TerrainUpdater *u, TerrainChunk *chunk, StResult *first, char *first_message, size_t size)
-{
-    StResult rc = u->storage->save(u->storage->user, chunk);
-    if (rc == ST_OK) {
-        chunk->modification_counter = 0;
-        chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_SAVE_FAILED;
-        u->chunks_saved++;
-        return;
-    }
-    snprintf(u->last_save_error, sizeof u->last_save_error, "%s", st_error_message());
-    log_error("update", "saving chunk %d,%d failed (%s): %s; its edits stay in memory", chunk->coord_x,
-              chunk->coord_z, st_result_name(rc), u->last_save_error);
-    if (!exchange_wanted(u, chunk, 1)) chunk->worker_schedule |= UPDATE_WORKER_FLAG_SAVE_FAILED;
-    if (*first == ST_OK) {
-        *first = rc;
-        snprintf(first_message, size, "saving chunk %d,%d: %s", chunk->coord_x, chunk->coord_z, u->last_save_error);
-    }
-}
-
-StResult updater_save_all(TerrainUpdater *u)
-{
-    if (!u->storage || !u->storage->save) return ST_OK;
-    update_main_lock(u);
-    while (u->io_busy) pthread_cond_wait(&u->io_cond, &u->mutex);
-    /* Jobs write cells, shafts and light of the chunks about to be written: none runs meanwhile. */
-    if (u->pool.threads > 1) update_pool_pause(u);
-
-    /* Everything handed to the worker but not yet written comes back to its chunk first. */
-    exchange_restore_failed_saves(u);
-    for (int i = 0; i < u->autosave.count; i++) {
-        const AutosaveEntry *e = &UPDATE_ARRAY_AT(&u->autosave, AutosaveEntry, i);
-        e->chunk->modification_counter += e->counter;
-    }
-    u->autosave.count = 0;
-
-    /* Every modified chunk in the Terrain, including those kept because an earlier save failed. Released
-     * chunks never need a write (exchange_release detaches only saved ones). */
-    StResult first = ST_OK;
-    char message[512] = "";
-    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
-        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
-        if (updater_chunk_needs_save(chunk)) save_all_one(u, chunk, &first, message, sizeof message);
-    }
-    u->stats.chunks_saved = u->chunks_saved;
-    if (u->pool.threads > 1) update_pool_resume(u);
-    update_main_unlock(u);
-    return first == ST_OK ? ST_OK : st_fail(first, "%s", message);
-}

@@ -28,7 +28,9 @@
  * stale; its result is dropped at commit (the chunk is redone from the lower state). Commit order: the
  * finished jobs of one pass are committed sorted by chunk coordinates. Every step is a function of its
  * frozen inputs, so cells, light and vertices do not depend on N or on the order jobs finish in
- * (test_golden_world runs at 1, 2, 4 and 8 threads with the same pins). */
+ * (test_golden_world runs at 1, 2, 4 and 8 threads with the same pins). 
+ * Also here: packing settled chunks after each commit (update_pack_settled) and the worker's sweeps, and
+ * the state each chunk should reach (update_worker_target): schedule.c calls nothing in worker.c. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

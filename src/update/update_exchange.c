@@ -1,4 +1,5 @@
-/* update_exchange.c — the once-a-frame state exchange (Survivalcraft's SendReceiveChunkStates), and saving.
+/* update_exchange.c — the once-a-frame state exchange (Survivalcraft's SendReceiveChunkStates); the saves it
+ * hands over, queues and gives back are update_save.c's (this file calls down into it).
  *
  * Design. Everything the two threads share crosses here, under the one mutex, while the worker is between
  * units of work: main hands over downgrades, locations, sky light, allocations, releases and saves; it

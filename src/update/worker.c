@@ -27,7 +27,9 @@
  * UPDATE_HOT_AGE steps too: so a large world's frontier stays hot and what is behind it goes cold, each
  * chunk packed about once. An idle worker packs every hot chunk, one per unit of work, so a ready world
  * is all sections shortly after it is ready. Packing only changes the form, never a cell, and only the
- * worker changes the form of a Terrain chunk. */
+ * worker changes the form of a Terrain chunk. 
+ * The save path itself (the snapshot write with the lock dropped) is update_save.c's, and packing settled
+ * chunks and the state a chunk should reach are schedule.c's: this file calls down into both. */
 #include <limits.h>
 #ifdef __GLIBC__
 #include <malloc.h>

@@ -580,15 +580,11 @@ void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const
     renderer_end_frame(r);
 }
 
-void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame)
+/* Once a frame before the draw: hazes of chunks already shown recede first (chunks uploaded this frame start at
+ * their distance), this frame's uploads, and each chunk's resolution share dissolving toward its distance's. */
+static void renderer_advance_chunks(Renderer *r, const RenderCamera *camera, const RenderFrame *frame, float fog_end)
 {
-    Renderer *r = renderer;
     ChunkBufferTable *t = &r->chunks;
-    renderer_wait_frame(r);
-    float fog_start, fog_end;
-    renderer_fog(r, &fog_start, &fog_end);
-
-    /* Hazes of chunks already shown recede first; chunks uploaded this frame start at their distance. */
     float dt = frame->frame_seconds > 0.0f ? frame->frame_seconds : 0.0f;
     for (int i = 0; i < t->count; i++) {
         RenderChunk *c = &t->chunks[i];
@@ -606,27 +602,43 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         bool half = c->has_lod && render_uses_lod((float)sqrt(cx * cx + cz * cz), r->lod_from);
         c->lod_share = render_lod_share_step(c->lod_share, half, dt, r->lod_dissolve);
     }
+}
+
+/* Inside a fluid the fog closes in and takes the fluid's colour; inside a solid block the world is not drawn
+ * at all (the fog ends at the camera), so nothing shows through walls. true when the eye is in one (no dome). */
+static bool renderer_eye_medium_fog(const RenderFrame *frame, float sky[3], float *fog_start, float *fog_end)
+{
+    if (frame->eye_medium == RENDER_MEDIUM_AIR) return false;
+    static const float water[3] = { 0.05f, 0.20f, 0.42f }, lava[3] = { 0.75f, 0.25f, 0.04f },
+                       solid[3] = { 0.02f, 0.02f, 0.02f };
+    const float *tint = frame->eye_medium == RENDER_MEDIUM_WATER ? water
+                      : frame->eye_medium == RENDER_MEDIUM_LAVA ? lava : solid;
+    float dim = frame->eye_medium == RENDER_MEDIUM_WATER ? 0.35f + 0.65f * frame->sky_brightness : 1.0f;
+    for (int c = 0; c < 3; c++)
+        sky[c] = tint[c] * dim;
+    *fog_end = frame->eye_medium == RENDER_MEDIUM_WATER ? RENDER_WATER_FOG_END
+             : frame->eye_medium == RENDER_MEDIUM_LAVA ? RENDER_LAVA_FOG_END : 0.0f;
+    *fog_start = frame->eye_medium == RENDER_MEDIUM_WATER ? 2.0f : 0.0f;
+    return true;
+}
+
+void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame)
+{
+    Renderer *r = renderer;
+    ChunkBufferTable *t = &r->chunks;
+    renderer_wait_frame(r);
+    float fog_start, fog_end;
+    renderer_fog(r, &fog_start, &fog_end);
+
+    renderer_advance_chunks(r, camera, frame, fog_end);
 
     float sky[3];
     renderer_sky_color(frame->time_of_day, frame->sky_brightness, sky);
     if (r->biome_fog)
         renderer_biome_fog(r->biome_fog_rgb, r->biome_fog_density, sky, &fog_start, fog_end);
-    /* Inside a fluid the fog closes in and takes the fluid's colour; inside a solid block the world is
-     * not drawn at all (the fog ends at the camera), so nothing shows through walls. */
-    bool dome = frame->sky_detail;
-    if (frame->eye_medium != RENDER_MEDIUM_AIR) {
-        static const float water[3] = { 0.05f, 0.20f, 0.42f }, lava[3] = { 0.75f, 0.25f, 0.04f },
-                           solid[3] = { 0.02f, 0.02f, 0.02f };
-        const float *tint = frame->eye_medium == RENDER_MEDIUM_WATER ? water
-                          : frame->eye_medium == RENDER_MEDIUM_LAVA ? lava : solid;
-        float dim = frame->eye_medium == RENDER_MEDIUM_WATER ? 0.35f + 0.65f * frame->sky_brightness : 1.0f;
-        for (int c = 0; c < 3; c++)
-            sky[c] = tint[c] * dim;
-        fog_end = frame->eye_medium == RENDER_MEDIUM_WATER ? RENDER_WATER_FOG_END
-                : frame->eye_medium == RENDER_MEDIUM_LAVA ? RENDER_LAVA_FOG_END : 0.0f;
-        fog_start = frame->eye_medium == RENDER_MEDIUM_WATER ? 2.0f : 0.0f;
-        dome = false;
-    }
+    /* In a fluid or a block the fog closes in (renderer_eye_medium_fog) and no dome is drawn. */
+    bool in_medium = renderer_eye_medium_fog(frame, sky, &fog_start, &fog_end);
+    bool dome = frame->sky_detail && !in_medium;
     glViewport(0, 0, r->width, r->height);
     glDepthMask(GL_TRUE);
     glClearColor(sky[0], sky[1], sky[2], 1.0f);

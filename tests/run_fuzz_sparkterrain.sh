@@ -23,7 +23,7 @@ fi
 
 if ! "$CLANG" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -Wall -Wextra -Werror -I"$SRC/include" \
-     "$SRC/tests/fuzz_sparkterrain.c" "$SRC/src/heightfield/sparkterrain.c" "$SRC/src/heightfield/heightfield.c" "$SRC/src/core/error.c" \
+     "$SRC/tests/fuzz_sparkterrain.c" "$SRC/src/heightfield/heightfield_io_spark.c" "$SRC/src/heightfield/heightfield.c" "$SRC/src/core/error.c" \
      -lm -o "$OUT/fuzz_sparkterrain"; then
   echo "building the sparkterrain fuzzer failed"; exit 1
 fi

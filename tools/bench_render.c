@@ -20,7 +20,7 @@
  *   triangles_vd8_unmerged   the same with greedy merging off (one quad per face).
  *   occlusion_walk_us        median time of the renderer's per-frame occlusion work in that view (the walk and
  *                            the occluders' horizon, visibility_walk_run).
- * The view's rules (fog range, frustum box, subset mask, draw runs) mirror src/render/renderer.c; the walk
+ * The view's rules (fog range, frustum box, subset mask, draw runs) mirror src/render/render.c; the walk
  * and the draw runs are the renderer's own code (src/mesh/visibility_walk.c). Figures, not tests: no
  * thresholds here. */
 #include <math.h>
@@ -46,7 +46,7 @@
 #define BENCH_RENDER_SEED 42
 #define BENCH_RENDER_VD 8
 #define BENCH_RENDER_EYE 1.62        /* PLAYER_EYE_HEIGHT */
-#define BENCH_RENDER_PITCH -8.0f     /* APP_SPAWN_PITCH_DEG */
+#define BENCH_RENDER_PITCH -8.0f     /* WORLD_SPAWN_PITCH_DEG (session/world_session.h) */
 #define BENCH_RENDER_FOV 75.0f       /* the settings' default field of view */
 #define BENCH_RENDER_ASPECT (1280.0f / 720.0f)
 
@@ -176,7 +176,7 @@ static StResult bench_render_triangles(const BlockRegistry *blocks, const char *
     StResult rc = bench_world_load(asset_dir, blocks, BENCH_RENDER_SEED, BENCH_RENDER_VD, false, &world);
     if (rc != ST_OK) return rc;
     Terrain *terrain = world.terrain;
-    /* the game's spawn (app.c update_spawn): the chosen column, facing its view */
+    /* the game's spawn (session/world_session_spawn.c): the chosen column, facing its view */
     SpawnChoice choice;
     if (spawn_choose(terrain, blocks, world.spawn_x, world.spawn_z, &choice) != SPAWN_FOUND) {
         bench_world_free(&world);

@@ -7,7 +7,7 @@
  * height, surface block and tree rules, level 0 the finest (FAR_LEVEL0_SIZE blocks a side, columns of 2) and
  * each level twice the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its
  * nearest point) has the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks;
- * beyond: the coarsest level). A column is drawn as the voxels draw a block (far_columns.c): a flat top at
+ * beyond: the coarsest level). A column is drawn as the voxels draw a block (far_terrain_columns.c): a flat top at
  * the voxels' surface height at its centre, a vertical side toward each lower neighbour, one colour a face
  * (its surface block's top or side under the climate's tint: FarPalette) shaded by the face's direction as
  * the mesher shades; woodland's canopy (Generator.tree_cover) a volume of leaves over its ground; water flat

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "strata/error.h"
 
 /* Reads the whole file into a NUL-terminated malloc'd buffer (*size excludes the NUL). Caller frees. */
@@ -22,5 +23,8 @@ bool fileio_exists(const char *path);
 bool fileio_is_dir(const char *path);
 /* fsync of a folder (after a rename in it). */
 StResult fileio_sync_dir(const char *dir);
+/* Reads up to `size` bytes at `offset` of an open file, retrying short reads and EINTR; *got < size means the
+ * file ended first (not an error). ST_ERR_IO names `path`, the size and the offset. */
+StResult fileio_pread_all(int fd, const char *path, void *data, size_t size, uint64_t offset, size_t *got);
 
 #endif

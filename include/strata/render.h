@@ -192,7 +192,7 @@ void renderer_end_fades(Renderer *renderer);
 /* true when the chunk's latest mesh has been uploaded (or it has none queued). */
 bool renderer_chunk_uploaded(const Renderer *renderer, int coord_x, int coord_z);
 
-/* ---- UI: 2D drawing in framebuffer pixels, top-left origin (ui_draw.c) ----
+/* ---- UI: 2D drawing in framebuffer pixels, top-left origin (render_ui.c) ----
  * Calls queue quads; the next renderer_draw or renderer_draw_loading draws them over everything, in call
  * order, and empties the queue. Colours are 0xRRGGBBAA. Text is ASCII (others show as '?'); `scale` is the
  * size of one font pixel in framebuffer pixels. */

@@ -7,7 +7,7 @@
  * new one, never a mix. A failed write removes its tmp file and leaves the target untouched. The tmp file is
  * created with O_EXCL|O_NOFOLLOW (a leftover or a planted symlink is unlinked first, never followed).
  * read_all does not trust st_size alone (pipes and /proc report 0): it reads until EOF, growing the
- * buffer. All functions are reentrant; EINTR is retried. */
+ * buffer. pread_all (both region readers) retries short reads. All functions are reentrant; EINTR is retried. */
 #define _GNU_SOURCE
 #include "strata/fileio.h"
 
@@ -204,4 +204,22 @@ StResult fileio_sync_dir(const char *dir)
         rc = st_fail(ST_ERR_IO, "fsync folder %s: %s", dir, strerror(errno));
     close(fd);
     return rc;
+}
+
+StResult fileio_pread_all(int fd, const char *path, void *data, size_t size, uint64_t offset, size_t *got)
+{
+    uint8_t *bytes = data;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = pread(fd, bytes + done, size - done, (off_t)(offset + done));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return st_fail(ST_ERR_IO, "%s: read of %zu bytes at offset %llu: %s", path, size,
+                           (unsigned long long)offset, strerror(errno));
+        }
+        if (n == 0) break;
+        done += (size_t)n;
+    }
+    *got = done;
+    return ST_OK;
 }

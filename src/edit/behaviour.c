@@ -7,8 +7,9 @@
  * array keeps insertion order, and a tick runs the due cells in that order, so the result depends only on
  * the actions and the tick numbers they happen at, never on frame timing. A tick takes at most
  * BEHAVIOUR_TICK_BUDGET updates; the rest stay due for the next tick.
- * The rules read cells with edit_get_cell (a chunk away reads as -1: solid, nothing flows there) and write
- * with editor_change_cell inside `in_behaviour`, so the history records them as follow-ups.
+ * The rules read cells with edit_read_cell (a chunk away reads as -1: solid, nothing flows there) and write
+ * through the Editor's BehaviourHost (edit_internal.h: ChangeCell in full) inside `in_behaviour`, so the history
+ * records them as follow-ups. This file calls nothing in edit.c by name: edit.c calls down into it.
  * Each notification and scheduled update carries the history serial of the action that caused it (its
  * `origin`); undoing that action cancels them (behaviour_cancel), so nothing it set in motion runs on the
  * restored world, where its changes could not be recorded. */
@@ -101,7 +102,7 @@ static void schedule_in(Editor *e, const TerrainChunk *chunk, int x, int y, int 
         if (y < 0 || y >= CHUNK_SIZE_Y) return;
         v = chunk_get_cell_shared(chunk, chunk_local_of(x), y, chunk_local_of(z));
     } else {
-        v = edit_get_cell(e->terrain, x, y, z);
+        v = edit_read_cell(e->terrain, x, y, z);
     }
     if (v < 0) return;
     int block = cell_contents(v);
@@ -168,28 +169,28 @@ static bool replaceable(const Editor *e, int32_t v)
 static void run_falling(Editor *e, int x, int y, int z, int32_t v)
 {
     if (y == 0) return;
-    int32_t below = edit_get_cell(e->terrain, x, y - 1, z);
+    int32_t below = edit_read_cell(e->terrain, x, y - 1, z);
     if (below < 0) return;
     int b = cell_contents(below);
     if (!replaceable(e, below) && e->blocks->behaviour[b] != BLOCK_BEHAVIOUR_FLUID) return;
-    editor_change_cell(e, x, y, z, cell_make(BLOCK_AIR, 0));
-    editor_change_cell(e, x, y - 1, z, v);
+    e->host->write_cell(e, x, y, z, cell_make(BLOCK_AIR, 0));
+    e->host->write_cell(e, x, y - 1, z, v);
 }
 
 static void run_support(Editor *e, int x, int y, int z)
 {
-    int32_t below = y > 0 ? edit_get_cell(e->terrain, x, y - 1, z) : cell_make(BLOCK_BEDROCK, 0);
+    int32_t below = y > 0 ? edit_read_cell(e->terrain, x, y - 1, z) : cell_make(BLOCK_BEDROCK, 0);
     if (below < 0) return;
     int b = cell_contents(below);
     if (e->blocks->solid[b] || e->blocks->opaque_cube[b]) return;
-    editor_destroy_cell(e, 0, x, y, z, cell_make(BLOCK_AIR, 0), false, false);
+    e->host->break_cell(e, x, y, z);
 }
 
 /* Whether fluid `f` in the cell (x, y, z) rests on ground and so spreads sideways. */
 static bool rests_on_ground(const Editor *e, int f, int x, int y, int z)
 {
     if (y == 0) return true;
-    int32_t below = edit_get_cell(e->terrain, x, y - 1, z);
+    int32_t below = edit_read_cell(e->terrain, x, y - 1, z);
     if (below < 0) return true;
     return !replaceable(e, below) && cell_contents(below) != f;
 }
@@ -200,52 +201,52 @@ static void run_fluid(Editor *e, int x, int y, int z, int32_t v)
     int level = fluid_level(v);
     if (level != 0) {
         int want = FLUID_MAX_LEVEL + 1;
-        int32_t above = y + 1 < CHUNK_SIZE_Y ? edit_get_cell(e->terrain, x, y + 1, z) : -1;
+        int32_t above = y + 1 < CHUNK_SIZE_Y ? edit_read_cell(e->terrain, x, y + 1, z) : -1;
         if (above >= 0 && cell_contents(above) == f) {
             want = 1;
         } else {
             int sources = 0;
             for (int s = 0; s < 4; s++) {
                 int nx = x + SIDE_DX[s], nz = z + SIDE_DZ[s];
-                int32_t n = edit_get_cell(e->terrain, nx, y, nz);
+                int32_t n = edit_read_cell(e->terrain, nx, y, nz);
                 if (n < 0 || cell_contents(n) != f) continue;
                 int nl = fluid_level(n);
                 if (nl == 0) sources++;
                 if (rests_on_ground(e, f, nx, y, nz) && nl + 1 < want) want = nl + 1;
             }
-            int32_t below = y > 0 ? edit_get_cell(e->terrain, x, y - 1, z) : -1;
+            int32_t below = y > 0 ? edit_read_cell(e->terrain, x, y - 1, z) : -1;
             bool floor = y == 0 || below < 0 || (!replaceable(e, below) && cell_contents(below) != f) ||
                          (cell_contents(below) == f && fluid_level(below) == 0);
             if (sources >= 2 && floor) want = 0;
         }
         if (want > FLUID_MAX_LEVEL) {
-            editor_change_cell(e, x, y, z, cell_make(BLOCK_AIR, 0));
+            e->host->write_cell(e, x, y, z, cell_make(BLOCK_AIR, 0));
             return;
         }
         if (want != level) {
-            editor_change_cell(e, x, y, z, cell_make(f, want));
+            e->host->write_cell(e, x, y, z, cell_make(f, want));
             level = want;
         }
     }
     /* Flow: down first; sideways only where the fluid rests on ground. */
     if (y > 0) {
-        int32_t below = edit_get_cell(e->terrain, x, y - 1, z);
+        int32_t below = edit_read_cell(e->terrain, x, y - 1, z);
         if (replaceable(e, below)) {
-            editor_change_cell(e, x, y - 1, z, cell_make(f, 1));
+            e->host->write_cell(e, x, y - 1, z, cell_make(f, 1));
             return;
         }
     }
     if (level >= FLUID_MAX_LEVEL || !rests_on_ground(e, f, x, y, z)) return;
     for (int s = 0; s < 4; s++) {
         int nx = x + SIDE_DX[s], nz = z + SIDE_DZ[s];
-        int32_t n = edit_get_cell(e->terrain, nx, y, nz);
-        if (replaceable(e, n)) editor_change_cell(e, nx, y, nz, cell_make(f, level + 1));
+        int32_t n = edit_read_cell(e->terrain, nx, y, nz);
+        if (replaceable(e, n)) e->host->write_cell(e, nx, y, nz, cell_make(f, level + 1));
     }
 }
 
 static void run_cell(Editor *e, int x, int y, int z)
 {
-    int32_t v = edit_get_cell(e->terrain, x, y, z);
+    int32_t v = edit_read_cell(e->terrain, x, y, z);
     if (v < 0) return;
     int b = cell_contents(v);
     switch (e->blocks->behaviour[b]) {
@@ -277,7 +278,7 @@ static void run_tick(Editor *e)
         e->in_behaviour = true;
         editor_defer_begin(e);
         for (int i = 0; i < taken; i++) run_cell(e, due[i].x, due[i].y, due[i].z);
-        editor_defer_end(e);
+        e->host->downgrades_end(e);
         e->in_behaviour = false;
     }
     free(due);

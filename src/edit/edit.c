@@ -22,32 +22,7 @@
 
 #define EDIT_TAG "edit"
 
-bool edit_grow(void **array, int *cap, int need, size_t item)
-{
-    if (need <= *cap) return true;
-    int n = *cap ? *cap : 64;
-    while (n < need) n *= 2;
-    void *p = realloc(*array, (size_t)n * item);
-    if (!p) return false;
-    *array = p;
-    *cap = n;
-    return true;
-}
-
-static TerrainChunk *edit_chunk(const Terrain *terrain, int x, int y, int z)
-{
-    if (y < 0 || y >= CHUNK_SIZE_Y) return NULL;
-    TerrainChunk *chunk = terrain_get_chunk_at_cell(terrain, x, z);
-    if (!chunk || chunk->state < CHUNK_STATE_INVALID_LIGHT) return NULL;
-    return chunk;
-}
-
-int32_t edit_get_cell(const Terrain *terrain, int x, int y, int z)
-{
-    const TerrainChunk *chunk = edit_chunk(terrain, x, y, z);
-    if (!chunk) return -1;
-    return cell_replace_light(chunk_get_cell_shared(chunk, chunk_local_of(x), y, chunk_local_of(z)), 0);
-}
+int32_t edit_get_cell(const Terrain *terrain, int x, int y, int z) { return edit_read_cell(terrain, x, y, z); }
 
 /* Set and count, without the downgrade; the chunk changed, or NULL. *old_block: the contents it replaced. */
 static TerrainChunk *edit_write_cell(Terrain *terrain, int x, int y, int z, int32_t value, int *old_block)
@@ -69,7 +44,7 @@ static TerrainChunk *edit_write_cell(Terrain *terrain, int x, int y, int z, int3
  * (attenuation; opaque blocks have 15) and emits at least as much. Then no light anywhere goes down, and the
  * light the neighbour chunks hold is still at least their own light and at most their new final light: they
  * need no new own light (a sunlight step reads their whole cells), only the light that crosses their
- * borders (light_propagate, propagate.c). Their "final light" mark is cleared with the downgrade (the
+ * borders (light_propagate, light_propagate.c). Their "final light" mark is cleared with the downgrade (the
  * exchange), so propagation floods into them again. */
 static bool edit_only_brightens(const BlockRegistry *blocks, int from, int to)
 {
@@ -102,7 +77,6 @@ bool edit_change_cell(Terrain *terrain, TerrainUpdater *updater, int x, int y, i
     return true;
 }
 
-void editor_defer_begin(Editor *e) { e->defer_depth++; }
 
 void editor_defer_end(Editor *e)
 {
@@ -132,11 +106,20 @@ static void editor_touch(Editor *e, const TerrainChunk *c)
 
 /* ---- the Editor ----------------------------------------------------------------------------------- */
 
+static bool host_break_cell(Editor *e, int x, int y, int z)
+{
+    return editor_destroy_cell(e, 0, x, y, z, cell_make(BLOCK_AIR, 0), false, false);
+}
+
+/* What behaviour.c may do back up here (edit_internal.h). */
+static const BehaviourHost EDIT_BEHAVIOUR_HOST = {editor_change_cell, host_break_cell, editor_defer_end};
+
 StResult editor_create(const EditorConfig *config, Editor **out)
 {
     *out = NULL;
     Editor *e = calloc(1, sizeof *e);
     if (!e) return st_fail(ST_ERR_NOMEM, "editor: out of memory");
+    e->host = &EDIT_BEHAVIOUR_HOST;
     e->terrain = config->terrain;
     e->updater = config->updater;
     e->blocks = config->blocks;

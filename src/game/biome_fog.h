@@ -2,7 +2,7 @@
  * player's position a few times a second and eased toward, so that crossing a border or a teleport's
  * arrival fades over about two seconds instead of switching.
  *
- * Ownership: BiomeFogEase is a plain value inside the App (no allocation); the BiomeSet and Generator it is
+ * Ownership: BiomeFogEase is a plain value inside the GameView (no allocation); the BiomeSet and Generator it is
  * given belong to the caller. Threads: the main thread (the generator's climate methods are pure, so the
  * samples are safe while the update worker generates). */
 #ifndef STRATA_GAME_BIOME_FOG_H

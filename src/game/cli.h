@@ -74,7 +74,7 @@ typedef struct CliOptions {
     /* --heightmap and its companions (a new world's settings; the seed is above) */
     WorldSettings world_settings;
     bool world_settings_given;
-    /* --bench-flight / --bench-frames (app_bench.c): a throwaway world, measured frames, a report */
+    /* --bench-flight / --bench-frames (bench/game_bench.c): a throwaway world, measured frames, a report */
     CliBench bench;
     int bench_seconds;            /* 0 = the mode's default */
     const char *json_path;        /* --json: the report as JSON, or NULL (the summary goes to stdout) */

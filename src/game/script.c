@@ -22,37 +22,61 @@
 #define SCRIPT_MAX_WORDS 10
 #define SCRIPT_COORD_MAX 30000000.0
 
-static const char *const OP_NAMES[SCRIPT_OP_COUNT] = {
-    "wait_ready", "wait", "teleport", "look", "move", "jump", "fly", "dig", "place", "select",
-    "screenshot", "time", "save", "quit", "brightness", "season", "dig_visible_within", "hud",
-    "menu", "hotbar", "select_slot", "pick", "setting",
-    "brush", "raise", "flatten", "smooth", "paint", "undo", "redo", "tick", "brush_visible_within",
-    "goto_structure", "station",
-};
+/* The commands the parser knows, indexed by ScriptOp: name, argument count (-1: the rest of the line as one
+ * text argument; -2: words checked by the parser) and usage (in messages). script_run.c's SCRIPT_COMMANDS
+ * gives each the handler that plays it. */
+typedef struct ScriptSpec {
+    const char *name;
+    int argc;
+    const char *usage;
+} ScriptSpec;
 
-/* Argument count per op (-1: the rest of the line as one text argument; -2: words checked by the parser). */
-static const int OP_ARGC[SCRIPT_OP_COUNT] = {0, 1, 3, 2, 4, 0, 1, 0, 1, 1, -1, 1, 0, 0, 1, 1, 1, 1,
-                                             1, 2, 1, 0, 2, -2, -2, -2, -2, -2, 0, 0, 1, -2, 1, 1};
-
-static const char *const OP_USAGE[SCRIPT_OP_COUNT] = {
-    "wait_ready", "wait FRAMES", "teleport X Y Z", "look YAW PITCH", "move FORWARD RIGHT UP FRAMES", "jump",
-    "fly on|off", "dig", "place BLOCK", "select BLOCK", "screenshot PATH", "time T", "save", "quit",
-    "brightness B", "season spring|summer|autumn|winter", "dig_visible_within FRAMES", "hud on|off",
-    "menu open|close|picker|settings", "hotbar SLOT BLOCK", "select_slot N", "pick", "setting NAME VALUE",
-    "brush SHAPE SIZE... BLOCK [hollow] [replace|air|solid]", "raise R DELTA [falloff]",
-    "flatten R HEIGHT [strength]", "smooth R [strength] [iterations]", "paint R BLOCK [opacity] [falloff]",
-    "undo", "redo", "tick N", "brush_visible_within FRAMES SHAPE SIZE... BLOCK [hollow] [replace|air|solid]",
-    "goto_structure settlement|dungeon", "station TYPE",
+static const ScriptSpec SCRIPT_SPECS[SCRIPT_OP_COUNT] = {
+    [SCRIPT_WAIT_READY] = {"wait_ready", 0, "wait_ready"},
+    [SCRIPT_WAIT] = {"wait", 1, "wait FRAMES"},
+    [SCRIPT_TELEPORT] = {"teleport", 3, "teleport X Y Z"},
+    [SCRIPT_LOOK] = {"look", 2, "look YAW PITCH"},
+    [SCRIPT_MOVE] = {"move", 4, "move FORWARD RIGHT UP FRAMES"},
+    [SCRIPT_JUMP] = {"jump", 0, "jump"},
+    [SCRIPT_FLY] = {"fly", 1, "fly on|off"},
+    [SCRIPT_DIG] = {"dig", 0, "dig"},
+    [SCRIPT_PLACE] = {"place", 1, "place BLOCK"},
+    [SCRIPT_SELECT] = {"select", 1, "select BLOCK"},
+    [SCRIPT_SCREENSHOT] = {"screenshot", -1, "screenshot PATH"},
+    [SCRIPT_TIME] = {"time", 1, "time T"},
+    [SCRIPT_SAVE] = {"save", 0, "save"},
+    [SCRIPT_QUIT] = {"quit", 0, "quit"},
+    [SCRIPT_BRIGHTNESS] = {"brightness", 1, "brightness B"},
+    [SCRIPT_SEASON] = {"season", 1, "season spring|summer|autumn|winter"},
+    [SCRIPT_DIG_VISIBLE_WITHIN] = {"dig_visible_within", 1, "dig_visible_within FRAMES"},
+    [SCRIPT_HUD] = {"hud", 1, "hud on|off"},
+    [SCRIPT_MENU] = {"menu", 1, "menu open|close|picker|settings"},
+    [SCRIPT_HOTBAR] = {"hotbar", 2, "hotbar SLOT BLOCK"},
+    [SCRIPT_SELECT_SLOT] = {"select_slot", 1, "select_slot N"},
+    [SCRIPT_PICK] = {"pick", 0, "pick"},
+    [SCRIPT_SETTING] = {"setting", 2, "setting NAME VALUE"},
+    [SCRIPT_BRUSH] = {"brush", -2, "brush SHAPE SIZE... BLOCK [hollow] [replace|air|solid]"},
+    [SCRIPT_RAISE] = {"raise", -2, "raise R DELTA [falloff]"},
+    [SCRIPT_FLATTEN] = {"flatten", -2, "flatten R HEIGHT [strength]"},
+    [SCRIPT_SMOOTH] = {"smooth", -2, "smooth R [strength] [iterations]"},
+    [SCRIPT_PAINT] = {"paint", -2, "paint R BLOCK [opacity] [falloff]"},
+    [SCRIPT_UNDO] = {"undo", 0, "undo"},
+    [SCRIPT_REDO] = {"redo", 0, "redo"},
+    [SCRIPT_TICK] = {"tick", 1, "tick N"},
+    [SCRIPT_BRUSH_VISIBLE_WITHIN] = {"brush_visible_within", -2,
+                                     "brush_visible_within FRAMES SHAPE SIZE... BLOCK [hollow] [replace|air|solid]"},
+    [SCRIPT_GOTO_STRUCTURE] = {"goto_structure", 1, "goto_structure settlement|dungeon"},
+    [SCRIPT_STATION] = {"station", 1, "station TYPE"},
 };
 
 const char *script_op_name(ScriptOp op)
 {
-    return (op >= 0 && op < SCRIPT_OP_COUNT) ? OP_NAMES[op] : "?";
+    return (op >= 0 && op < SCRIPT_OP_COUNT) ? SCRIPT_SPECS[op].name : "?";
 }
 
 const char *script_op_usage(ScriptOp op)
 {
-    return (op >= 0 && op < SCRIPT_OP_COUNT) ? OP_USAGE[op] : "?";
+    return (op >= 0 && op < SCRIPT_OP_COUNT) ? SCRIPT_SPECS[op].usage : "?";
 }
 
 typedef struct LineCtx {
@@ -107,7 +131,7 @@ static StResult parse_structure_args(const LineCtx *lc, ScriptCommand *c, char *
 /* Parses the arguments of one command (words[0] is the command). */
 static StResult parse_args(const LineCtx *lc, ScriptCommand *c, char **w, const char *rest)
 {
-    const char *name = OP_NAMES[c->op];
+    const char *name = SCRIPT_SPECS[c->op].name;
     StResult rc = ST_OK;
     switch (c->op) {
     case SCRIPT_WAIT:
@@ -254,7 +278,7 @@ static StResult parse_line(Script *s, const LineCtx *lc, char *line)
 
     int op = -1;
     for (int i = 0; i < SCRIPT_OP_COUNT; i++)
-        if (!strcmp(cmd, OP_NAMES[i])) { op = i; break; }
+        if (!strcmp(cmd, SCRIPT_SPECS[i].name)) { op = i; break; }
     if (op < 0) return st_fail(ST_ERR_ARG, "%s:%d: unknown command '%s'", lc->path, lc->line, cmd);
 
     ScriptCommand c;
@@ -266,7 +290,7 @@ static StResult parse_line(Script *s, const LineCtx *lc, char *line)
     char *words[SCRIPT_MAX_WORDS + 2] = {cmd};
     int n = 1;
     char *q = rest;
-    if (OP_ARGC[op] != -1) {
+    if (SCRIPT_SPECS[op].argc != -1) {
         while (*q) {
             if (n > SCRIPT_MAX_WORDS) break;
             words[n++] = q;
@@ -275,12 +299,13 @@ static StResult parse_line(Script *s, const LineCtx *lc, char *line)
             while (isspace((unsigned char)*q)) q++;
         }
         if (n > SCRIPT_MAX_WORDS && *q)
-            return st_fail(ST_ERR_ARG, "%s:%d: %s: too many arguments (%s)", lc->path, lc->line, cmd, OP_USAGE[op]);
-        if (OP_ARGC[op] >= 0 && n - 1 != OP_ARGC[op]) {
-            if (OP_ARGC[op] == 0)
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: too many arguments (%s)", lc->path, lc->line, cmd,
+                           SCRIPT_SPECS[op].usage);
+        if (SCRIPT_SPECS[op].argc >= 0 && n - 1 != SCRIPT_SPECS[op].argc) {
+            if (SCRIPT_SPECS[op].argc == 0)
                 return st_fail(ST_ERR_ARG, "%s:%d: %s takes no arguments (got %d)", lc->path, lc->line, cmd, n - 1);
             return st_fail(ST_ERR_ARG, "%s:%d: %s: expected %d argument%s (%s), got %d", lc->path, lc->line, cmd,
-                           OP_ARGC[op], OP_ARGC[op] == 1 ? "" : "s", OP_USAGE[op], n - 1);
+                           SCRIPT_SPECS[op].argc, SCRIPT_SPECS[op].argc == 1 ? "" : "s", SCRIPT_SPECS[op].usage, n - 1);
         }
     }
     StResult rc = parse_args(lc, &c, words, rest);
@@ -343,10 +368,12 @@ StResult script_resolve_blocks(Script *script, const BlockRegistry *blocks)
             continue;
         int id = block_registry_find(blocks, c->text);
         if (id < 0)
-            return st_fail(ST_ERR_ARG, "%s:%d: %s: unknown block '%s'", script->path, c->line, OP_NAMES[c->op], c->text);
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: unknown block '%s'", script->path, c->line,
+                           SCRIPT_SPECS[c->op].name, c->text);
         if (id == BLOCK_AIR && !brush)
-            return st_fail(ST_ERR_ARG, "%s:%d: %s: cannot %s air (use dig)", script->path, c->line, OP_NAMES[c->op],
-                           OP_NAMES[c->op]);
+            return st_fail(ST_ERR_ARG, "%s:%d: %s: cannot %s air (use dig)", script->path, c->line,
+                           SCRIPT_SPECS[c->op].name,
+                           SCRIPT_SPECS[c->op].name);
         c->block = id;
     }
     return ST_OK;

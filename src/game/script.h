@@ -21,7 +21,7 @@
  *   paint R BLOCK [opacity] [falloff] | undo | redo | tick N       (R in 1..64, falloff none|linear|smooth)
  *   brush_visible_within FRAMES SHAPE SIZE... BLOCK [options]  once the world is ready, a brush stroke as
  *         `brush`; fail unless every chunk it changed is remeshed and uploaded within FRAMES (>= 1) frames
- * Structures (app_structures.c):
+ * Structures (session/game_structures.c):
  *   goto_structure settlement|dungeon   teleport to the nearest one (on the plaza / at the dungeon's entrance)
  *   station TYPE               place a station of assets/stations.json at the targeted spot (one undo)
  * Errors are ST_ERR_ARG with "FILE:LINE: what" (e.g. "a.script:2: unknown command 'fly_to_the_moon'").

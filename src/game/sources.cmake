@@ -25,17 +25,23 @@ if(TARGET strata)
     src/game/main.c
     src/game/app.c
     src/game/input.c
-    src/game/app_control.c
-    src/game/app_hud.c
-    src/game/app_bench.c
-    src/game/app_sound.c
-    src/game/app_tools.c
-    src/game/app_structures.c
-    src/game/interact.c
+    src/game/app_frame.c
+    src/game/ui/hud_fill.c
+    src/game/bench/game_bench.c
+    src/game/view/game_sound.c
+    src/game/tools/game_tools.c
+    src/game/session/game_structures.c
+    src/game/tools/interact.c
     src/game/script_run.c
-    src/game/world_session.c
+    src/game/session/world_session.c
     src/game/ui/loading.c
     src/game/ui/screens.c
+    src/game/ui/game_ui.c
+    src/game/view/game_view.c
+    src/game/bench/crosshair_probe.c
+    src/game/session/world_session_play.c
+    src/game/session/world_session_loading.c
+    src/game/session/world_session_spawn.c
     src/game/audio.c)
   target_link_libraries(strata PRIVATE strata_game_logic)
 endif()

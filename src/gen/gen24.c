@@ -314,39 +314,3 @@ StResult gen_heightmap_create(Generator *gen, const WorldgenConfig *cfg, int ver
 
 /* ---- structures, for tools and the game (generator.h) ---- */
 
-static const Gen24 *gen24_of(const Generator *g)
-{
-    return g && g->name && strcmp(g->name, "gen24") == 0 ? g->impl : NULL;
-}
-
-int generator_list_structures(const Generator *g, int x, int z, int radius, GeneratorStructure *out, int max)
-{
-    const Gen24 *gi = gen24_of(g);
-    if (!gi || !gi->structures || max <= 0)
-        return 0;
-    return gen_structures_list(gi->structures, x, z, radius, out, max);
-}
-
-int generator_list_flat_zones(const Generator *g, int x, int z, int radius, FlatZone *out, int max)
-{
-    const Gen24 *gi = gen24_of(g);
-    if (!gi || !gi->structures)
-        return 0;
-    int n = 0;
-    int r0x = (int)floor((double)(x - radius) / GEN_SITE_REGION), r1x = (int)floor((double)(x + radius) / GEN_SITE_REGION);
-    int r0z = (int)floor((double)(z - radius) / GEN_SITE_REGION), r1z = (int)floor((double)(z + radius) / GEN_SITE_REGION);
-    for (int rz = r0z; rz <= r1z; rz++)
-        for (int rx = r0x; rx <= r1x; rx++) {
-            GenSite scratch;
-            const GenSite *site = gen_structures_site(gi->structures, rx, rz, &scratch);
-            for (int i = 0; i < site->zone_count && n < max; i++)
-                out[n++] = site->zones[i];
-        }
-    return n;
-}
-
-int generator_list_scatter(const Generator *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max)
-{
-    const Gen24 *gi = gen24_of(g);
-    return gi ? gen24_scatter_list(gi, x0, z0, x1, z1, out, max) : 0;
-}

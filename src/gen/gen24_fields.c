@@ -11,11 +11,6 @@
 
 #include <math.h>
 
-bool generator_is_column_frozen(int temperature, int ground_y)
-{
-    return gen_is_column_frozen(temperature, ground_y);
-}
-
 float gen24_shore_x(const Gen24 *g, float z)
 {
     return g->cfg.terrain.ocean_corner_x +

@@ -13,26 +13,6 @@
 
 #include "strata/rng.h"
 
-GenContext *gen_context_create(void)
-{
-    return calloc(1, sizeof(GenContext));
-}
-
-static void cache_free(GenCache *c)
-{
-    for (int i = 0; i < GEN_CACHE_ENTRIES; i++)
-        free(c->entries[i].items);
-}
-
-void gen_context_destroy(GenContext *ctx)
-{
-    if (!ctx)
-        return;
-    for (int s = 0; s < GEN_FEATURE_SLOTS; s++)
-        cache_free(&ctx->features[s]);
-    free(ctx);
-}
-
 uint64_t gen_generator_key(const Generator *g, uint64_t worldgen_hash)
 {
     const WorldSettings *s = &g->settings;

@@ -426,7 +426,7 @@ static int object_points(const Gen24 *g, GenContext *ctx, ScatterEnv *env, int g
                 cands = c;
                 cap = grown > 64 ? grown : 64;
             }
-            memcpy(cands + n, t->items, sizeof *cands * (size_t)t->count);
+            if (t->count > 0) memcpy(cands + n, t->items, sizeof *cands * (size_t)t->count); /* none: cands may be NULL */
             n += t->count;
         }
     int kept = scatter_select(cfg, g->seed_scatter, group, ox, oz, ox + 16, oz + 16, cands, n, pts, max);

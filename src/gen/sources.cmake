@@ -1,6 +1,8 @@
 # sources of src/gen (listed explicitly)
 set(STRATA_GEN_SOURCES
   src/gen/generator.c
+  src/gen/generator_queries.c
+  src/gen/generator_context.c
   src/gen/generator_class.c
   src/gen/gen_feature.c
   src/gen/gen_math.c

@@ -1,5 +1,5 @@
-/* heightfield_io.c — raw 8/16, PNG 8/16 and the format dispatch (EXR in heightfield_exr.c,
- * .sparkterrain in sparkterrain.c).
+/* heightfield_io.c — raw 8/16, PNG 8/16 and the format dispatch (EXR in heightfield_io_exr.c,
+ * .sparkterrain in heightfield_io_spark.c).
  *
  * Design: every codec works on memory; heightfield_import reads the whole file (fileio_read_all) and
  * heightfield_export encodes to memory then writes it with fileio_write_atomic, so no failed export

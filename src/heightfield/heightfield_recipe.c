@@ -15,17 +15,6 @@
 #include "strata/noise.h"
 #include "strata/rng.h"
 
-static const char *KIND_NAMES[] = {"perlin", "simplex", "worley", "fbm", "ridged"};
-
-int height_layer_kind_from_name(const char *name)
-{
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(name, KIND_NAMES[i])) return i;
-    return -1;
-}
-
-const char *height_layer_kind_name(HeightLayerKind kind) { return (unsigned)kind < 5 ? KIND_NAMES[kind] : "perlin"; }
-
 static HeightLayer layer(const char *name, HeightLayerKind kind, float frequency, float amplitude, int octaves, uint32_t seed)
 {
     HeightLayer l = {.kind = kind, .frequency = frequency, .amplitude = amplitude, .lacunarity = 2.0f, .persistence = 0.5f,

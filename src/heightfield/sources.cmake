@@ -2,12 +2,13 @@
 target_sources(strata_core PRIVATE
   src/heightfield/heightfield.c
   src/heightfield/heightfield_recipe.c
-  src/heightfield/heightfield_json.c
+  src/heightfield/heightfield_recipe_json.c
   src/heightfield/erosion.c
   src/heightfield/heightfield_io.c
-  src/heightfield/heightfield_exr.c
-  src/heightfield/sparkterrain.c
-  src/heightfield/splat.c)
+  src/heightfield/heightfield_io_exr.c
+  src/heightfield/heightfield_io_spark.c
+  src/heightfield/splat.c
+  src/heightfield/splat_json.c)
 # the erosion inner loops are written branch-free for the vectoriser (-fno-trapping-math lets it
 # if-convert them; results are unchanged: no code here relies on FP traps)
 set_source_files_properties(src/heightfield/erosion.c PROPERTIES COMPILE_OPTIONS "-O3;-fno-trapping-math")

@@ -1,7 +1,7 @@
 /* light_internal.h — shared by the files of src/light (private): the bucket queue, the context, and the
  * per-block tables both steps use.
  *
- * Both floods (the chunk's own in sunlight.c, the one across chunk borders in propagate.c) are Dial's
+ * Both floods (the chunk's own in light_sunlight.c, the one across chunk borders in light_propagate.c) are Dial's
  * algorithm: one bucket per light level, brightest first. A step always lands at a lower level than the
  * cell it leaves, so a bucket never grows while it is being drained, and each cell is final the first time
  * it is popped at its own level (an entry whose cell was raised again since is skipped). */
@@ -32,11 +32,11 @@ typedef struct LightBuckets {
 struct LightContext {
     LightBuckets buckets;
     LightTables tables;
-    uint8_t *own;                  /* sunlight.c: CHUNK_CELLS bytes of scratch (allocated on first use) */
-    uint16_t *stamp;               /* propagate.c: per region cell, generation << 4 | light of a raised
+    uint8_t *own;                  /* light_sunlight.c: CHUNK_CELLS bytes of scratch (allocated on first use) */
+    uint16_t *stamp;               /* light_propagate.c: per region cell, generation << 4 | light of a raised
                                     * neighbour cell (allocated on the first propagation) */
     uint16_t generation;
-    TerrainChunk *chunks[9];       /* propagate.c: the 3x3 neighbourhood, [dz * 3 + dx] */
+    TerrainChunk *chunks[9];       /* light_propagate.c: the 3x3 neighbourhood, [dz * 3 + dx] */
 };
 
 /* Grows bucket `level`; false (and failed set) when memory ran out. */
@@ -52,7 +52,7 @@ static inline void light_buckets_push(LightBuckets *b, int level, uint32_t value
 /* Rebuilds the tables if they were made for another registry. */
 void light_tables_prepare(LightTables *t, const BlockRegistry *blocks);
 
-/* sunlight.c: the InvalidLight step with the given scratch. */
+/* light_sunlight.c: the InvalidLight step with the given scratch. */
 void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_light, bool shared, uint8_t *own,
                         LightBuckets *q);
 

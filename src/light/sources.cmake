@@ -1,2 +1,2 @@
 # sources of src/light (listed explicitly)
-target_sources(strata_core PRIVATE src/light/sunlight.c src/light/propagate.c src/light/light_scratch.c)
+target_sources(strata_core PRIVATE src/light/light_sunlight.c src/light/light_propagate.c src/light/light_scratch.c)

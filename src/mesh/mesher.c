@@ -71,20 +71,6 @@ void mesher_context_set_merge(MesherContext *ctx, bool merge)
 
 /* ---- vertex output ---- */
 
-bool mesher_list_grow(MesherContext *ctx, VertexList *list, int extra)
-{
-    int cap = list->capacity ? list->capacity : 256;
-    while (cap < list->count + extra) cap *= 2;
-    TerrainVertex *data = realloc(list->data, (size_t)cap * sizeof *data);
-    if (!data) {
-        ctx->failed = true;
-        return false;
-    }
-    list->data = data;
-    list->capacity = cap;
-    return true;
-}
-
 /* ---- slab copy and hash ---- */
 
 static inline uint64_t mesher_hash_round(uint64_t acc, uint64_t word)
@@ -120,17 +106,6 @@ static uint64_t mesher_pass_seed(const MesherContext *ctx, const TerrainChunk *c
 }
 
 /* Missing neighbour columns read as air, lit like our nearest cell: the column to read and what to keep. */
-const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int lz, bool *missing)
-{
-    int n = ((lz >> 4) + 1) * 3 + (lx >> 4) + 1;
-    *missing = ctx->neighbour_missing[n];
-    if (*missing) {
-        lx = lx < 0 ? 0 : lx > 15 ? 15 : lx;
-        lz = lz < 0 ? 0 : lz > 15 ? 15 : lz;
-    }
-    return cell_view_const_column(ctx->neighbours[n], lx & 15, lz & 15);
-}
-
 /* Hashes the slices of one parity, each with a two-cell border (the faces need one, the half-resolution copy
  * a 2-cell block beyond it: mesher_lod.c), straight from the chunks: column by column (each column's memory
  * read front to back), two cells per 64-bit load (chunk.h: view columns are 8-byte aligned). Per slice the

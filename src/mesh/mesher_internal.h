@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <stdlib.h>
 #include "strata/mesher.h"
 
 #if defined(__SSE2__)
@@ -172,7 +173,16 @@ void mesher_faces_emit_cell(MesherContext *ctx, VertexList *lists, int x, int y,
 
 /* mesher.c: the column of chunk-local (lx, lz), -16..31, from the 3x3 chunks; *missing when that chunk is
  * missing (then the centre's nearest column: read only its light, as air). */
-const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int lz, bool *missing);
+static inline const int32_t *mesher_source_column(const MesherContext *ctx, int lx, int lz, bool *missing)
+{
+    int n = ((lz >> 4) + 1) * 3 + (lx >> 4) + 1;
+    *missing = ctx->neighbour_missing[n];
+    if (*missing) {
+        lx = lx < 0 ? 0 : lx > 15 ? 15 : lx;
+        lz = lz < 0 ? 0 : lz > 15 ? 15 : lz;
+    }
+    return cell_view_const_column(ctx->neighbours[n], lx & 15, lz & 15);
+}
 
 /* mesher_lod.c: the slab's slice at half resolution (2 x 2 x 2 cells a block), opaque faces into lists 0..4
  * and leaves into the alpha-tested one (all emptied first), one quad per block face, unmerged. */
@@ -192,7 +202,7 @@ void mesher_merge_slice(MesherContext *ctx, VertexList *lists);
 void mesher_merge_list(MesherContext *ctx, VertexList *list);
 void mesher_merge_free(MesherContext *ctx);
 
-/* mesher_visibility.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks. */
+/* visibility_graph.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks. */
 uint16_t mesher_visibility_slice(const MesherSlab *slab);
 /* The chunk's occluder boxes (visibility.h) from its own cells. */
 void mesher_visibility_occluders(const MesherContext *ctx, const TerrainChunk *chunk, CellViewConst cells,
@@ -200,7 +210,19 @@ void mesher_visibility_occluders(const MesherContext *ctx, const TerrainChunk *c
 
 /* mesher.c: vertex output */
 /* Grows a list to hold `extra` more vertices; on failure sets ctx->failed and returns false. */
-bool mesher_list_grow(MesherContext *ctx, VertexList *list, int extra);
+static inline bool mesher_list_grow(MesherContext *ctx, VertexList *list, int extra)
+{
+    int cap = list->capacity ? list->capacity : 256;
+    while (cap < list->count + extra) cap *= 2;
+    TerrainVertex *data = realloc(list->data, (size_t)cap * sizeof *data);
+    if (!data) {
+        ctx->failed = true;
+        return false;
+    }
+    list->data = data;
+    list->capacity = cap;
+    return true;
+}
 
 /* Appends one quad (4 vertices, CCW seen from the front). Positions are chunk-local; uv in atlas pixels of a
  * 16-pixel-tile atlas (0..256), all 4 inside one tile; colours RGBA. The tile is the one holding the quad's

@@ -1,7 +1,7 @@
 /* mesher_shapes.c — blocks that are not cubes: crossed plants, torches and thin layers.
  *
  * Design. Plants and flowers are two vertical quads along the cell's diagonals, one quad each: the
- * renderer draws the alpha-tested subset with back-face culling off (render.h / renderer.c), so a second,
+ * renderer draws the alpha-tested subset with back-face culling off (render.h / render.c), so a second,
  * reversed copy of each plane would only double the vertices. Each quad covers only the box of its tile
  * that has drawn texels (BlockRegistry.tile_margin, block_tiles.c), so fewer fragments are cut out for
  * nothing. They are lit by the plant's own cell (no ambient occlusion: they have no faces against

@@ -319,7 +319,7 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     c->has_geometry = true;
     if (!had_geometry) {
         c->haze_end = chunk_buffers_nearest_distance(c->coord_x, c->coord_z, camera);
-        c->lod_share = -1.0f;   /* it arrives at its distance's resolution (renderer.c), not dissolving */
+        c->lod_share = -1.0f;   /* it arrives at its distance's resolution (render.c), not dissolving */
     }
     chunk_mesh_destroy(mesh);
     return bytes;

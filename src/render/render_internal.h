@@ -1,10 +1,10 @@
-/* render_internal.h — private to src/render: the pieces renderer.c orchestrates.
+/* render_internal.h — private to src/render: the pieces render.c orchestrates.
  *
- * shader.c (GLSL load/compile/link), atlas.c (texture with per-tile mipmaps), chunk_buffers.c (the chunk
+ * shader.c (GLSL load/compile/link), render_atlas.c (texture with per-tile mipmaps), chunk_buffers.c (the chunk
  * table, upload queue and budget, the shared quad index buffer), chunk_arena.c (the big vertex buffers
  * every chunk's geometry is a range of), frustum.c (planes and AABB test),
- * sky.c (sky and fog colour, fog range), overlay.c (block outline, crosshair, HUD text), ui_draw.c (2D UI:
- * rectangles, text, block icons), screenshot.c.
+ * render_sky.c (sky and fog colour, fog range), overlay.c (block outline, crosshair, HUD text), render_ui.c (2D UI:
+ * rectangles, text, block icons), render_screenshot.c.
  * Everything here runs on the main thread with the GL context current. Nothing outside src/render
  * includes this header (it pulls in glad). */
 #ifndef STRATA_RENDER_INTERNAL_H
@@ -32,7 +32,7 @@ StResult render_shader_load_variant(const char *shader_dir, const char *vert_fil
 /* Uniform location; a missing uniform (optimised away) is -1, which glUniform* ignores. */
 GLint render_shader_uniform(GLuint program, const char *name);
 
-/* ---- atlas.c ---- */
+/* ---- render_atlas.c ---- */
 
 #define RENDER_ATLAS_TILES_PER_ROW 16
 #define RENDER_ATLAS_TILES (RENDER_ATLAS_TILES_PER_ROW * RENDER_ATLAS_TILES_PER_ROW)
@@ -61,7 +61,7 @@ void render_frustum_init(RenderFrustum *frustum, mat4 view_proj);
 /* True if the box (camera-relative coordinates) touches the frustum. */
 bool render_frustum_test_box(const RenderFrustum *frustum, const float box_min[3], const float box_max[3]);
 
-/* ---- sky.c ---- */
+/* ---- render_sky.c ---- */
 
 /* Fog in blocks (horizontal distance from the camera): linear from start to end, end at the voxel view
  * distance, start at 2/3 of it. */
@@ -241,7 +241,7 @@ void render_overlay_destroy(RenderOverlay *overlay);
 void render_overlay_draw(RenderOverlay *overlay, mat4 view_proj,
                          const double camera[3], const RenderFrame *frame, int width, int height);
 
-/* ---- ui_draw.c ---- */
+/* ---- render_ui.c ---- */
 
 #define RENDER_FONT_FIRST 32
 #define RENDER_FONT_GLYPHS 95
@@ -310,7 +310,7 @@ typedef struct RenderFar {
 
 StResult render_far_create(RenderFar *far, const char *shader_dir);
 void render_far_destroy(RenderFar *far);
-/* What the voxel chunks hide of the far terrain this frame (renderer.c). */
+/* What the voxel chunks hide of the far terrain this frame (render.c). */
 typedef struct RenderFarCull {
     float voxel_cover;           /* blocks around the camera within which chunks may be drawn */
     int cover_chunks;            /* chunks from the camera's chunk (each way) that may be drawn */
@@ -325,7 +325,7 @@ typedef struct RenderFarCull {
 long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], const float sky[3], float fog_start,
                      float fog_end, float light, const RenderFarCull *cull, int *draw_calls);
 
-/* ---- renderer.c ---- */
+/* ---- render.c ---- */
 
 typedef struct TerrainProgram {
     GLuint program;
@@ -425,7 +425,7 @@ struct Renderer {
      * unbounded frames (seen: 2.5 GB after 400 frames). */
     GLsync frame_fences[RENDER_FRAMES_IN_FLIGHT];
     int frame_index;
-    /* the biome fog (renderer_set_fog; sky.c) */
+    /* the biome fog (renderer_set_fog; render_sky.c) */
     bool biome_fog;
     float biome_fog_rgb[3], biome_fog_density;
 };

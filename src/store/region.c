@@ -12,7 +12,8 @@
  * succeeds, and generations count past every attempt: a stale copy never outranks a good one. Every record
  * is checked against its directory entry (bounds, magic, chunk coordinates, length, codec, CRC32) before its
  * payload is handed out; a failure is reported with the file, chunk and offset, and the file is never
- * modified because of it (compaction refuses such files). */
+ * modified because of it (compaction refuses such files). Reads go through fileio_pread_all; region_scan.c (the
+ * page scan and roll-forward) sits below this file. */
 #include "strata/region.h"
 
 #include <errno.h>
@@ -28,6 +29,8 @@
 #include "strata/fileio.h"
 #include "strata/log.h"
 #include "region_format.h"
+
+static void region_check_entries(RegionFile *region);
 
 
 
@@ -79,24 +82,6 @@ static StResult region_pwrite_all(int fd, const char *path, const uint8_t *data,
         size -= (size_t)n;
         offset += (uint64_t)n;
     }
-    return ST_OK;
-}
-
-/* Reads exactly `size` bytes; a short file is reported as *got < size (not an error). */
-static StResult region_pread_all(int fd, const char *path, uint8_t *data, size_t size, uint64_t offset, size_t *got)
-{
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = pread(fd, data + done, size - done, (off_t)(offset + done));
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return st_fail(ST_ERR_IO, "%s: read of %zu bytes at offset %llu: %s", path, size,
-                           (unsigned long long)offset, strerror(errno));
-        }
-        if (n == 0) break;
-        done += (size_t)n;
-    }
-    *got = done;
     return ST_OK;
 }
 
@@ -240,7 +225,7 @@ StResult region_open(const char *path, int rx, int rz, RegionOpenMode mode, Regi
     region->compact_min_bytes = REGION_COMPACT_MIN_BYTES;
 
     size_t got = 0;
-    StResult rc = region_pread_all(fd, path, header, REGION_DATA_START, 0, &got);
+    StResult rc = fileio_pread_all(fd, path, header, REGION_DATA_START, 0, &got);
     if (rc != ST_OK) goto fail;
     memset(header + got, 0, REGION_DATA_START - got);
 
@@ -394,7 +379,7 @@ StResult region_check_record(RegionFile *region, int cx, int cz, RegionEntry ent
     StResult rc = region_reserve_buffer(region, entry.size);
     if (rc != ST_OK) return rc;
     size_t got = 0;
-    rc = region_pread_all(region->fd, region->path, region->buffer, entry.size, entry.offset, &got);
+    rc = fileio_pread_all(region->fd, region->path, region->buffer, entry.size, entry.offset, &got);
     if (rc != ST_OK) return rc;
     if (got != entry.size)
         return region_damaged(region, cx, cz, entry.offset, "record truncated (%zu of %u bytes)", got, entry.size);
@@ -419,6 +404,43 @@ StResult region_check_record(RegionFile *region, int cx, int cz, RegionEntry ent
     return ST_OK;
 }
 
+/* Every live entry must lie in the data pages with a sane size; overlapping entries are settled by reading
+ * their records (only one can hold its own chunk with a matching CRC). Failures become BAD_ENTRY slots. */
+static void region_check_entries(RegionFile *region)
+{
+    for (int slot = 0; slot < REGION_SLOTS; slot++) {
+        const RegionEntry *e = &region->entries[slot];
+        if (!e->offset) continue;
+        if (e->offset < REGION_DATA_START || e->size < REGION_RECORD_HEADER_V1 || e->size > REGION_MAX_RECORD ||
+            (uint64_t)e->offset + e->size > region->file_size)
+            region->slot_status[slot] = REGION_SLOT_BAD_ENTRY;
+    }
+    for (int a = 0; a < REGION_SLOTS; a++) {
+        if (!region->entries[a].offset || region->slot_status[a] == REGION_SLOT_BAD_ENTRY) continue;
+        RegionExtent xa = region_entry_extent(&region->entries[a]);
+        for (int b = a + 1; b < REGION_SLOTS; b++) {
+            if (!region->entries[b].offset || region->slot_status[b] == REGION_SLOT_BAD_ENTRY) continue;
+            if (!region_extents_overlap(xa, region_entry_extent(&region->entries[b]))) continue;
+            int pair[2] = {a, b};
+            for (int k = 0; k < 2; k++) {
+                int slot = pair[k];
+                int cx = region->region_x * REGION_CHUNKS + (slot & 15), cz = region->region_z * REGION_CHUNKS + (slot >> 4);
+                const uint8_t *payload;
+                size_t size;
+                if (region_check_record(region, cx, cz, region->entries[slot], &payload, &size) == ST_ERR_FORMAT)
+                    region->slot_status[slot] = REGION_SLOT_BAD_ENTRY;
+            }
+        }
+    }
+    for (int slot = 0; slot < REGION_SLOTS; slot++) {
+        if (region->slot_status[slot] != REGION_SLOT_BAD_ENTRY) continue;
+        region->damage_seen = true;
+        log_error("store", "%s: chunk %d,%d: directory entry (offset %u, %u bytes) is out of range or overlaps another "
+                  "record; the chunk is damaged", region->path, region->region_x * REGION_CHUNKS + (slot & 15),
+                  region->region_z * REGION_CHUNKS + (slot >> 4), region->entries[slot].offset, region->entries[slot].size);
+    }
+}
+
 StResult region_read_chunk(RegionFile *region, int cx, int cz, const uint8_t **payload, size_t *size)
 {
     if (!region_owns_chunk(region, cx, cz))
@@ -440,14 +462,6 @@ static int region_extent_compare(const void *a, const void *b)
 {
     const RegionExtent *x = a, *y = b;
     return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* The whole pages an entry touches (a damaged unaligned entry: all of them too). */
-RegionExtent region_entry_extent(const RegionEntry *e)
-{
-    RegionExtent x = {e->offset & ~(uint64_t)(REGION_PAGE - 1),
-                      round_to_page((uint64_t)e->offset + (e->size ? e->size : 1))};
-    return x;
 }
 
 /* First fit over the gaps between the pages of live records (every live record, the chunk's own included,
@@ -653,7 +667,7 @@ StResult region_compact(RegionFile *region)
         if (!e.offset) continue;
         size_t got = 0;
         rc = region_reserve_buffer(region, e.size);
-        if (rc == ST_OK) rc = region_pread_all(region->fd, region->path, region->buffer, e.size, e.offset, &got);
+        if (rc == ST_OK) rc = fileio_pread_all(region->fd, region->path, region->buffer, e.size, e.offset, &got);
         if (rc == ST_OK && got != e.size) rc = st_fail(ST_ERR_IO, "%s: record at %u shrank during compaction", region->path, e.offset);
         if (rc == ST_OK) rc = region_pwrite_all(fd, tmp_path, region->buffer, e.size, cursor);
         entries[slot] = (RegionEntry){(uint32_t)cursor, e.size, e.crc};

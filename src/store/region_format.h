@@ -108,6 +108,16 @@ static inline bool region_record_parse(const uint8_t *h, size_t avail, RegionRec
     return true;
 }
 
+/* The whole pages an entry touches (a damaged unaligned entry: all of them too). */
+static inline RegionExtent region_entry_extent(const RegionEntry *e)
+{
+    RegionExtent x = {e->offset & ~(uint64_t)(REGION_PAGE - 1),
+                      region_round_to_page((uint64_t)e->offset + (e->size ? e->size : 1))};
+    return x;
+}
+
+static inline bool region_extents_overlap(RegionExtent a, RegionExtent b) { return a.start < b.end && b.start < a.end; }
+
 /* Calls fn for every CRC-valid record of region (rx, rz) in the data pages of an open file (region_scan.c).
  * Reads only; ST_ERR_IO when a read fails, ST_ERR_NOMEM. */
 StResult region_scan_fd(int fd, const char *path, uint64_t file_size, int rx, int rz, RegionScanFn fn, void *user);
@@ -115,11 +125,9 @@ StResult region_scan_fd(int fd, const char *path, uint64_t file_size, int rx, in
 /* region.c */
 StResult region_commit_directory(RegionFile *region, const RegionEntry entries[REGION_SLOTS]);
 StResult region_check_record(RegionFile *region, int cx, int cz, RegionEntry entry, const uint8_t **payload, size_t *size);
-RegionExtent region_entry_extent(const RegionEntry *e);
-/* region_scan.c: open-time checks */
+/* region_scan.c: open-time helpers and roll-forward */
 StResult region_extent_push(RegionExtent **list, int *count, int *capacity, RegionExtent x, const char *path);
 bool region_entry_pages(const RegionFile *region, const RegionEntry *e, RegionExtent *out);
-void region_check_entries(RegionFile *region);
 StResult region_roll_forward(RegionFile *region);
 
 #endif

@@ -6,8 +6,8 @@
  * stale or torn record fails its CRC, so what is reported is a complete record as written (its directory may
  * never have named it). Used at open when a directory copy is invalid (roll-forward, region.c) and by
  * `strata-world recover` on files whose directory is gone. Reads only; reentrant.
- * Also here: the open-time checks of a RegionFile (entries in range and not overlapping; roll-forward), which
- * only change the handle's memory (region.c commits the repaired directory). */
+ * Also here: roll-forward at open, which only changes the handle's memory (region.c commits the repaired
+ * directory). This file is below region.c: it calls nothing there. */
 #include "region_format.h"
 
 #include <errno.h>
@@ -18,24 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "strata/fileio.h"
 #include "strata/log.h"
-
-static StResult scan_pread(int fd, const char *path, uint8_t *data, size_t size, uint64_t offset, size_t *got)
-{
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = pread(fd, data + done, size - done, (off_t)(offset + done));
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return st_fail(ST_ERR_IO, "%s: read of %zu bytes at offset %llu: %s", path, size,
-                           (unsigned long long)offset, strerror(errno));
-        }
-        if (n == 0) break;
-        done += (size_t)n;
-    }
-    *got = done;
-    return ST_OK;
-}
 
 StResult region_scan_fd(int fd, const char *path, uint64_t file_size, int rx, int rz, RegionScanFn fn, void *user)
 {
@@ -46,7 +30,7 @@ StResult region_scan_fd(int fd, const char *path, uint64_t file_size, int rx, in
     while (offset + REGION_RECORD_HEADER_V1 <= file_size) {
         uint8_t h[REGION_RECORD_HEADER];
         size_t got = 0;
-        if ((rc = scan_pread(fd, path, h, sizeof h, offset, &got)) != ST_OK) break;
+        if ((rc = fileio_pread_all(fd, path, h, sizeof h, offset, &got)) != ST_OK) break;
         RegionRecordHeader head;
         bool ok = region_record_parse(h, got, &head) && region_coord_of(head.cx) == rx &&
                   region_coord_of(head.cz) == rz && head.codec == REGION_CODEC_RLE_DEFLATE &&
@@ -55,7 +39,7 @@ StResult region_scan_fd(int fd, const char *path, uint64_t file_size, int rx, in
                   (!head.has_generation || head.generation <= REGION_MAX_GENERATION);
         uint32_t size = ok ? head.header_size + head.length : 0;
         if (ok) {
-            if ((rc = scan_pread(fd, path, record, size, offset, &got)) != ST_OK) break;
+            if ((rc = fileio_pread_all(fd, path, record, size, offset, &got)) != ST_OK) break;
             ok = got == size && region_crc32(record + head.header_size, head.length) == head.crc;
         }
         if (!ok) {
@@ -111,45 +95,6 @@ bool region_entry_pages(const RegionFile *region, const RegionEntry *e, RegionEx
     if (out->end > end) out->end = end;
     if (out->start < REGION_DATA_START) out->start = REGION_DATA_START;
     return out->start < out->end;
-}
-
-static bool region_extents_overlap(RegionExtent a, RegionExtent b) { return a.start < b.end && b.start < a.end; }
-
-/* Every live entry must lie in the data pages with a sane size; overlapping entries are settled by reading
- * their records (only one can hold its own chunk with a matching CRC). Failures become BAD_ENTRY slots. */
-void region_check_entries(RegionFile *region)
-{
-    for (int slot = 0; slot < REGION_SLOTS; slot++) {
-        const RegionEntry *e = &region->entries[slot];
-        if (!e->offset) continue;
-        if (e->offset < REGION_DATA_START || e->size < REGION_RECORD_HEADER_V1 || e->size > REGION_MAX_RECORD ||
-            (uint64_t)e->offset + e->size > region->file_size)
-            region->slot_status[slot] = REGION_SLOT_BAD_ENTRY;
-    }
-    for (int a = 0; a < REGION_SLOTS; a++) {
-        if (!region->entries[a].offset || region->slot_status[a] == REGION_SLOT_BAD_ENTRY) continue;
-        RegionExtent xa = region_entry_extent(&region->entries[a]);
-        for (int b = a + 1; b < REGION_SLOTS; b++) {
-            if (!region->entries[b].offset || region->slot_status[b] == REGION_SLOT_BAD_ENTRY) continue;
-            if (!region_extents_overlap(xa, region_entry_extent(&region->entries[b]))) continue;
-            int pair[2] = {a, b};
-            for (int k = 0; k < 2; k++) {
-                int slot = pair[k];
-                int cx = region->region_x * REGION_CHUNKS + (slot & 15), cz = region->region_z * REGION_CHUNKS + (slot >> 4);
-                const uint8_t *payload;
-                size_t size;
-                if (region_check_record(region, cx, cz, region->entries[slot], &payload, &size) == ST_ERR_FORMAT)
-                    region->slot_status[slot] = REGION_SLOT_BAD_ENTRY;
-            }
-        }
-    }
-    for (int slot = 0; slot < REGION_SLOTS; slot++) {
-        if (region->slot_status[slot] != REGION_SLOT_BAD_ENTRY) continue;
-        region->damage_seen = true;
-        log_error("store", "%s: chunk %d,%d: directory entry (offset %u, %u bytes) is out of range or overlaps another "
-                  "record; the chunk is damaged", region->path, region->region_x * REGION_CHUNKS + (slot & 15),
-                  region->region_z * REGION_CHUNKS + (slot >> 4), region->entries[slot].offset, region->entries[slot].size);
-    }
 }
 
 typedef struct RollScan {

@@ -28,7 +28,9 @@
  * stale; its result is dropped at commit (the chunk is redone from the lower state). Commit order: the
  * finished jobs of one pass are committed sorted by chunk coordinates. Every step is a function of its
  * frozen inputs, so cells, light and vertices do not depend on N or on the order jobs finish in
- * (test_golden_world runs at 1, 2, 4 and 8 threads with the same pins). */
+ * (test_golden_world runs at 1, 2, 4 and 8 threads with the same pins). 
+ * Also here: packing settled chunks after each commit (update_pack_settled) and the worker's sweeps, and
+ * the state each chunk should reach (update_worker_target): schedule.c calls nothing in worker.c. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,4 +278,121 @@ bool update_schedule_run(TerrainUpdater *u)
         if (u->pool.threads == 1) update_schedule_commit(u);
     }
     return did;
+}
+
+/* The state a chunk should reach, or CHUNK_STATE_NOT_LOADED when no location wants it stepped. */
+ChunkState update_worker_target(const WorkerArea *areas, int area_count, const TerrainChunk *chunk, int *distance)
+{
+    ChunkState target = CHUNK_STATE_NOT_LOADED;
+    int nearest = INT_MAX;
+    for (int i = 0; i < area_count; i++) {
+        int dx = abs(chunk->coord_x - areas[i].cx), dz = abs(chunk->coord_z - areas[i].cz);
+        int d = dx > dz ? dx : dz;
+        if (d < nearest) nearest = d;
+        if (d <= areas[i].visibility) target = CHUNK_STATE_VALID;
+        else if (d <= areas[i].content && target < CHUNK_STATE_INVALID_VERTICES1)
+            target = CHUNK_STATE_INVALID_VERTICES1;
+    }
+    *distance = nearest;
+    return target;
+}
+
+/* ---- packing settled chunks (after each commit, and the worker's sweeps) ---- */
+
+/* Packs a chunk; a Valid one also drops its slice geometry (kept only to remesh a few slices after an
+ * edit: it is several times the packed cells, so a cold chunk rebuilds all its slices when next meshed).
+ * Between the two vertex passes the geometry is half a mesh and stays. Never a chunk inside a job's
+ * footprint (the callers check): packing changes its form. */
+bool update_pack(TerrainChunk *k)
+{
+    k->worker_schedule &= ~UPDATE_WORKER_FLAG_NEAR_EDIT;
+    if (k->thread_state == CHUNK_STATE_VALID) {
+        chunk_geometry_destroy(k->worker_geometry);
+        k->worker_geometry = NULL;
+    }
+    return chunk_pack(k);
+}
+
+/* Whether chunk n has no step left that reads its 3x3 block (self: no step left at all): it is at its
+ * target, blocked, or one of its neighbours is missing (the content area's outer ring, whose outer
+ * neighbours are never allocated, can never propagate or mesh; self: once past sunlight). */
+static bool worker_done_reading(const TerrainUpdater *u, const WorkerArea *areas, int area_count,
+                                const TerrainChunk *n, bool self)
+{
+    int distance;
+    if (n->thread_state >= update_worker_target(areas, area_count, n, &distance)) return true;
+    if (n->worker_schedule & UPDATE_WORKER_FLAG_BLOCKED) return true;
+    if (self && n->thread_state < CHUNK_STATE_INVALID_PROPAGATED_LIGHT) return false;
+    return updater_neighbours_ready(u->terrain, n, CHUNK_STATE_NOT_LOADED, NULL) == NEIGHBOURS_MISSING;
+}
+
+/* Whether nobody needs the chunk's cells soon: neither it nor a neighbour has a step left that reads
+ * them (a chunk reads its neighbours' cells only on its way to its target). */
+static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int area_count, const TerrainChunk *k)
+{
+    for (int dz = -1; dz <= 1; dz++) {
+        for (int dx = -1; dx <= 1; dx++) {
+            const TerrainChunk *n = (dx || dz) ? terrain_get_chunk(u->terrain, k->coord_x + dx, k->coord_z + dz) : k;
+            if (n && !worker_done_reading(u, areas, area_count, n, n == k)) return false;
+        }
+    }
+    return true;
+}
+
+/* A hot chunk the worker may pack now: no job in flight reads or writes it, and no edit used it in the
+ * last UPDATE_IDLE_PACK_DELAY exchanges. */
+static bool worker_may_pack(const TerrainUpdater *u, const TerrainChunk *k)
+{
+    if (update_chunk_in_footprint(u, k) || !chunk_is_hot(k)) return false;
+    return !(k->worker_schedule & UPDATE_WORKER_FLAG_NEAR_EDIT) ||
+           u->exchanges - k->worker_hot_exchange >= UPDATE_IDLE_PACK_DELAY;
+}
+
+/* Packs every settled hot chunk that no job reads and no edit made hot; returns how many. */
+int update_sweep_settled(TerrainUpdater *u, const WorkerArea *areas, int area_count)
+{
+    int packed = 0;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+        if (!(k->worker_schedule & UPDATE_WORKER_FLAG_EDITED) && worker_may_pack(u, k) &&
+            worker_settled(u, areas, area_count, k))
+            packed += update_pack(k);
+    }
+    return packed;
+}
+
+/* After a committed step of `chunk`: a chunk turns cold as soon as it is settled (it and its neighbours
+ * are at their targets: the last neighbour that reads it is done), so a loading world stays mostly packed
+ * (chunks_hot_at_ready in strata-bench) and each chunk is packed about once. The hot chunks of the block
+ * that are not settled are stamped as used now. A block an edit downgraded stays hot until the idle delay
+ * (the next edit is likely nearby). Every UPDATE_SWEEP_EVERY steps every settled hot chunk is packed
+ * (those skipped because a job read them then), and past UPDATE_HOT_BUDGET scratches the hot chunks that
+ * no step used for a while. */
+void update_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
+{
+    WorkerArea areas[UPDATE_MAX_LOCATIONS];
+    int area_count = update_worker_areas(u, areas);
+    bool stay_hot = chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED; /* an edit's block stays hot a while */
+    /* Every chunk of the block has `chunk` among its 3x3: none is settled while `chunk` still has a step
+     * that reads its block (most commits), so the settled tests are skipped then. */
+    if (!stay_hot && !worker_done_reading(u, areas, area_count, chunk, false)) stay_hot = true;
+    for (int dz = -1; dz <= 1; dz++) {
+        for (int dx = -1; dx <= 1; dx++) {
+            TerrainChunk *k = terrain_get_chunk(u->terrain, chunk->coord_x + dx, chunk->coord_z + dz);
+            if (!k || update_chunk_in_footprint(u, k) || !chunk_is_hot(k)) continue;
+            if (!stay_hot && worker_may_pack(u, k) && worker_settled(u, areas, area_count, k)) update_pack(k);
+            else {
+                k->worker_hot_stamp = (uint32_t)u->steps_done;
+                k->worker_hot_exchange = u->exchanges;
+                if (chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED) k->worker_schedule |= UPDATE_WORKER_FLAG_NEAR_EDIT;
+            }
+        }
+    }
+    u->sweep_pending = true;
+    if (u->steps_done % UPDATE_SWEEP_EVERY == 0) update_sweep_settled(u, areas, area_count);
+    if (chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
+        if (worker_may_pack(u, k) && (uint32_t)u->steps_done - k->worker_hot_stamp > UPDATE_HOT_AGE) update_pack(k);
+    }
 }

@@ -1,3 +1,3 @@
 # sources of src/update (listed explicitly)
-target_sources(strata_core PRIVATE src/update/steps.c src/update/worker.c src/update/updater.c
-               src/update/exchange.c src/update/pool.c src/update/schedule.c)
+target_sources(strata_core PRIVATE src/update/update_step.c src/update/worker.c src/update/update.c
+               src/update/update_exchange.c src/update/update_save.c src/update/pool.c src/update/schedule.c)

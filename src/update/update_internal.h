@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <math.h>
+#include <stdlib.h>
 #include "strata/update.h"
 #include "strata/update_step.h"
 
@@ -179,14 +181,45 @@ struct TerrainUpdater {
 
 /* Makes room for one more element and returns a pointer to it (count incremented), or NULL when memory
  * ran out (the array is unchanged). */
-void *update_array_push(UpdateArray *array, size_t element_size);
+static inline void *update_array_push(UpdateArray *array, size_t element_size)
+{
+    if (array->count == array->capacity) {
+        int capacity = array->capacity ? array->capacity * 2 : 64;
+        void *data = realloc(array->data, (size_t)capacity * element_size);
+        if (!data) return NULL;
+        array->data = data;
+        array->capacity = capacity;
+    }
+    return (char *)array->data + (size_t)array->count++ * element_size;
+}
 /* Makes room for `count` elements in all (count unchanged). false when memory ran out. */
-bool update_array_reserve(UpdateArray *array, size_t element_size, int count);
-void update_array_free(UpdateArray *array);
+static inline bool update_array_reserve(UpdateArray *array, size_t element_size, int count)
+{
+    if (count <= array->capacity) return true;
+    int capacity = array->capacity ? array->capacity : 64;
+    while (capacity < count) capacity *= 2;
+    void *data = realloc(array->data, (size_t)capacity * element_size);
+    if (!data) return false;
+    array->data = data;
+    array->capacity = capacity;
+    return true;
+}
+static inline void update_array_free(UpdateArray *array)
+{
+    free(array->data);
+    array->data = NULL;
+    array->count = array->capacity = 0;
+}
 #define UPDATE_ARRAY_AT(array, type, i) (((type *)(array)->data)[i])
 
 /* Chebyshev distance in chunks from chunk (cx, cz) to the location's chunk. */
-int update_location_distance(const UpdateLocation *location, int cx, int cz);
+static inline int update_location_distance(const UpdateLocation *location, int cx, int cz)
+{
+    int lx = chunk_coord_of((int)floorf(location->x));
+    int lz = chunk_coord_of((int)floorf(location->z));
+    int dx = abs(cx - lx), dz = abs(cz - lz);
+    return dx > dz ? dx : dz;
+}
 
 /* pool.c: the pool threads. create/destroy run before the worker starts and after it stopped. */
 StResult update_pool_create(TerrainUpdater *updater, int threads);
@@ -228,7 +261,17 @@ void update_pack_settled(TerrainUpdater *updater, const TerrainChunk *chunk);
 typedef struct WorkerArea {
     int cx, cz, visibility, content;
 } WorkerArea;
-int update_worker_areas(const TerrainUpdater *updater, WorkerArea areas[UPDATE_MAX_LOCATIONS]);
+static inline int update_worker_areas(const TerrainUpdater *u, WorkerArea areas[UPDATE_MAX_LOCATIONS])
+{
+    int n = 0;
+    for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) {
+        const UpdateLocation *loc = &u->worker_locations[i];
+        if (!loc->active) continue;
+        areas[n++] = (WorkerArea){ chunk_coord_of((int)floorf(loc->x)), chunk_coord_of((int)floorf(loc->z)),
+                                   loc->visibility_chunks, loc->content_chunks };
+    }
+    return n;
+}
 ChunkState update_worker_target(const WorkerArea *areas, int area_count, const TerrainChunk *chunk, int *distance);
 
 /* worker.c: runs one unit of worker work (a released chunk, an autosave, or a chunk step) with the mutex
@@ -237,8 +280,50 @@ bool update_worker_do_one(TerrainUpdater *updater);
 /* worker.c: frees a chunk's worker geometry and any undelivered mesh. */
 void update_free_chunk_geometry(TerrainChunk *chunk);
 
-/* updater.c: main-thread lock that the worker yields to between steps. */
-void update_main_lock(TerrainUpdater *updater);
-void update_main_unlock(TerrainUpdater *updater);
+/* update.c: main-thread lock that the worker yields to between steps. */
+static inline void update_main_lock(TerrainUpdater *u)
+{
+    atomic_fetch_add(&u->main_waiting, 1);
+    pthread_mutex_lock(&u->mutex);
+}
+static inline void update_main_unlock(TerrainUpdater *u)
+{
+    atomic_fetch_sub(&u->main_waiting, 1);
+    pthread_cond_broadcast(&u->main_cond);
+    pthread_mutex_unlock(&u->mutex);
+}
+
+/* Whether an active location wants the chunk within its content distance + margin. */
+static inline bool update_chunk_wanted(const TerrainUpdater *u, const TerrainChunk *chunk, int margin)
+{
+    for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) {
+        const UpdateLocation *loc = &u->locations[i];
+        if (loc->active && update_location_distance(loc, chunk->coord_x, chunk->coord_z) <= loc->content_chunks + margin)
+            return true;
+    }
+    return false;
+}
+
+/* update_save.c: the save path (the exchange queues saves and gives failed ones back, the worker writes
+ * them through a snapshot, updater_save_all writes everything on the main thread). */
+bool update_save_hand_over(TerrainUpdater *u, TerrainChunk *chunk);
+bool update_save_in_flight(TerrainUpdater *u, const TerrainChunk *chunk);
+void update_save_restore_failed(TerrainUpdater *u);
+void update_save_queue_all(TerrainUpdater *u);
+void update_save_report_unsaved(const TerrainUpdater *u);
+bool update_save_possible(const TerrainUpdater *u);
+bool update_save_autosave_one(TerrainUpdater *u);
+
+/* schedule.c: packing settled chunks */
+bool update_pack(TerrainChunk *k);
+int update_sweep_settled(TerrainUpdater *u, const WorkerArea *areas, int area_count);
+
+#define UPDATE_HOT_BUDGET 1024  /* a safety net: past it, chunks unused for UPDATE_HOT_AGE steps are packed */
+
+#define UPDATE_HOT_AGE    64
+
+#define UPDATE_SWEEP_EVERY 32   /* steps between sweeps for settled hot chunks */
+
+#define UPDATE_IDLE_PACK_DELAY 30 /* exchanges (frames) a chunk a step used stays hot when idle */
 
 #endif

@@ -1,13 +1,12 @@
 /* loading.c — the loading screen: from launch (and after a far teleport) until every chunk within the view
  * distance is Valid and uploaded.
  *
- * Design: while loading, the app draws no world (renderer_draw_loading: uploads, a clear and a few quads),
- * takes no input but quit and resize, steps no physics and stops the clock, and paces its frames to
- * LOADING_FRAME_SECONDS so the update worker has the CPU. The frame's uploads get a generous time budget,
- * since nothing else is drawn. When the world is ready, every fade-in ends (renderer_end_fades): the first
- * view appears whole; chunks streaming in later still fade in. The time from launch (app_create's first
- * line) to ready is logged in seconds with its parts, for players and for strata-bench's game_ready_ms. */
-#include "app.h"
+ * Design: while loading, the app draws no world (renderer_draw_loading: uploads, a clear and a few quads)
+ * and paces its frames to APP_LOADING_FRAME_SECONDS so the update worker has the CPU; the frame's uploads get
+ * a generous time budget, since nothing else is drawn. The state (since when, how many chunks, why) and its
+ * end are the world session's (world_session_loading.c); this file only draws it, from one UI pixel of
+ * height / 360 framebuffer pixels. */
+#include "ui/loading.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -15,65 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strata/log.h"
-
-#define LOADING_TAG "game"
-
-static double seconds_since(Uint64 start)
-{
-    return (double)(SDL_GetPerformanceCounter() - start) / (double)SDL_GetPerformanceFrequency();
-}
-
-void app_loading_begin(App *app, const char *reason)
-{
-    if (app->loading.active) return;
-    app->loading.active = true;
-    app->loading.started = SDL_GetPerformanceCounter();
-    app->loading.valid_seconds = -1.0;
-    snprintf(app->loading.reason, sizeof app->loading.reason, "%s", reason);
-    log_info(LOADING_TAG, "loading (%s)", reason);
-}
-
-/* Counts the chunks of the view square around the player that are Valid with their mesh uploaded. */
-static void loading_count(App *app, int *ready, int *needed)
-{
-    int r = app->opts.view_distance;
-    int px = chunk_coord_of((int)floor(app->player.position[0]));
-    int pz = chunk_coord_of((int)floor(app->player.position[2]));
-    int n = 0;
-    for (int cz = pz - r; cz <= pz + r; cz++)
-        for (int cx = px - r; cx <= px + r; cx++) {
-            const TerrainChunk *c = terrain_get_chunk(app->world.terrain, cx, cz);
-            if (c && c->state == CHUNK_STATE_VALID && renderer_chunk_uploaded(app->renderer, cx, cz)) n++;
-        }
-    *ready = n;
-    *needed = (2 * r + 1) * (2 * r + 1);
-}
-
-void app_loading_update(App *app)
-{
-    AppLoading *l = &app->loading;
-    if (!l->active) return;
-    loading_count(app, &l->ready, &l->needed);
-    if (l->valid_seconds < 0.0 && !app->pending_spawn && updater_is_ready(app->world.updater, 0))
-        l->valid_seconds = seconds_since(l->started);
-    if (!app_world_ready(app)) return;
-    l->active = false;
-    renderer_end_fades(app->renderer);
-    app_check_storage(app);   /* what loading the world's files found is shown as the world appears */
-    double total = seconds_since(l->started);
-    if (!app->first_load_done) {
-        app->first_load_done = true;
-        double launch = seconds_since(app->launch_counter);
-        log_info(LOADING_TAG,
-                 "launch to ready: %.2f s (window and renderer %.2f s, chunks valid after %.2f s, uploaded after "
-                 "%.2f s; %d chunks, %ld frames)",
-                 launch, app->startup_seconds, l->valid_seconds, launch, l->needed,
-                 app->frame_index);
-    } else {
-        log_info(LOADING_TAG, "%s: ready after %.2f s (%d chunks)", l->reason, total, l->needed);
-    }
-}
 
 /* ---- the screen ---- */
 
@@ -87,11 +27,11 @@ static void text_centered(Renderer *r, float cx, float y, float scale, uint32_t 
     renderer_ui_text(r, floorf(cx - w * 0.5f), y, scale, rgba, text);
 }
 
-void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *frame)
+void ui_loading_draw(Renderer *r, int width, int height, const WorldSession *ws, const CliOptions *opts,
+                     const RenderCamera *cam, const RenderFrame *frame)
 {
-    Renderer *r = app->renderer;
-    const AppLoading *l = &app->loading;
-    float w = (float)app->drawable_w, h = (float)app->drawable_h;
+    const WorldLoading *l = &ws->loading;
+    float w = (float)width, h = (float)height;
     float s = fmaxf(1.0f, floorf(h / 360.0f));   /* one UI pixel in framebuffer pixels */
     float cx = w * 0.5f, y = h * 0.30f;
 
@@ -99,13 +39,13 @@ void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *fram
     y += renderer_ui_text_height(r, s * 3.0f) + s * 12.0f;
 
     char line[320];
-    const char *name = app->world.serializer ? strrchr(app->world.dir, '/') : NULL;
-    name = name ? name + 1 : app->world.serializer ? app->world.dir : "unsaved world";
+    const char *name = ws->serializer ? strrchr(ws->dir, '/') : NULL;
+    name = name ? name + 1 : ws->serializer ? ws->dir : "unsaved world";
     snprintf(line, sizeof line, "%.200s", name);
     text_centered(r, cx, y, s * 2.0f, 0xE0E0E0FF, line);
     y += renderer_ui_text_height(r, s * 2.0f) + s * 6.0f;
-    uint64_t seed = app->world.meta.settings.seed;
-    const char *text = app->opts.seed_given ? app->opts.seed_text : NULL;
+    uint64_t seed = ws->meta.settings.seed;
+    const char *text = opts->seed_given ? opts->seed_text : NULL;
     char *end = NULL;
     if (text && text[0]) (void)strtoll(text, &end, 10);
     if (text && text[0] && *end != 0)
@@ -122,7 +62,7 @@ void app_loading_draw(App *app, const RenderCamera *cam, const RenderFrame *fram
     renderer_ui_rect(r, bx, y, bw, bh, 0x1A1D24FF);
     renderer_ui_rect(r, bx, y, floorf(bw * f), bh, 0x5DBB4AFF);
     y += bh + s * 8.0f;
-    snprintf(line, sizeof line, "%s: %d / %d chunks", app->pending_spawn ? "Finding a place to stand" : "Building terrain",
+    snprintf(line, sizeof line, "%s: %d / %d chunks", ws->spawn_pending ? "Finding a place to stand" : "Building terrain",
              l->ready, l->needed);
     text_centered(r, cx, y, s * 2.0f, 0xC8C8C8FF, line);
 

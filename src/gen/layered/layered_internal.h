@@ -46,7 +46,7 @@ typedef struct Layered {
     uint64_t ore_seed, tree_seed, plant_seed;
 } Layered;
 
-/* Pure functions of the generator and world position (layered.c). */
+/* Pure functions of the generator and world position (generator_layered.c). */
 float layered_height(const Layered *l, float x, float z);           /* the seed's formula, clamped 1..255 */
 int layered_ground(const Layered *l, int x, int z);                 /* top solid cell y of a column */
 int layered_temperature(const Layered *l, float x, float z);        /* 0..15 */

@@ -1,7 +1,7 @@
 # sources of src/gen/layered (listed explicitly): seed 002's layered generator (world type "layered")
 set(STRATA_LAYERED_SOURCES
-  src/gen/layered/layered.c
-  src/gen/layered/layered_config.c
+  src/gen/layered/generator_layered.c
+  src/gen/layered/generator_layered_config.c
   src/gen/layered/layered_features.c)
 target_sources(strata_core PRIVATE ${STRATA_LAYERED_SOURCES})
 set_source_files_properties(${STRATA_LAYERED_SOURCES} PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")

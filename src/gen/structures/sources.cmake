@@ -10,7 +10,7 @@ set(STRATA_STRUCTURES_SOURCES
   src/gen/structures/scatter.c
   src/gen/structures/voxel_palette.c
   src/gen/structures/voxel_model_import.c
-  src/gen/structures/voxelize.c
+  src/gen/structures/voxel_model_voxelize.c
   src/gen/structures/voxel_model_cache.c)
 target_sources(strata_core PRIVATE ${STRATA_STRUCTURES_SOURCES})
 # models become voxels (voxel_model.h): Assimp's C API, only voxel_model_import.c includes it

@@ -1,0 +1,310 @@
+/* far_terrain_columns.c — one far patch's mesh: block columns in the voxel chunks' style.
+ *
+ * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (2 blocks wide at level
+ * 0, 8 at level 1, twice as wide each level up). A column has one height, that of the generator's surface
+ * at its centre as the voxel chunks would stand it (the top of the ground cell; the voxel sea's surface, 14/16
+ * of a cell over the sea level, for water; woodland's canopy FAR_CANOPY_HEIGHT blocks over its ground), and
+ * one colour, its surface block's in the palette (the atlas tiles' means in the game) under the climate's
+ * tint. It is drawn as the voxels draw a block: a flat top, and a vertical side wherever its neighbour is
+ * lower, each face one flat colour shaded by its direction as the mesher shades faces (top 1, +-Z 0.9,
+ * +-X 0.8); a side takes the block's side tile and, under its first block, the ground's (dirt under grass,
+ * stone under snow), mixed by their shares of its height in one quad. Water is flat at the sea level and
+ * shaded by its depth in bands, as the voxel sea shows its floor through the water (deep sea darker), so the
+ * two seas meet in one colour.
+ * Triangles are what far terrain costs a software renderer: tops of equal height and colour are merged into
+ * rectangles and sides of equal extent and colour into strips, both within the squares of
+ * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square's run holds its tops and
+ * the sides its columns own; a sea patch is a few quads). A border column hangs its side toward the patch
+ * beyond down to that neighbour's column where that is lower (a coarser one's own, else the lowest of ours
+ * and the finer level's there) and FAR_SKIRT_DEPTH deeper: the skirt that keeps cracks closed.
+ * The far surface is not sunk under the voxel chunks: the renderer leaves out every far pixel over a drawn
+ * chunk (far.frag's cover map), so where the voxel chunks end the far columns go on at the voxels' height
+ * (the game lowers the land by `sink`, 2 blocks, for the half-resolution copies' rounding). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "far_internal.h"
+
+#define FAR_FLOOR_LEVELS 2      /* levels whose sea squares have a floor: those that reach under a chunk table of
+                                  * view distance 16 and less (its corners: 407 blocks); farther, never drawn */
+#define FAR_SKIRT_DEPTH 0.25f   /* blocks a border's side reaches below the neighbour's column */
+#define FAR_MAX_COLUMNS 32                     /* columns a side, the most a level may have */
+#define FAR_RING (FAR_MAX_COLUMNS + 2)         /* with the neighbours' ring */
+
+typedef struct FarColumn {
+    float top;          /* height of the column's top face */
+    float ground;       /* where its side changes to the ground's colour (top - 1 block; canopy: its ground) */
+    uint8_t rgb[3];     /* top colour */
+    uint8_t side[3];    /* the first block's side colour */
+    uint8_t under[3];   /* the ground's colour further down */
+    bool water;
+} FarColumn;
+
+typedef struct FarMesh {
+    FarVertex *v;
+    uint16_t *idx;
+    int nv, ni, cap_v, cap_i;
+    float min_y, max_y;
+    bool failed;
+} FarMesh;
+
+static void far_mesh_quad(FarMesh *m, const float p[4][3], const uint8_t rgb[3], float shade, uint8_t alpha)
+{
+    if (m->nv + 4 > m->cap_v || m->ni + 6 > m->cap_i) {
+        m->failed = true;
+        return;
+    }
+    uint8_t c[3];
+    for (int i = 0; i < 3; i++) c[i] = (uint8_t)lrintf((float)rgb[i] * shade);
+    uint16_t base = (uint16_t)m->nv;
+    for (int k = 0; k < 4; k++) {
+        FarVertex *v = &m->v[m->nv++];
+        v->x = p[k][0];
+        v->y = p[k][1];
+        v->z = p[k][2];
+        memcpy(v->color, c, 3);
+        v->color[3] = alpha;
+        m->min_y = fminf(m->min_y, v->y);
+        m->max_y = fmaxf(m->max_y, v->y);
+    }
+    /* p[0..3] counter-clockwise seen from the side the face looks to */
+    uint16_t q[6] = {base, (uint16_t)(base + 1), (uint16_t)(base + 2), base, (uint16_t)(base + 2), (uint16_t)(base + 3)};
+    memcpy(&m->idx[m->ni], q, sizeof q);
+    m->ni += 6;
+}
+
+static bool far_same_rgb(const uint8_t a[3], const uint8_t b[3])
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+static bool far_same_top(const FarColumn *a, const FarColumn *b)
+{
+    return a->top == b->top && far_same_rgb(a->rgb, b->rgb);
+}
+
+/* Tops of square (x0..x1, z0..z1) (column indices), merged greedily into rectangles. */
+static void far_mesh_tops(FarMesh *m, FarColumn (*col)[FAR_RING], int x0, int z0, int x1, int z1, float w)
+{
+    bool used[FAR_MAX_COLUMNS][FAR_MAX_COLUMNS] = {{false}};
+    for (int j = z0; j < z1; j++)
+        for (int i = x0; i < x1; i++) {
+            if (used[j - z0][i - x0]) continue;
+            const FarColumn *c = &col[j + 1][i + 1];
+            int i1 = i + 1, j1 = j + 1;
+            while (i1 < x1 && !used[j - z0][i1 - x0] && far_same_top(c, &col[j + 1][i1 + 1])) i1++;
+            for (; j1 < z1; j1++) {
+                bool row = true;
+                for (int k = i; k < i1 && row; k++) row = !used[j1 - z0][k - x0] && far_same_top(c, &col[j1 + 1][k + 1]);
+                if (!row) break;
+            }
+            for (int jj = j; jj < j1; jj++)
+                for (int k = i; k < i1; k++) used[jj - z0][k - x0] = true;
+            float ax = i * w, bx = i1 * w, az = j * w, bz = j1 * w, y = c->top;
+            const float p[4][3] = {{ax, y, az}, {ax, y, bz}, {bx, y, bz}, {bx, y, az}};   /* ccw from +Y */
+            far_mesh_quad(m, p, c->rgb, 1.0f, c->water ? FAR_WATER_ALPHA : 255);   /* far.frag: the sea's top */
+        }
+}
+
+/* One side of column c facing direction d (0 +X, 1 -X, 2 +Z, 3 -Z) from y0 down to y1, spanning a along the
+ * border from s0 to s1 (blocks, patch-local), at the border coordinate e. One quad (triangles are what the
+ * far terrain costs): its colour is the block's side colour and the ground's below c->ground, each by its
+ * share of the side's height (a cliff of grass reads as dirt, a step of one block as grass). */
+static void far_mesh_side(FarMesh *m, const FarColumn *c, int d, float e, float s0, float s1, float y0, float y1)
+{
+    static const float shade[4] = {0.8f, 0.8f, 0.9f, 0.9f};
+    float split = c->ground > y1 ? c->ground : y1, upper = y0 - split, height = y0 - y1;
+    if (height <= 1e-4f) return;
+    uint8_t rgb[3];
+    for (int i = 0; i < 3; i++) rgb[i] = (uint8_t)lrintf((c->side[i] * upper + c->under[i] * (height - upper)) / height);
+    float p[4][3];
+    /* counter-clockwise seen from outside, along +s for -X and +Z, along -s for +X and -Z */
+    float a = d == 0 || d == 3 ? s1 : s0, b = d == 0 || d == 3 ? s0 : s1;
+    float corners[4][2] = {{a, y0}, {a, y1}, {b, y1}, {b, y0}};
+    for (int k = 0; k < 4; k++) {
+        p[k][0] = d < 2 ? e : corners[k][0];
+        p[k][1] = corners[k][1];
+        p[k][2] = d < 2 ? corners[k][0] : e;
+    }
+    far_mesh_quad(m, p, rgb, shade[d], 255);
+}
+
+/* A sea square's floor: one quad at FAR_FLOOR_Y in a deep sea floor's shade (far.frag draws it over drawn
+ * chunks too, where the rest of the far terrain is left out: the back of the depth range, seen only where a
+ * chunk shows its water but no floor, as the outermost ring of the chunk table does). */
+static void far_mesh_floor(FarMesh *m, float x0, float z0, float x1, float z1)
+{
+    static const uint8_t floor_rgb[3] = {6, 14, 30};
+    const float p[4][3] = {{x0, FAR_FLOOR_Y, z0}, {x0, FAR_FLOOR_Y, z1}, {x1, FAR_FLOOR_Y, z1}, {x1, FAR_FLOOR_Y, z0}};
+    far_mesh_quad(m, p, floor_rgb, 1.0f, FAR_FLOOR_ALPHA);
+}
+
+static bool far_same_side(const FarColumn *a, float a_bottom, const FarColumn *b, float b_bottom)
+{
+    return a->top == b->top && a->ground == b->ground && a_bottom == b_bottom && far_same_rgb(a->side, b->side) &&
+           far_same_rgb(a->under, b->under);
+}
+
+/* The sides the columns of square (x0..x1, z0..z1) own: toward each lower neighbour, and on the patch's
+ * border a skirt; runs of columns with equal sides are merged into strips. n: columns a side. */
+static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0, int z0, int x1, int z1, float w)
+{
+    static const int dir[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    float skirt = FAR_SKIRT_DEPTH;
+    for (int d = 0; d < 4; d++) {
+        bool along_z = d < 2;   /* X faces run along z */
+        int lines0 = along_z ? x0 : z0, lines1 = along_z ? x1 : z1, s0 = along_z ? z0 : x0, s1 = along_z ? z1 : x1;
+        for (int line = lines0; line < lines1; line++) {
+            int run_start = -1;
+            float run_bottom = 0;
+            const FarColumn *run_col = NULL;
+            for (int s = s0; s <= s1; s++) {
+                const FarColumn *c = NULL;
+                float bottom = 0;
+                if (s < s1) {
+                    int i = along_z ? line : s, j = along_z ? s : line;
+                    int ni = i + dir[d][0], nj = j + dir[d][1];
+                    bool border = ni < 0 || ni >= n || nj < 0 || nj >= n;
+                    const FarColumn *here = &col[j + 1][i + 1], *next = &col[nj + 1][ni + 1];
+                    bottom = fminf(next->top, here->top) - (border ? skirt : 0.0f);
+                    if (next->top < here->top) c = here;
+                }
+                if (run_col && (!c || !far_same_side(run_col, run_bottom, c, bottom))) {
+                    int i = along_z ? line : run_start;
+                    int j = along_z ? run_start : line;
+                    float e = d == 0 ? (i + 1) * w : d == 1 ? i * w : d == 2 ? (j + 1) * w : j * w;
+                    far_mesh_side(m, run_col, d, e, run_start * w, s * w, run_col->top, run_bottom);
+                    run_col = NULL;
+                }
+                if (c && !run_col) {
+                    run_col = c;
+                    run_start = s;
+                    run_bottom = bottom;
+                }
+            }
+        }
+    }
+}
+
+/* Column of width w centred at world (x, z): height and colours. `full`: the colours too (the ring of
+ * neighbours needs only the height). */
+static void far_column_at(const Generator *gen, const FarPalette *palette, double x, double z, bool full,
+                          FarColumn *c)
+{
+    FarSurface s;
+    far_surface_at(gen, palette, x, z, full, &s);
+    c->top = s.top;
+    c->ground = s.ground;
+    c->water = s.water;
+    memcpy(c->rgb, s.rgb, 3);
+    memcpy(c->side, s.side, 3);
+    memcpy(c->under, s.under, 3);
+}
+
+/* The neighbour beyond border k (+X, -X, +Z, -Z) of patch p, next to its column centred at (x, z): the
+ * lowest top it may have there (its ground; a canopy stands higher). A coarser neighbour's column is known
+ * (its level is p->coarser[k]): its own centre's; a neighbour of the same level or a finer one may have
+ * narrower columns: the lowest of ours and the finer level's along the border. */
+static void far_ring_column(const Generator *gen, const FarPatch *p, int k, double x, double z, float w, FarColumn *c)
+{
+    FarSurface s;
+    if (p->coarser[k] > p->level) {
+        double cw = (double)far_terrain_patch_size(p->coarser[k]) / far_terrain_patch_quads(p->coarser[k]);
+        far_surface_at(gen, NULL, (floor(x / cw) + 0.5) * cw, (floor(z / cw) + 0.5) * cw, false, &s);
+        c->top = s.top;
+        c->water = s.water;
+        return;
+    }
+    far_surface_at(gen, NULL, x, z, false, &s);
+    c->top = s.top;
+    c->water = s.water;
+    if (p->level == 0) return;
+    /* the finer level's columns along this one's border, just outside it */
+    double fw = (double)far_terrain_patch_size(p->level - 1) / far_terrain_patch_quads(p->level - 1);
+    int count = (int)lrint(w / fw);
+    bool along_z = k < 2;   /* an X border runs along z */
+    double out = (k == 0 || k == 2 ? -1.0 : 1.0) * (w - fw) * 0.5;   /* from the ring's centre towards the border */
+    for (int f = 0; f < count; f++) {
+        double along = (f + 0.5) * fw - w * 0.5;
+        double fx = along_z ? x + out : x + along, fz = along_z ? z + along : z + out;
+        far_surface_at(gen, NULL, fx, fz, false, &s);
+        c->top = fminf(c->top, s.top);
+        c->water |= s.water;
+    }
+}
+
+StResult far_patch_build(const Generator *gen, const FarPalette *palette, int level, int px, int pz,
+                         const uint8_t coarser[4], float sink, FarPatch *out)
+{
+    memset(out, 0, sizeof *out);
+    out->level = level;
+    out->px = px;
+    out->pz = pz;
+    memcpy(out->coarser, coarser, 4);
+    int n = far_terrain_patch_quads(level);
+    if (n > FAR_MAX_COLUMNS) n = FAR_MAX_COLUMNS;
+    double size = far_terrain_patch_size(level);
+    float w = (float)(size / n);
+    out->origin_x = (double)px * size;
+    out->origin_z = (double)pz * size;
+    out->quads = n;
+    float ocean = (float)gen->ocean_level(gen);
+    static _Thread_local FarColumn col[FAR_RING][FAR_RING];   /* [j + 1][i + 1]: z, x; 11 kB: not on the stack */
+    for (int j = -1; j <= n; j++)
+        for (int i = -1; i <= n; i++) {
+            bool inside = i >= 0 && i < n && j >= 0 && j < n;
+            if (!inside && (i < 0 || i >= n) && (j < 0 || j >= n)) continue;   /* the ring's corners: unused */
+            FarColumn *c = &col[j + 1][i + 1];
+            double x = out->origin_x + (i + 0.5) * w, z = out->origin_z + (j + 0.5) * w;
+            if (inside) far_column_at(gen, palette, x, z, true, c);
+            else far_ring_column(gen, out, i < 0 ? 1 : i >= n ? 0 : j < 0 ? 3 : 2, x, z, w, c);
+            if (!c->water) {   /* land only (the sea keeps the voxel sea's level), and never under the sea */
+                float top = fmaxf(c->top - sink, ocean + 1.0f);
+                c->ground -= c->top - top;
+                c->top = top;
+            }
+        }
+    out->tops = malloc((size_t)n * (size_t)n * sizeof *out->tops);
+    int bq = n < FAR_PATCH_BLOCK_QUADS ? n : n > FAR_PATCH_QUADS ? n * FAR_PATCH_BLOCK_QUADS / FAR_PATCH_QUADS : FAR_PATCH_BLOCK_QUADS;
+    out->blocks = n / bq;
+    /* at most: every top its own quad, every column four sides */
+    FarMesh m = {.cap_v = n * n * 4 * 5 + 64, .cap_i = n * n * 6 * 5 + 96, .min_y = 1e9f, .max_y = -1e9f};
+    m.v = malloc((size_t)m.cap_v * sizeof *m.v);
+    m.idx = malloc((size_t)m.cap_i * sizeof *m.idx);
+    if (!m.v || !m.idx || !out->tops) {
+        free(m.v);
+        free(m.idx);
+        far_patch_free(out);
+        return st_fail(ST_ERR_NOMEM, "far terrain: out of memory for a patch mesh");
+    }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) out->tops[j * n + i] = col[j + 1][i + 1].top;
+    for (int bz = 0; bz < out->blocks; bz++)
+        for (int bx = 0; bx < out->blocks; bx++) {
+            out->square_first[bz * out->blocks + bx] = m.ni;
+            int x0 = bx * bq, z0 = bz * bq;
+            for (int j = z0; j < z0 + bq; j++)
+                for (int i = x0; i < x0 + bq; i++)
+                    if (col[j + 1][i + 1].water) out->square_water |= 1u << (bz * out->blocks + bx);
+            far_mesh_tops(&m, col, x0, z0, x0 + bq, z0 + bq, w);
+            far_mesh_sides(&m, col, n, x0, z0, x0 + bq, z0 + bq, w);
+            if (level <= FAR_FLOOR_LEVELS && (out->square_water >> (bz * out->blocks + bx) & 1u))
+                far_mesh_floor(&m, x0 * w, z0 * w, (x0 + bq) * w, (z0 + bq) * w);
+        }
+    out->square_first[out->blocks * out->blocks] = m.ni;
+    if (m.failed) {   /* cannot happen with the capacity above; kept as a guard */
+        free(m.v);
+        free(m.idx);
+        far_patch_free(out);
+        return st_fail(ST_ERR_STATE, "far terrain: a patch mesh outgrew its buffers");
+    }
+    out->vertices = m.v;
+    out->indices = m.idx;
+    out->vertex_count = m.nv;
+    out->index_count = m.ni;
+    out->min_y = m.min_y;
+    out->max_y = m.max_y;
+    out->key = far_patch_key(level, px, pz, coarser);
+    return ST_OK;
+}

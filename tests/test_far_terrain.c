@@ -313,6 +313,52 @@ static void test_runs_under_voxels(void)
     far_patch_free(&p);
 }
 
+/* Squares reaching x < 160 (the renderer's "touches a drawn chunk"). */
+static bool touches_left_half(void *user, double x0, double z0, double x1, double z1)
+{
+    (void)user;
+    (void)z0;
+    (void)z1;
+    (void)x1;
+    return x0 < 160.0;
+}
+
+/* far_patch_runs_split: the squares far_patch_runs keeps, each exactly once, in the touched runs when
+ * `touches` says so and in the others when not; without `touches` it is far_patch_runs. */
+static void test_runs_split(void)
+{
+    static const uint8_t same[4] = {1, 1, 1, 1};
+    FarPatch p;
+    CHECK_EQ_INT(far_patch_build(gen, &palette, 1, 2, 0, same, 0.0f, &p), ST_OK);   /* x 128..192, z 0..64 */
+    int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS], tf[FAR_PATCH_MAX_RUNS], tc[FAR_PATCH_MAX_RUNS];
+    int f2[FAR_PATCH_MAX_RUNS], c2[FAR_PATCH_MAX_RUNS], t = -1;
+    double cam_x = 100.0, cam_z = 30.0, cover = 75.0;
+    int n = far_patch_runs(&p, cam_x, cam_z, cover, NULL, NULL, first, count);
+    int m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, NULL, NULL, f2, c2, tf, tc, &t);
+    CHECK_EQ_INT(t, 0);
+    CHECK_EQ_INT(m, n);
+    for (int k = 0; k < n && k < m; k++) CHECK(f2[k] == first[k] && c2[k] == count[k]);
+    m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, touches_left_half, NULL, f2, c2, tf, tc, &t);
+    int squares = p.blocks * p.blocks;
+    double bsize = (double)far_terrain_patch_size(p.level) / p.blocks;
+    int plain_squares = 0, touched_squares = 0;
+    for (int b = 0; b < squares; b++) {
+        int lo = p.square_first[b], hi = p.square_first[b + 1];
+        bool kept = false, in_plain = false, in_touched = false;
+        for (int k = 0; k < n; k++) kept |= lo >= first[k] && hi <= first[k] + count[k];
+        for (int k = 0; k < m; k++) in_plain |= lo >= f2[k] && hi <= f2[k] + c2[k];
+        for (int k = 0; k < t; k++) in_touched |= lo >= tf[k] && hi <= tf[k] + tc[k];
+        bool left = p.origin_x + (b % p.blocks) * bsize < 160.0;
+        CHECK(!(in_plain && in_touched));
+        CHECK(in_plain == (kept && !left));
+        CHECK(in_touched == (kept && left));
+        plain_squares += in_plain;
+        touched_squares += in_touched;
+    }
+    CHECK(plain_squares > 0 && touched_squares > 0);
+    far_patch_free(&p);
+}
+
 /* The far columns are drawn as the voxels draw blocks: every face is flat and of one colour, a top level,
  * a side vertical; a side is shaded as the mesher shades its direction against the top (+-X 0.8, +-Z 0.9);
  * inside a patch every step between neighbouring columns is closed by a side from the higher top down to
@@ -609,6 +655,7 @@ int main(void)
     RUN(test_levels);
     RUN(test_cut_and_seams);
     RUN(test_runs_under_voxels);
+    RUN(test_runs_split);
     RUN(test_columns);
     RUN(test_water_flat);
     RUN(test_streaming);

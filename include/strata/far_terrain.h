@@ -131,6 +131,11 @@ typedef bool (*FarCoveredFn)(void *user, double x0, double z0, double x1, double
  * touch are joined. Writes at most FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
 int far_patch_runs(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count);
+/* far_patch_runs, but the squares that `touches` (NULL: none) says reach a drawn chunk go to the touched runs
+ * (*touched_runs of them; the renderer draws those with the build that leaves out pixels over drawn chunks). */
+int far_patch_runs_split(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
+                         void *user, FarCoveredFn touches, void *touches_user, int *first, int *count,
+                         int *touched_first, int *touched_count, int *touched_runs);
 /* Height of a built patch's surface at world (x, z) inside it, as drawn: the top of the column there. */
 float far_patch_height_at(const FarPatch *patch, double x, double z);
 

@@ -271,7 +271,15 @@ void far_patch_free(FarPatch *patch)
 int far_patch_runs(const FarPatch *p, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count)
 {
-    int blocks = p->blocks > 0 ? p->blocks : 1, n = 0;
+    return far_patch_runs_split(p, cam_x, cam_z, voxel_cover, covered, user, NULL, NULL, first, count, NULL, NULL,
+                                NULL);
+}
+
+int far_patch_runs_split(const FarPatch *p, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
+                         void *user, FarCoveredFn touches, void *touches_user, int *first, int *count,
+                         int *touched_first, int *touched_count, int *touched_runs)
+{
+    int blocks = p->blocks > 0 ? p->blocks : 1, n = 0, t = 0;
     double bsize = (double)far_terrain_patch_size(p->level) / blocks;
     for (int b = 0; b < blocks * blocks; b++) {
         int start = p->square_first[b], length = p->square_first[b + 1] - start;
@@ -282,8 +290,12 @@ int far_patch_runs(const FarPatch *p, double cam_x, double cam_z, double voxel_c
         if (!(p->square_water >> b & 1u) && far_x * far_x + far_z * far_z < voxel_cover * voxel_cover &&
             (!covered || covered(user, x0, z0, x1, z1)))
             continue;   /* wholly under drawn voxel chunks */
-        n = mesh_runs_append(first, count, n, start, length);
+        if (touches && touches(touches_user, x0, z0, x1, z1))
+            t = mesh_runs_append(touched_first, touched_count, t, start, length);
+        else
+            n = mesh_runs_append(first, count, n, start, length);
     }
+    if (touched_runs) *touched_runs = t;
     return n;
 }
 

@@ -9,10 +9,11 @@
  * (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its walls), and
  * the squares of a patch wholly under drawn voxel chunks are left out (far_patch_runs), but for the sea's.
  * The cover map, one texel a chunk around the camera's (uploaded when it changes), tells far.frag's COVER
- * build, used for the patches over the chunk table, which pixels lie over a drawn chunk: it leaves them out,
- * so far land never shows over or under the voxel chunks (their sea showed it through the water), but for
- * the sea squares' floors at the bottom of the world, which only a chunk drawn without its floor (the
- * outermost ring's) lets through its water. */
+ * build which pixels lie over a drawn chunk: it leaves them out, so far land never shows over or under the
+ * voxel chunks (their sea showed it through the water), but for the sea squares' floors at the bottom of the
+ * world, which only a chunk drawn without its floor (the outermost ring's) lets through its water. That build
+ * draws only the squares that reach a drawn chunk (far_patch_runs_split, render_far_touches): its discard
+ * turns off llvmpipe's early depth test for the whole draw, so every other square draws with the plain build. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,30 @@ static bool render_far_cover_map(RenderFar *far, const RenderFarCull *cull, long
     return true;
 }
 
+/* The cover map as uploaded (CPU copy), for render_far_touches. */
+typedef struct {
+    const uint8_t *texels;
+    int size;
+    double x0, z0;   /* its corner, world blocks */
+} RenderFarMap;
+
+/* Whether any of the square x0..x1 by z0..z1 (a block's margin around it: far.frag's float positions) lies over
+ * a drawn chunk of the cover map: only such squares need the COVER build. */
+static bool render_far_touches(void *user, double x0, double z0, double x1, double z1)
+{
+    const RenderFarMap *m = user;
+    long i0 = (long)floor((x0 - 1.0 - m->x0) / 16.0), i1 = (long)floor((x1 + 1.0 - m->x0) / 16.0);
+    long j0 = (long)floor((z0 - 1.0 - m->z0) / 16.0), j1 = (long)floor((z1 + 1.0 - m->z0) / 16.0);
+    if (i0 < 0) i0 = 0;
+    if (j0 < 0) j0 = 0;
+    if (i1 >= m->size) i1 = m->size - 1;
+    if (j1 >= m->size) j1 = m->size - 1;
+    for (long j = j0; j <= j1; j++)
+        for (long i = i0; i <= i1; i++)
+            if (m->texels[j * m->size + i]) return true;
+    return false;
+}
+
 static void render_far_use(const RenderFarProgram *p, mat4 view_proj, const float sky[3], float fog_start,
                            float fog_end, float light, const float cover_origin[2], int cover_size)
 {
@@ -162,6 +187,7 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
         /* the map's corner, camera-relative (far.frag works in camera-relative blocks) */
         double cx0 = (double)(ccx - cull->cover_chunks) * 16.0, cz0 = (double)(ccz - cull->cover_chunks) * 16.0;
         float corner[2] = {(float)(cx0 - camera[0]), (float)(cz0 - camera[2])};
+        RenderFarMap map = {far->cover_data, csize, cx0, cz0};
         int bound = -1;   /* 0 plain, 1 cover */
         glEnable(GL_CULL_FACE);   /* lod winds every face outwards: back faces (the sides turned away, half the
                                    * skirts) never reach llvmpipe's bins, which cost memory per triangle */
@@ -178,27 +204,33 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
             double lo[3] = {p->origin_x, (double)p->min_y, p->origin_z};
             double hi[3] = {p->origin_x + size, (double)p->max_y, p->origin_z + size};
             if (cull->hidden && cull->hidden(cull->user, lo, hi)) continue;   /* behind a hill or a ravine wall */
-            int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS];
-            int runs = far_patch_runs(p, camera[0], camera[2], cull->voxel_cover, cull->covered, cull->user, first,
-                                      count);
-            if (runs == 0) continue;
-            const void *offsets[FAR_PATCH_MAX_RUNS];
-            for (int k = 0; k < runs; k++) {
-                offsets[k] = (const void *)((size_t)first[k] * sizeof(uint16_t));
-                triangles += count[k] / 3;
-            }
-            /* over the cover map's square: the build that leaves out the pixels over drawn chunks */
-            bool over = cover && p->origin_x < cx0 + csize * 16.0 && p->origin_x + size > cx0 &&
-                        p->origin_z < cz0 + csize * 16.0 && p->origin_z + size > cz0;
-            if ((int)over != bound) {
-                bound = over;
-                render_far_use(over ? &far->cover : &far->plain, view_proj, sky, fog_start, fog_end, light, corner,
-                               csize);
-            }
-            glUniform3fv(over ? far->cover.u_offset : far->plain.u_offset, 1, off);
+            int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS], tfirst[FAR_PATCH_MAX_RUNS],
+                tcount[FAR_PATCH_MAX_RUNS], truns = 0;
+            int runs = far_patch_runs_split(p, camera[0], camera[2], cull->voxel_cover, cull->covered, cull->user,
+                                            cover ? render_far_touches : NULL, &map, first, count, tfirst, tcount,
+                                            &truns);
+            if (runs + truns == 0) continue;
             glBindVertexArray(e->vao);
-            glMultiDrawElements(GL_TRIANGLES, count, GL_UNSIGNED_SHORT, offsets, runs);
-            (*draw_calls)++;
+            /* the squares that reach a drawn chunk: the build that leaves out the pixels over it (its discard
+             * costs llvmpipe the early depth test, so every other square draws with the plain build) */
+            for (int pass = 0; pass < 2; pass++) {
+                int n = pass ? truns : runs;
+                if (n == 0) continue;
+                const int *fi = pass ? tfirst : first, *co = pass ? tcount : count;
+                const void *offsets[FAR_PATCH_MAX_RUNS];
+                for (int k = 0; k < n; k++) {
+                    offsets[k] = (const void *)((size_t)fi[k] * sizeof(uint16_t));
+                    triangles += co[k] / 3;
+                }
+                if (pass != bound) {
+                    bound = pass;
+                    render_far_use(pass ? &far->cover : &far->plain, view_proj, sky, fog_start, fog_end, light,
+                                   corner, csize);
+                }
+                glUniform3fv(pass ? far->cover.u_offset : far->plain.u_offset, 1, off);
+                glMultiDrawElements(GL_TRIANGLES, co, GL_UNSIGNED_SHORT, offsets, n);
+                (*draw_calls)++;
+            }
         }
         glBindVertexArray(0);
     }

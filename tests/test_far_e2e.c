@@ -23,6 +23,7 @@
 #include <stb_image.h>
 
 #include "check.h"
+#include "test_run.h"
 
 static const char *strata, *heightmap_tool;
 static char tmp[256];
@@ -33,35 +34,12 @@ static int run(const char *binary, const char *const *args)
 {
     char out_path[300];
     snprintf(out_path, sizeof out_path, "%s/out.txt", tmp);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        setenv("LSAN_OPTIONS", "exitcode=0", 0);
-        char *argv[48];
-        int n = 0;
-        argv[n++] = (char *)binary;
-        for (int i = 0; args[i] && n < 47; i++) argv[n++] = (char *)args[i];
-        argv[n] = NULL;
-        alarm(400);
-        execv(binary, argv);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    out_text[0] = 0;
-    FILE *f = fopen(out_path, "rb");
-    if (f) {
-        size_t n = fread(out_text, 1, sizeof out_text - 1, f);
-        out_text[n] = 0;
-        fclose(f);
-    }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    char *argv[48];
+    int n = 0;
+    argv[n++] = (char *)binary;
+    for (int i = 0; args[i] && n < 47; i++) argv[n++] = (char *)args[i];
+    argv[n] = NULL;
+    return test_run_capture(argv, out_path, out_text, sizeof out_text, NULL);
 }
 
 typedef struct Image {

@@ -30,6 +30,7 @@
 #include <stb_image.h>
 
 #include "check.h"
+#include "test_run.h"
 
 static const char *strata;
 static const char *source_dir;
@@ -37,57 +38,33 @@ static char tmp[256];
 static char out_text[65536];
 
 /* Runs strata with args (NULL-terminated), stdout+stderr into out_text; `video` overrides
- * SDL_VIDEODRIVER when non-NULL. Returns the exit code (128+signal if killed). */
+ * SDL_VIDEODRIVER when non-NULL. Returns the exit code (128+signal if killed). Leaks under ASan are
+ * printed but do not fail the run; check_no_leaks fails on any that involve Strata's own code. */
 static int run_strata(const char *video, const char *const *args)
 {
     char out_path[300];
     snprintf(out_path, sizeof out_path, "%s/out.txt", tmp);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        if (video) setenv("SDL_VIDEODRIVER", video, 1);
-        /* Under ASan, Mesa and SDL leak a few driver allocations from modules unloaded at exit; leaks are
-         * still reported and check_no_leaks fails on any that involve Strata's own code. */
-        setenv("LSAN_OPTIONS", "exitcode=0", 0);
-        char *argv[40];
-        int n = 0;
-        bool names_world = false, names_far = false;
-        argv[n++] = (char *)strata;
-        for (int i = 0; args[i] && n < 36; i++) {
-            argv[n++] = (char *)args[i];
-            if (!strcmp(args[i], "--world") || !strcmp(args[i], "--no-save") || !strcmp(args[i], "--new") ||
-                !strcmp(args[i], "--autosave"))
-                names_world = true;
-            names_far |= !strcmp(args[i], "--far-distance");
-        }
-        /* Runs that do not test persistence play unsaved worlds, so they start fresh every time. */
-        if (!names_world) argv[n++] = (char *)"--no-save";
-        /* Far terrain (on by default) only where a run asks for it: it is not what the others test. */
-        if (!names_far) {
-            argv[n++] = (char *)"--far-distance";
-            argv[n++] = (char *)"0";
-        }
-        argv[n] = NULL;
-        alarm(400); /* a hung game dies instead of hanging the test */
-        execv(strata, argv);
-        _exit(127);
+    char *argv[40];
+    int n = 0;
+    bool names_world = false, names_far = false;
+    argv[n++] = (char *)strata;
+    for (int i = 0; args[i] && n < 36; i++) {
+        argv[n++] = (char *)args[i];
+        if (!strcmp(args[i], "--world") || !strcmp(args[i], "--no-save") || !strcmp(args[i], "--new") ||
+            !strcmp(args[i], "--autosave"))
+            names_world = true;
+        names_far |= !strcmp(args[i], "--far-distance");
     }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    out_text[0] = 0;
-    FILE *f = fopen(out_path, "rb");
-    if (f) {
-        size_t n = fread(out_text, 1, sizeof out_text - 1, f);
-        out_text[n] = 0;
-        fclose(f);
+    /* Runs that do not test persistence play unsaved worlds, so they start fresh every time. */
+    if (!names_world) argv[n++] = (char *)"--no-save";
+    /* Far terrain (on by default) only where a run asks for it: it is not what the others test. */
+    if (!names_far) {
+        argv[n++] = (char *)"--far-distance";
+        argv[n++] = (char *)"0";
     }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    argv[n] = NULL;
+    const char *env[] = {"SDL_VIDEODRIVER", video, NULL};
+    return test_run_capture(argv, out_path, out_text, sizeof out_text, video ? env : NULL);
 }
 
 /* Fails if the last run's output has a leak report with a frame in Strata's sources. */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "test_run.h"
 
 static const char *strata, *source_dir;
 static char tmp[256], mod[300], world[300], models[320], xdg[300];
@@ -34,31 +35,8 @@ static int run_cmd(const char *const *argv_in)
 {
     char out_path[300];
     snprintf(out_path, sizeof out_path, "%s/out.txt", tmp);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        setenv("LSAN_OPTIONS", "exitcode=0", 0);
-        setenv("XDG_CACHE_HOME", xdg, 1);
-        alarm(400);
-        execv(argv_in[0], (char *const *)argv_in);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    out_text[0] = 0;
-    FILE *f = fopen(out_path, "rb");
-    if (f) {
-        size_t n = fread(out_text, 1, sizeof out_text - 1, f);
-        out_text[n] = 0;
-        fclose(f);
-    }
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    const char *env[] = {"XDG_CACHE_HOME", xdg, NULL};
+    return test_run_capture((char *const *)argv_in, out_path, out_text, sizeof out_text, env);
 }
 
 static void write_file(const char *path, const char *text)

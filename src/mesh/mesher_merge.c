@@ -60,23 +60,24 @@ static inline uint32_t merge_color(const TerrainVertex *v)
 /* Fills `rec` for quad q if it is a full face that can merge; false otherwise. */
 static bool merge_classify(const TerrainVertex *v, int q, MesherMergeRec *rec)
 {
-    float a[3] = {v[1].x - v[0].x, v[1].y - v[0].y, v[1].z - v[0].z};
-    float b[3] = {v[2].x - v[0].x, v[2].y - v[0].y, v[2].z - v[0].z};
-    float n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-    int axis = -1, zeros = 0;
-    for (int i = 0; i < 3; i++) {
-        if (n[i] == 0.0f) zeros++;
-        else axis = i;
-    }
-    if (zeros != 2) return false;
+    /* the plane's axis: the one coordinate all 4 corners share (a quad that shares two or none is no full
+     * face: the corner checks below, or this one, turn it away) */
+    int axis;
+    if (v[0].x == v[1].x && v[0].x == v[2].x && v[0].x == v[3].x) axis = 0;
+    else if (v[0].y == v[1].y && v[0].y == v[2].y && v[0].y == v[3].y) axis = 1;
+    else if (v[0].z == v[1].z && v[0].z == v[2].z && v[0].z == v[3].z) axis = 2;
+    else return false;
     int sa = MERGE_S_AXIS[axis], ta = MERGE_T_AXIS[axis];
     float plane = merge_axis(&v[0], axis);
-    float s0 = merge_axis(&v[0], sa), t0 = merge_axis(&v[0], ta);
+    float sv[4], tv[4];
+    for (int k = 0; k < 4; k++) {
+        sv[k] = merge_axis(&v[k], sa);
+        tv[k] = merge_axis(&v[k], ta);
+    }
+    float s0 = sv[0], t0 = tv[0];
     for (int k = 1; k < 4; k++) {
-        if (merge_axis(&v[k], axis) != plane) return false;
-        float s = merge_axis(&v[k], sa), t = merge_axis(&v[k], ta);
-        s0 = s < s0 ? s : s0;
-        t0 = t < t0 ? t : t0;
+        s0 = sv[k] < s0 ? sv[k] : s0;
+        t0 = tv[k] < t0 ? tv[k] : t0;
     }
     if (s0 != (float)(int)s0 || t0 != (float)(int)t0) return false;
     int tile_u = v[0].tx / MESHER_UV_TILE_STRIDE, tile_v = v[0].ty / MESHER_UV_TILE_STRIDE;
@@ -84,7 +85,7 @@ static bool merge_classify(const TerrainVertex *v, int q, MesherMergeRec *rec)
     uint32_t col[4] = {0, 0, 0, 0};
     unsigned seen = 0;
     for (int k = 0; k < 4; k++) {
-        float ds = merge_axis(&v[k], sa) - s0, dt = merge_axis(&v[k], ta) - t0;
+        float ds = sv[k] - s0, dt = tv[k] - t0;
         if ((ds != 0.0f && ds != 1.0f) || (dt != 0.0f && dt != 1.0f)) return false;
         int c = (ds != 0.0f) + 2 * (dt != 0.0f);
         if (seen & (1u << c)) return false;
@@ -117,7 +118,10 @@ static bool merge_classify(const TerrainVertex *v, int q, MesherMergeRec *rec)
         grad_t[ch] = c01 - c00;
         base[ch] = c00 - grad_s[ch] * (int)s0 - grad_t[ch] * (int)t0;
     }
-    int facing = axis * 2 + (n[axis] > 0.0f);
+    /* the normal's component on the axis (the other two are 0: all 4 corners lie in the plane), from
+     * corners 0, 1, 2 as the cross product (v1 - v0) x (v2 - v0): unit steps, so exact */
+    float n_axis = (sv[1] - sv[0]) * (tv[2] - tv[0]) - (tv[1] - tv[0]) * (sv[2] - sv[0]);
+    int facing = axis * 2 + (n_axis > 0.0f);
     uint32_t plane_bits;
     memcpy(&plane_bits, &plane, 4);
     uint32_t sig = 0;
@@ -239,7 +243,8 @@ static MesherMergeRec *merge_sort_grouped(MesherContext *ctx, int n)
     uint64_t *wa = (uint64_t *)(void *)scratch, *wb = wa + cap;                   /* 4 cap */
     uint32_t *gid = scratch + 4 * cap, *first = gid + cap, *rank = first + cap;  /* 3 cap */
     uint32_t *table = rank + cap;                                               /* 2 cap */
-    int tsize = 2 * cap;                                                        /* a power of two >= 2 n */
+    int tsize = 16;                                                             /* a power of two >= 2 n */
+    while (tsize < 2 * n) tsize *= 2;
     memset(table, 0xFF, (size_t)tsize * sizeof *table);
     int groups = 0;
     for (int i = 0; i < n; i++) {

@@ -42,7 +42,10 @@ void mesher_context_destroy(MesherContext *ctx)
     mesher_merge_free(ctx);
     free(ctx->leaf_list.data);
     free(ctx->near_list.data);
-    for (int k = 0; k < MESH_SUBSET_COUNT; k++) free(ctx->lod_lists[k].data);
+    for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
+        free(ctx->lod_lists[k].data);
+        free(ctx->build_lists[k].data);
+    }
     free(ctx);
 }
 
@@ -435,7 +438,7 @@ static bool mesher_list_append(MesherContext *ctx, VertexList *to, const VertexL
  * resolution faces, starts instead with the faces far chunks draw too (water, glass), then those of cubes
  * their copy holds (ice). Sets lod_counts[k] to list k's first part and *leaf_count to the alpha-tested
  * list's second. */
-static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists,
+static void mesher_build_lists(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists,
                                int lod_counts[MESH_SUBSET_COUNT], int *leaf_count)
 {
     *leaf_count = 0;
@@ -500,6 +503,31 @@ static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int s
         lists[k] = lod[k];
         lod[k] = swap;   /* the old list's storage is the next slice's scratch */
         lod_counts[k] = lods;
+    }
+}
+
+/* Builds one slice (mesher_build_lists) in the context's scratch lists, then copies each into the slice's
+ * geometry, whose storage grows only to the list's size (once, for a fresh chunk). */
+static void mesher_build_slice(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *dest,
+                               int lod_counts[MESH_SUBSET_COUNT], int *leaf_count)
+{
+    VertexList *lists = ctx->build_lists;
+    mesher_build_lists(ctx, slab, slice, lists, lod_counts, leaf_count);
+    for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
+        int n = lists[k].count;
+        dest[k].count = 0;
+        if (n == 0) continue;
+        if (n > dest[k].capacity) {
+            TerrainVertex *data = realloc(dest[k].data, (size_t)n * sizeof *data);
+            if (!data) {
+                ctx->failed = true;   /* the slice is built again next pass */
+                continue;
+            }
+            dest[k].data = data;
+            dest[k].capacity = n;
+        }
+        memcpy(dest[k].data, lists[k].data, (size_t)n * sizeof *lists[k].data);
+        dest[k].count = n;
     }
 }
 

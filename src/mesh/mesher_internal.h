@@ -109,6 +109,9 @@ struct MesherContext {
                                             * alpha-tested subset once merged (mesher_build_slice) */
     VertexList lod_lists[MESH_SUBSET_COUNT]; /* scratch: the slice at half resolution (mesher_lod.c), put
                                             * before each subset's own faces */
+    VertexList build_lists[MESH_SUBSET_COUNT]; /* scratch: the slice's lists as they are built, copied into its
+                                            * geometry once done (mesher_build_slice): warm storage, no growth
+                                            * of a fresh chunk's lists by doubling */
     VertexList near_list;                  /* scratch: faces of far-opaque cubes (ice), put after the rest of
                                             * the transparent subset: far chunks' copy holds those blocks */
 };

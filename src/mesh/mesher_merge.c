@@ -223,6 +223,18 @@ static uint64_t *merge_sort_words(uint64_t *a, uint64_t *b, int n)
     return a;
 }
 
+#define MERGE_RADIX_MAX 1024   /* the most buckets of one counting pass (merge_sort_grouped) */
+
+/* One stable counting pass: the indices in[0..n) into out by their digit dig[index] (0..buckets-1). */
+static void merge_count_pass(const uint32_t *in, uint32_t *out, int n, const uint32_t *dig, int buckets)
+{
+    uint32_t start[MERGE_RADIX_MAX + 1];
+    memset(start, 0, (size_t)(buckets + 1) * sizeof *start);
+    for (int i = 0; i < n; i++) start[dig[in[i]] + 1]++;
+    for (int b = 0; b < buckets; b++) start[b + 1] += start[b];
+    for (int i = 0; i < n; i++) out[start[dig[in[i]]]++] = in[i];
+}
+
 static inline uint32_t merge_group_hash(const MesherMergeRec *r)
 {
     uint64_t h = 0x9E3779B97F4A7C15ull;
@@ -285,6 +297,29 @@ static MesherMergeRec *merge_sort_grouped(MesherContext *ctx, int n)
         gb = t;
     }
     for (int r = 0; r < groups; r++) rank[ga[r]] = (uint32_t)r;
+    /* (rank, t, s, index) in three stable counting passes, s first, over the records in index order, where
+     * the ranges of s and t are small (they are within a slice); else as 64-bit words */
+    int s_lo = recs[0].s, s_hi = recs[0].s, t_lo = recs[0].t, t_hi = recs[0].t;
+    for (int i = 1; i < n; i++) {
+        s_lo = recs[i].s < s_lo ? recs[i].s : s_lo;
+        s_hi = recs[i].s > s_hi ? recs[i].s : s_hi;
+        t_lo = recs[i].t < t_lo ? recs[i].t : t_lo;
+        t_hi = recs[i].t > t_hi ? recs[i].t : t_hi;
+    }
+    if (s_hi - s_lo < MERGE_RADIX_MAX && t_hi - t_lo < MERGE_RADIX_MAX && groups <= MERGE_RADIX_MAX) {
+        uint32_t *dig = first, *ia = (uint32_t *)(void *)wa, *ib = (uint32_t *)(void *)wb;   /* first: done with */
+        for (int i = 0; i < n; i++) {
+            ia[i] = (uint32_t)i;
+            dig[i] = (uint32_t)(recs[i].s - s_lo);
+        }
+        merge_count_pass(ia, ib, n, dig, s_hi - s_lo + 1);
+        for (int i = 0; i < n; i++) dig[i] = (uint32_t)(recs[i].t - t_lo);
+        merge_count_pass(ib, ia, n, dig, t_hi - t_lo + 1);
+        for (int i = 0; i < n; i++) dig[i] = rank[gid[i]];
+        merge_count_pass(ia, ib, n, dig, groups);
+        for (int i = 0; i < n; i++) ctx->merge_sorted[i] = recs[ib[i]];
+        return ctx->merge_sorted;
+    }
     for (int i = 0; i < n; i++)
         wa[i] = (uint64_t)rank[gid[i]] << 48 | (uint64_t)((uint16_t)recs[i].t ^ 0x8000u) << 32 |
                 (uint64_t)((uint16_t)recs[i].s ^ 0x8000u) << 16 | (uint64_t)i;

@@ -11,7 +11,8 @@
  * A slice to rebuild is copied into the context's slab (a column of one block takes its masks from that
  * block's kind), and per-column bit masks (opaque cube / not air / water, one bit per y) let whole runs of
  * buried stone or still water be skipped 18 cells at a time, so only cells that can show a face reach the
- * per-cell code (mesher_faces.c, mesher_shapes.c).
+ * per-cell code (mesher_faces.c, mesher_shapes.c). A slice is built and merged in the context's scratch lists
+ * (warm, grown once) and each list then copied into the slice's geometry at its size.
  * Below the world is treated as bedrock (no bottom faces at y 0), above it as air at full light; a
  * missing neighbour chunk as air lit like the nearest cell of this chunk. */
 #include <stdlib.h>

@@ -12,8 +12,10 @@
  * over either triangle of it reproduces the plane exactly, whichever diagonal it is split along, so smooth
  * light and AO look as before. A face whose colour is not affine (AO on one corner only, the commonest
  * case) keeps its own quad: two triangles that bend along the diagonal can be reproduced by no larger
- * quad. Quads are keyed by (facing, alpha, plane, tile, texture orientation, colour plane), sorted (as
- * 64-bit words: group rank, t, s, index; merge_sort_grouped), and
+ * quad. Quads are keyed by (facing, alpha, plane, tile, texture orientation, colour plane; the plane's axis
+ * is the coordinate a quad's 4 corners share), sorted by (group rank, t, s, index) (merge_sort_grouped: equal
+ * keys gathered through a hash table, then three stable counting passes over the small ranges of s, t and
+ * rank), and
  * each group is merged greedily on a small grid (rows first, then extended downwards while the whole row
  * matches). The merged quad keeps the vertex order (and so the winding and diagonal) of its first face;
  * its texture coordinate runs to 16 x extent, which the fragment shaders wrap within the tile. Quads that

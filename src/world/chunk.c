@@ -7,8 +7,9 @@
  * Storage. A cold chunk is 16 ChunkSections (chunk_sections.h); a reset chunk is 16 uniform air sections,
  * nothing allocated. A hot chunk's cells live in a 256 KiB scratch (64-byte aligned) and its sections are
  * all uniform air. Scratches come from one process-wide pool: released ones are kept on a free list of at
- * most CHUNK_SCRATCH_SPARE (so a worker that packs and unpacks does not go to the allocator), the rest go
- * back to the system. Fresh scratches are mapped with their pages populated in one call (Linux; page by
+ * most CHUNK_SCRATCH_SPARE (so a worker that packs and unpacks does not go to the system: memory the
+ * system hands out again is faulted in again, page by page, on the host of a virtual machine too), the
+ * rest go back to the system; the update worker trims the spares when its world is ready. Fresh scratches are mapped with their pages populated in one call (Linux; page by
  * page faults were the largest cost of a loading world) and are known to be zero, so making a new (all
  * air) chunk hot writes nothing. The number of hot chunks
  * itself is bounded by their owners (the update worker packs what left its working set).
@@ -29,7 +30,7 @@
 
 #include "strata/log.h"
 
-#define CHUNK_SCRATCH_SPARE 64
+#define CHUNK_SCRATCH_SPARE 256 /* 64 MiB at most; the update worker trims the spares once a world is ready */
 #define CHUNK_SCRATCH_BYTES (sizeof(int32_t) * CHUNK_CELLS)
 
 static void spin_lock(uint32_t *lock)

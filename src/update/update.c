@@ -14,6 +14,9 @@
  * Downgrades lower the main thread's state at once and are queued for the worker; the exchange applies
  * them to thread_state before it copies thread states back, so a pending downgrade always wins. */
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +48,14 @@ StResult updater_create(const UpdaterConfig *config, TerrainUpdater **out)
     *out = NULL;
     if (!config || !config->terrain || !config->generator || !config->blocks)
         return st_fail(ST_ERR_ARG, "updater_create: terrain, generator and blocks are required");
+#ifdef __GLIBC__
+    /* A loading world frees and allocates the same large blocks (meshes, geometry) over and over: glibc
+     * would map each block of 128 KiB and more afresh and give the top of the heap back at every free, so
+     * every block's pages were faulted in again (perf: ~5% of a loading worker). The worker gives the
+     * freed heap back itself once the world is ready (malloc_trim in worker.c). */
+    mallopt(M_MMAP_THRESHOLD, 8 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
     TerrainUpdater *u = calloc(1, sizeof *u);
     if (!u) return st_fail(ST_ERR_NOMEM, "updater_create: out of memory");
     u->terrain = config->terrain;

@@ -48,9 +48,13 @@ static void test_levels(void)
     CHECK_NEAR(s.lod_distance[3], 1500, 1e-6);
     CHECK_EQ_INT(far_terrain_patch_size(0), FAR_LEVEL0_SIZE);
     CHECK_EQ_INT(far_terrain_patch_size(4), FAR_LEVEL0_SIZE * 16);
-    CHECK_EQ_INT(far_terrain_patch_quads(0), FAR_PATCH_QUADS);
-    CHECK_EQ_INT(far_terrain_patch_quads(FAR_COARSE_LEVEL), FAR_PATCH_QUADS_COARSE);
-    CHECK_EQ_INT(far_terrain_patch_quads(FAR_LEVELS - 1), FAR_PATCH_QUADS_COARSE);
+    /* columns 1, 2, 4, 8 and 16 blocks wide: the width doubles with each level's distance band */
+    static const int width[FAR_LEVELS] = {1, 2, 4, 8, 16};
+    for (int l = 0; l < FAR_LEVELS; l++) {
+        CHECK_EQ_INT(far_terrain_patch_quads(l), FAR_PATCH_QUADS);
+        CHECK_EQ_INT(far_terrain_patch_size(l) / far_terrain_patch_quads(l), width[l]);
+        CHECK_EQ_INT(far_terrain_patch_size(l) % far_terrain_patch_quads(l), 0);
+    }
 }
 
 static FarPatch *build_cut(const FarTerrainSettings *s, double cx, double cz, int *n)
@@ -205,9 +209,8 @@ static void test_cut_and_seams(void)
                 float a = far_patch_height_at(&leaves[i], ex - ox, ez - oz), b = far_patch_height_at(&leaves[j], ex + ox, ez + oz);
                 checked++;
                 if (leaves[j].level != leaves[i].level && m == 32) pairs_mixed++;
-                /* a 16-column patch against an 8-column coarse one */
-                if (leaves[i].quads == FAR_PATCH_QUADS && leaves[j].quads == FAR_PATCH_QUADS_COARSE && m == 32)
-                    pairs_grids++;
+                /* columns of one width against columns twice as wide */
+                if (leaves[j].level == leaves[i].level + 1 && m == 32) pairs_grids++;
                 if (a < b) continue;   /* the other patch's side closes it (checked from there) */
                 float plane = (float)(k == 0 ? size : k == 1 ? 0.0 : k == 2 ? size : 0.0);
                 if (!step_closed(&leaves[i], k < 2 ? 0 : 2, plane, (float)t, a, b)) {

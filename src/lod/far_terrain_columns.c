@@ -1,7 +1,7 @@
 /* far_terrain_columns.c — one far patch's mesh: block columns in the voxel chunks' style.
  *
- * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (2 blocks wide at level
- * 0, 8 at level 1, twice as wide each level up). A column has one height, that of the generator's surface
+ * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (1 block wide at level
+ * 0, then 2, 4, 8 and 16: twice as wide each level up, as the distance bands double). A column has one height, that of the generator's surface
  * at its centre as the voxel chunks would stand it (the top of the ground cell; the voxel sea's surface, 14/16
  * of a cell over the sea level, for water; woodland's canopy FAR_CANOPY_HEIGHT blocks over its ground), and
  * one colour, its surface block's in the palette (the atlas tiles' means in the game) under the climate's

@@ -1,7 +1,11 @@
 /* far_terrain_columns.c — one far patch's mesh: block columns in the voxel chunks' style.
  *
  * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (1 block wide at level
- * 0, then 2, 4, 8 and 16: twice as wide each level up, as the distance bands double). A column has one height, that of the generator's surface
+ * 0, then 2, 4, 8 and 16: twice as wide each level up, as the distance bands double, so a distant mountain
+ * stands as a stepped slope, not as towers). Each column has its own height; its colours (surface block,
+ * climate, tree rules: most of a column's cost) come from one sample at the centre of its square of 1, 2 or 4
+ * columns a side (far_colour_step), but where the column and that sample disagree on sea or land or on
+ * canopy or grass it takes its own, so coasts and woods' edges stay where the voxels have them. A column has one height, that of the generator's surface
  * at its centre as the voxel chunks would stand it (the top of the ground cell; the voxel sea's surface, 14/16
  * of a cell over the sea level, for water; woodland's canopy FAR_CANOPY_HEIGHT blocks over its ground), and
  * one colour, its surface block's in the palette (the atlas tiles' means in the game) under the climate's

@@ -8,3 +8,5 @@ strata_add_test(test_mesher_merge test_mesher_merge.c mesh)
 strata_add_test(test_mesher_lod test_mesher_lod.c mesh)
 # mesh: occlusion culling: slice graphs (against a brute-force reference), sealed and open caves, draw runs
 strata_add_test(test_visibility test_visibility.c mesh)
+# mesh: the warm block-light tint: a torch in a dark box drawn warm, a sunlit surface neutral, no stale warmth
+strata_add_test(test_mesher_blocklight test_mesher_blocklight.c mesh light)

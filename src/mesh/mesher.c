@@ -41,6 +41,7 @@ void mesher_context_destroy(MesherContext *ctx)
 {
     if (!ctx) return;
     mesher_merge_free(ctx);
+    mesher_blocklight_free(ctx);
     free(ctx->leaf_list.data);
     free(ctx->near_list.data);
     for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
@@ -555,6 +556,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
                 : terrain_get_chunk(terrain, chunk->coord_x + dx, chunk->coord_z + dz);
             ctx->neighbours[n] = k && k != chunk ? chunk_cell_view_const(k) : own;
             ctx->neighbour_missing[n] = !k;
+            ctx->emitter_slices[n] = k ? k->worker_emitter_slices : 0;
         }
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
@@ -574,6 +576,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             g->visibility.slice_graph[s] = VISIBILITY_ALL_OPEN;
         } else {
             mesher_copy_slab(ctx, s);
+            mesher_blocklight_prepare(ctx, s);
             mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s], g->slice_lod_vertices[s],
                                &g->slice_leaf_vertices[s]);
             g->visibility.slice_graph[s] = mesher_visibility_slice(&ctx->slab_data);

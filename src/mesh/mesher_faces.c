@@ -71,6 +71,7 @@ static void mesher_emit_block_face(MesherContext *ctx, VertexList *list, int x, 
         uv[i][1] = tile_v + v;
         mesher_shade(color[i], tint, ctx->face_factor[face][light[k]]);
     }
+    if (ctx->block_light_active) mesher_blocklight_tint_face(ctx, SLAB_INDEX(x, y, z), face, first, color);
     mesher_emit_quad(ctx, list, pos, uv, color);
 }
 

@@ -60,6 +60,12 @@ typedef struct MesherFaceTaps {
 
 #define MESHER_PASS_SLICES (CHUNK_SLICES / 2)
 
+/* One light level's queue of the block-light flood (mesher_blocklight.c). */
+typedef struct MesherLightBucket {
+    uint32_t *data;
+    int count, capacity;
+} MesherLightBucket;
+
 /* One slice's neighbourhood copy and its per-column bit masks (bit y+1 of column SLAB_COLUMN(x, z)). */
 typedef struct MesherSlab {
     int32_t cells[SLAB_CELLS];
@@ -96,6 +102,13 @@ struct MesherContext {
     CellViewConst neighbours[9];           /* [(dz + 1) * 3 + dx + 1]: the 3x3 chunks' cells for this pass */
     bool neighbour_missing[9];             /* that chunk is missing: neighbours[] holds the centre's cells */
     bool failed;                           /* a vertex list could not grow */
+
+    /* block light (mesher_blocklight.c) */
+    uint64_t emitter_slices[9];            /* the 3x3 chunks' worker_emitter_slices (0 for a missing one) */
+    bool block_light_active;               /* slab_block_light holds the slice's block light */
+    uint8_t slab_block_light[SLAB_CELLS];  /* block light alone, slab-indexed */
+    uint8_t *bl_grid;                      /* scratch: the 48^3 flood grid */
+    MesherLightBucket bl_buckets[LIGHT_MAX + 1];
 
     /* greedy merging (mesher_merge.c) */
     bool merge;                            /* merge coplanar faces (default on) */
@@ -170,6 +183,16 @@ static inline void mesher_light_face_corners(const MesherContext *ctx, int cell,
         out[k] = value < floor ? floor : value;
     }
 }
+
+/* mesher_blocklight.c: whether an emitter's light can reach slice `slice` (the 3x3 chunks' summaries) */
+bool mesher_blocklight_near(const MesherContext *ctx, int slice);
+/* Floods block light for the slice when emitters are near; sets ctx->block_light_active. False when none
+ * are near or scratch memory ran out (then the slice is drawn neutral). */
+bool mesher_blocklight_prepare(MesherContext *ctx, int slice);
+void mesher_blocklight_free(MesherContext *ctx);
+/* Multiplies the corners of a face (in emit order: corner (first + i) & 3 at i) by the candle colour where
+ * block light explains their light. Only while ctx->block_light_active. */
+void mesher_blocklight_tint_face(const MesherContext *ctx, int cell, int face, int first, uint8_t color[4][4]);
 
 /* mesher_faces.c: cubes, fluids */
 void mesher_faces_emit_cell(MesherContext *ctx, VertexList *lists, int x, int y, int z);

@@ -1,0 +1,190 @@
+/* mesher_blocklight.c — how much of a vertex's light is torch light: the warm block-light tint.
+ *
+ * Design. A cell holds one light value, the max of sunlight and block light (light_sunlight.c,
+ * light_propagate.c), so a room lit by torches would be drawn in the same white as daylight. The mesher
+ * recovers the block-light part for the slices that can have any: for a slice being rebuilt, when a chunk
+ * of the 3x3 neighbourhood has an emitter whose light can get out (TerrainChunk.worker_emitter_slices, the
+ * light step's summary, bits for quadrants of 16-cell slices) in the slice or the slices just above and
+ * below (light reaches 15 cells at most), it floods block light alone from the emitters in those quadrants
+ * over a 48 x 48 x 48 grid (the 3x3 chunks, 16 rows above and below the slice: a path that leaves it cannot
+ * come back to the slice with light left), with the propagation's rule: a neighbour gets light - 1 - its
+ * block's attenuation, an emitter at least its emission; a missing chunk blocks light. Dial's buckets,
+ * brightest first, as light_propagate.c. The slab's part is copied into ctx->slab_block_light. Slices with
+ * no such emitter near (almost all) skip all of it: one test of 9 words per slice.
+ * A face corner reads the same 4 cells as its light (mesher_light_face_corners): when the brightest block
+ * light among them reaches the brightest light, the light there is the torches' and the corner's colour is
+ * multiplied by a candle colour, dimmed more the lower the level (from 1 next to a torch to 1/2 at light 0),
+ * so torch light falls off towards darkness; otherwise (sun or sky brighter) it stays neutral.
+ * Staleness: a slice keeps its geometry while its content hash (mesher.c: the slice's cells with a 2-cell
+ * border, light bits included) is unchanged, and the warmth depends on emitters up to 15 cells away, which
+ * the hash does not see. It cannot go stale but for ties: every cell a corner reads is hashed, and the real
+ * light L of a cell is max(sky light, block light B) under the same flood rule this file mirrors. When an
+ * emitter beyond the border is placed, removed or walled off, a cell's B changes; if its L stays the same,
+ * B was and stays <= L (the sky's light explains L), so a corner whose warmth is "some cell's B reaches the
+ * brightest L" flips only where B comes to equal or leaves exactly the sky's level there. Such a tie is
+ * drawn with the warmth of its last build until the next change rebuilds the slice; everywhere else a
+ * change of warmth is a change of light bits, which rebuilds it. Hashing the emitters near (worker_emitter_
+ * slices) was tried and dropped: it rebuilt the slices next to every torch edit and still missed moves
+ * inside a quadrant. Slices without emitters near keep the exact colours and hashes they had before. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesher_internal.h"
+
+#define BL_GRID   48
+#define BL_STRIDE_Y 1
+#define BL_STRIDE_X BL_GRID
+#define BL_STRIDE_Z (BL_GRID * BL_GRID)
+#define BL_CELLS  (BL_GRID * BL_GRID * BL_GRID)
+
+/* Candle colour the corner's RGB is multiplied by (of 256) where the torches explain its light. */
+static const uint16_t MESHER_WARM[3] = {256, 188, 120};
+/* and by dim / 256 at light level l: dim = MESHER_WARM_DIM + (256 - MESHER_WARM_DIM) * l / 15, so torch light
+ * falls off towards darkness faster than daylight's curve alone (a room lit 7..14 would read as day) */
+#define MESHER_WARM_DIM 128u
+
+/* The bits of worker_emitter_slices for slices s-1..s+1 (12 bits, shifted to bit 0). */
+static inline uint64_t mesher_emitter_bits(uint64_t summary, int slice)
+{
+    int lo = slice > 0 ? slice - 1 : 0, hi = slice + 1 < CHUNK_SLICES ? slice + 1 : CHUNK_SLICES - 1;
+    uint64_t mask = (hi - lo + 1) * 4 >= 64 ? ~0ull : ((1ull << ((hi - lo + 1) * 4)) - 1);
+    return summary >> (4 * lo) & mask;
+}
+
+bool mesher_blocklight_near(const MesherContext *ctx, int slice)
+{
+    uint64_t any = 0;
+    for (int n = 0; n < 9; n++) any |= mesher_emitter_bits(ctx->emitter_slices[n], slice);
+    return any != 0;
+}
+
+/* ---- flood ---- */
+
+static bool mesher_bl_push(MesherContext *ctx, int level, uint32_t packed)
+{
+    MesherLightBucket *b = &ctx->bl_buckets[level];
+    if (b->count == b->capacity) {
+        int cap = b->capacity ? b->capacity * 2 : 1024;
+        uint32_t *data = realloc(b->data, (size_t)cap * sizeof *data);
+        if (!data) return false;
+        b->data = data;
+        b->capacity = cap;
+    }
+    b->data[b->count++] = packed;
+    return true;
+}
+
+/* Contents of grid cell (gx, gy, gz) (chunk-local x = gx - 16, world y = y_base + gy); -1 where light
+ * cannot go (a missing chunk, outside the world). */
+static inline int mesher_bl_contents(const MesherContext *ctx, int gx, int gy, int gz, int y_base)
+{
+    int wy = y_base + gy;
+    if (wy < 0 || wy >= CHUNK_SIZE_Y) return -1;
+    int lx = gx - 16, lz = gz - 16;
+    int n = ((lz >> 4) + 1) * 3 + (lx >> 4) + 1;
+    if (ctx->neighbour_missing[n]) return -1;
+    return cell_contents(cell_load(&cell_view_const_column(ctx->neighbours[n], lx & 15, lz & 15)[wy]));
+}
+
+bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
+{
+    ctx->block_light_active = false;
+    if (!mesher_blocklight_near(ctx, slice)) return false;
+    if (!ctx->bl_grid && !(ctx->bl_grid = malloc(BL_CELLS))) return false;   /* no warmth: neutral colours */
+    uint8_t *grid = ctx->bl_grid;
+    memset(grid, 0, BL_CELLS);
+    const BlockRegistry *blocks = ctx->blocks;
+    int y_base = slice * CHUNK_SLICE_HEIGHT - 16;
+    for (int l = 0; l <= LIGHT_MAX; l++) ctx->bl_buckets[l].count = 0;
+    bool ok = true;
+    /* seeds: the emitters of the flagged quadrants */
+    for (int n = 0; n < 9; n++) {
+        uint64_t bits = ctx->emitter_slices[n];
+        if (!bits || ctx->neighbour_missing[n]) continue;
+        int cx = n % 3, cz = n / 3;
+        for (int s = slice - 1; s <= slice + 1; s++) {
+            if (s < 0 || s >= CHUNK_SLICES) continue;
+            for (int q = 0; q < 4; q++) {
+                if (!(bits >> (4 * s + q) & 1)) continue;
+                int x0 = cx * 16 + (q & 1) * 8, z0 = cz * 16 + (q >> 1) * 8, gy0 = s * CHUNK_SLICE_HEIGHT - y_base;
+                for (int gz = z0; gz < z0 + 8; gz++)
+                    for (int gx = x0; gx < x0 + 8; gx++) {
+                        const int32_t *col = cell_view_const_column(ctx->neighbours[n], gx & 15, gz & 15);
+                        for (int gy = gy0; gy < gy0 + CHUNK_SLICE_HEIGHT; gy++) {
+                            int e = blocks->emission[cell_contents(cell_load(&col[y_base + gy]))];
+                            if (!e) continue;
+                            int i = gy + gx * BL_STRIDE_X + gz * BL_STRIDE_Z;
+                            if (e > grid[i]) {
+                                grid[i] = (uint8_t)e;
+                                ok = ok && mesher_bl_push(ctx, e, (uint32_t)i);
+                            }
+                        }
+                    }
+            }
+        }
+    }
+    /* flood, brightest first */
+    static const int step[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int level = LIGHT_MAX; level >= 2 && ok; level--) {
+        MesherLightBucket *b = &ctx->bl_buckets[level];
+        for (int k = 0; k < b->count && ok; k++) {
+            int i = (int)b->data[k];
+            if (grid[i] != level) continue;   /* raised since it was queued */
+            int gy = i % BL_GRID, gx = i / BL_GRID % BL_GRID, gz = i / BL_STRIDE_Z;
+            for (int d = 0; d < 6; d++) {
+                int x = gx + step[d][0], y = gy + step[d][1], z = gz + step[d][2];
+                if ((unsigned)x >= BL_GRID || (unsigned)y >= BL_GRID || (unsigned)z >= BL_GRID) continue;
+                int j = y + x * BL_STRIDE_X + z * BL_STRIDE_Z;
+                if (grid[j] >= level - 1) continue;
+                int id = mesher_bl_contents(ctx, x, y, z, y_base);
+                if (id < 0) continue;
+                int light = level - 1 - blocks->attenuation[id];
+                if (light <= grid[j]) continue;
+                grid[j] = (uint8_t)light;
+                if (light >= 2) ok = mesher_bl_push(ctx, light, (uint32_t)j);
+            }
+        }
+    }
+    if (!ok) return false;
+    /* the slab's part: slab (x, y, z) in -1..16 is grid (x + 16, y + 16, z + 16) */
+    for (int z = -1; z <= CHUNK_SIZE_Z; z++)
+        for (int x = -1; x <= CHUNK_SIZE_X; x++)
+            memcpy(&ctx->slab_block_light[SLAB_INDEX(x, -1, z)], &grid[15 + (x + 16) * BL_STRIDE_X + (z + 16) * BL_STRIDE_Z],
+                   SLAB_SIZE);
+    ctx->block_light_active = true;
+    return true;
+}
+
+void mesher_blocklight_free(MesherContext *ctx)
+{
+    free(ctx->bl_grid);
+    ctx->bl_grid = NULL;
+    for (int l = 0; l <= LIGHT_MAX; l++) {
+        free(ctx->bl_buckets[l].data);
+        ctx->bl_buckets[l].data = NULL;
+        ctx->bl_buckets[l].count = ctx->bl_buckets[l].capacity = 0;
+    }
+}
+
+/* ---- colour ---- */
+
+void mesher_blocklight_tint_face(const MesherContext *ctx, int cell, int face, int first, uint8_t color[4][4])
+{
+    const MesherFaceTaps *t = &ctx->taps[face];
+    const int32_t *slab = ctx->slab;
+    const uint8_t *bl = ctx->slab_block_light;
+    int front = cell + t->front;
+    for (int i = 0; i < 4; i++) {
+        int k = (first + i) & 3;
+        int light = cell_light(slab[front]), block = bl[front];
+        for (int j = 0; j < 3; j++) {
+            int c = front + t->around[k][j];
+            int l = cell_light(slab[c]);
+            if (l > light) light = l;
+            if (bl[c] > block) block = bl[c];
+        }
+        if (block == 0 || block < light) continue;   /* sun or sky explains it: neutral */
+        unsigned dim = MESHER_WARM_DIM + (256u - MESHER_WARM_DIM) * (unsigned)light / LIGHT_MAX;
+        for (int ch = 0; ch < 3; ch++) color[i][ch] = (uint8_t)((color[i][ch] * MESHER_WARM[ch] * dim) >> 16);
+    }
+}

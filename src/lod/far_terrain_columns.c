@@ -1,20 +1,20 @@
 /* far_terrain_columns.c — one far patch's mesh: block columns in the voxel chunks' style.
  *
- * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (1 block wide at level
- * 0, then 2, 4, 8 and 16: twice as wide each level up, as the distance bands double, so a distant mountain
+ * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (1 block wide at level 0,
+ * then 2, 4, 8 and 16: twice as wide each level up, as the distance bands double, so a distant mountain
  * stands as a stepped slope, not as towers). Each column has its own height; its colours (surface block,
  * climate, tree rules: most of a column's cost) come from one sample at the centre of its square of 1, 2 or 4
- * columns a side (far_colour_step), but where the column and that sample disagree on sea or land or on
- * canopy or grass it takes its own, so coasts and woods' edges stay where the voxels have them. A column has one height, that of the generator's surface
- * at its centre as the voxel chunks would stand it (the top of the ground cell; the voxel sea's surface, 14/16
- * of a cell over the sea level, for water; woodland's canopy FAR_CANOPY_HEIGHT blocks over its ground), and
- * one colour, its surface block's in the palette (the atlas tiles' means in the game) under the climate's
- * tint. It is drawn as the voxels draw a block: a flat top, and a vertical side wherever its neighbour is
- * lower, each face one flat colour shaded by its direction as the mesher shades faces (top 1, +-Z 0.9,
- * +-X 0.8); a side takes the block's side tile and, under its first block, the ground's (dirt under grass,
- * stone under snow), mixed by their shares of its height in one quad. Water is flat at the sea level and
- * shaded by its depth in bands, as the voxel sea shows its floor through the water (deep sea darker), so the
- * two seas meet in one colour.
+ * columns a side (far_colour_step), but where the column and that sample disagree on sea or land or on canopy
+ * or grass it takes its own, so coasts and woods' edges stay where the voxels have them. A column's height is
+ * that of the generator's surface at its centre as the voxel chunks would stand it (the top of the ground
+ * cell; the voxel sea's surface, 14/16 of a cell over the sea level, for water; woodland's canopy
+ * FAR_CANOPY_HEIGHT blocks over its ground), and one colour, its surface block's in the palette (the atlas
+ * tiles' means in the game) under the climate's tint. It is drawn as the voxels draw a block: a flat top, and
+ * a vertical side wherever its neighbour is lower, each face one flat colour shaded by its direction as the
+ * mesher shades faces (top 1, +-Z 0.9, +-X 0.8); a side takes the block's side tile and, under its first
+ * block, the ground's (dirt under grass, stone under snow), mixed by their shares of its height in one quad.
+ * Water is flat at the sea level and shaded by its depth in bands, as the voxel sea shows its floor through
+ * the water (deep sea darker), so the two seas meet in one colour.
  * Triangles are what far terrain costs a software renderer: tops of equal height and colour are merged into
  * rectangles and sides of equal extent and colour into strips, both within the squares of
  * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square's run holds its tops and

@@ -109,6 +109,9 @@ struct MesherContext {
     uint8_t slab_block_light[SLAB_CELLS];  /* block light alone, slab-indexed */
     uint8_t *bl_grid;                      /* scratch: the 48^3 flood grid */
     MesherLightBucket bl_buckets[LIGHT_MAX + 1];
+    const BlockRegistry *bl_ids_blocks;    /* the registry bl_ids was made from */
+    int bl_id_count;                       /* emitting block ids (more than 8: the scalar scan) */
+    uint16_t bl_ids[8];
 
     /* greedy merging (mesher_merge.c) */
     bool merge;                            /* merge coplanar faces (default on) */

@@ -1,12 +1,11 @@
 /* far_terrain.h — far terrain: a quadtree of patches of block columns beyond the voxel view distance (no GL).
  *
  * Purpose. Shows kilometres of terrain cheaply, in the voxel chunks' style (after Distant Horizons): square
- * patches of FAR_PATCH_QUADS x FAR_PATCH_QUADS columns at every level, so that a column is 1, 2, 4, 8 and 16
- * blocks wide at levels 0..4: the resolution its distance allows, doubling with each distance band, and never
- * a tower over its neighbours; equal tops and sides are merged, since triangles are what far terrain costs a
- * software renderer) built from the generator's surface height, surface block and tree rules, level 0 the
- * finest (FAR_LEVEL0_SIZE blocks a side) and each level twice the size of the one below, up to
- * FAR_LEVELS - 1. A leaf at distance d (camera to its
+ * patches of FAR_PATCH_QUADS x FAR_PATCH_QUADS columns (levels from FAR_COARSE_LEVEL on:
+ * FAR_PATCH_QUADS_COARSE, so that a column, 8 to 64 blocks, is 10 to 30 pixels wide on screen at its
+ * distance: triangles are what far terrain costs a software renderer) built from the generator's surface
+ * height, surface block and tree rules, level 0 the finest (FAR_LEVEL0_SIZE blocks a side, columns of 2) and
+ * each level twice the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its
  * nearest point) has the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks;
  * beyond: the coarsest level). A column is drawn as the voxels draw a block (far_terrain_columns.c): a flat top at
  * the voxels' surface height at its centre, a vertical side toward each lower neighbour, one colour a face
@@ -35,10 +34,10 @@
 #include "strata/generator.h"
 
 #define FAR_LEVELS 5
-#define FAR_PATCH_QUADS 32          /* columns a side of a patch (far_terrain_patch_quads): level L's are 1 << L blocks */
-#define FAR_PATCH_QUADS_COARSE 32   /* levels FAR_COARSE_LEVEL and up: the same grid (kept for callers) */
+#define FAR_PATCH_QUADS 16          /* quads a side of a level-0 patch (far_terrain_patch_quads) */
+#define FAR_PATCH_QUADS_COARSE 8    /* levels FAR_COARSE_LEVEL and up */
 #define FAR_COARSE_LEVEL 1
-#define FAR_LEVEL0_SIZE 32           /* blocks a side of a level-0 patch (1 block a column) */
+#define FAR_LEVEL0_SIZE 32           /* blocks a side of a level-0 patch (2 blocks a quad) */
 #define FAR_DEFAULT_DISTANCE 2048    /* blocks: a player sees about 2 km */
 
 typedef enum FarPriorityMode { FAR_PRIORITY_DISTANCE_BASED = 0, FAR_PRIORITY_DIRECTION_BASED } FarPriorityMode;
@@ -76,7 +75,7 @@ typedef struct FarVertex {
     uint8_t color[4];
 } FarVertex;
 
-#define FAR_PATCH_BLOCK_QUADS 8   /* columns a side of the squares far_patch_runs keeps or leaves out */
+#define FAR_PATCH_BLOCK_QUADS 4   /* columns a side of the squares far_patch_runs keeps or leaves out */
 #define FAR_PATCH_MAX_SQUARES ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS))
 
 typedef struct FarPatch {
@@ -107,7 +106,7 @@ void far_terrain_set_lod_bias(FarTerrainSettings *s, float bias);
 int far_terrain_level_for_distance(const FarTerrainSettings *s, float distance);
 /* Edge length of a patch of `level` in blocks. */
 int far_terrain_patch_size(int level);
-/* Columns a side of a patch of `level`: FAR_PATCH_QUADS at every level (columns 1 << level blocks wide). */
+/* Quads a side of a land patch of `level`: FAR_PATCH_QUADS, FAR_PATCH_QUADS_COARSE from FAR_COARSE_LEVEL on. */
 int far_terrain_patch_quads(int level);
 
 /* Surface sample at world (x, z): the top of a far column centred there before sinking (the ground cell's

@@ -17,8 +17,6 @@ typedef struct FarSurface {
     uint8_t side[3];    /* side colour above `ground` */
     uint8_t under[3];   /* side colour below it */
     bool water;
-    bool tree_rule;     /* the tree rules (Generator.tree_cover) chose between canopy and grass here */
-    bool canopy;        /* woodland's canopy: `top` is FAR_CANOPY_HEIGHT over the ground */
 } FarSurface;
 
 void far_surface_at(const Generator *gen, const FarPalette *palette, double x, double z, bool full, FarSurface *s);

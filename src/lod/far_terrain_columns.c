@@ -1,20 +1,16 @@
 /* far_terrain_columns.c — one far patch's mesh: block columns in the voxel chunks' style.
  *
- * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (1 block wide at level 0,
- * then 2, 4, 8 and 16: twice as wide each level up, as the distance bands double, so a distant mountain
- * stands as a stepped slope, not as towers). Each column has its own height; its colours (surface block,
- * climate, tree rules: most of a column's cost) come from one sample at the centre of its square of 1, 2 or 4
- * columns a side (far_colour_step), but where the column and that sample disagree on sea or land or on canopy
- * or grass it takes its own, so coasts and woods' edges stay where the voxels have them. A column's height is
- * that of the generator's surface at its centre as the voxel chunks would stand it (the top of the ground
- * cell; the voxel sea's surface, 14/16 of a cell over the sea level, for water; woodland's canopy
- * FAR_CANOPY_HEIGHT blocks over its ground), and one colour, its surface block's in the palette (the atlas
- * tiles' means in the game) under the climate's tint. It is drawn as the voxels draw a block: a flat top, and
- * a vertical side wherever its neighbour is lower, each face one flat colour shaded by its direction as the
- * mesher shades faces (top 1, +-Z 0.9, +-X 0.8); a side takes the block's side tile and, under its first
- * block, the ground's (dirt under grass, stone under snow), mixed by their shares of its height in one quad.
- * Water is flat at the sea level and shaded by its depth in bands, as the voxel sea shows its floor through
- * the water (deep sea darker), so the two seas meet in one colour.
+ * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (2 blocks wide at level
+ * 0, 8 at level 1, twice as wide each level up). A column has one height, that of the generator's surface
+ * at its centre as the voxel chunks would stand it (the top of the ground cell; the voxel sea's surface, 14/16
+ * of a cell over the sea level, for water; woodland's canopy FAR_CANOPY_HEIGHT blocks over its ground), and
+ * one colour, its surface block's in the palette (the atlas tiles' means in the game) under the climate's
+ * tint. It is drawn as the voxels draw a block: a flat top, and a vertical side wherever its neighbour is
+ * lower, each face one flat colour shaded by its direction as the mesher shades faces (top 1, +-Z 0.9,
+ * +-X 0.8); a side takes the block's side tile and, under its first block, the ground's (dirt under grass,
+ * stone under snow), mixed by their shares of its height in one quad. Water is flat at the sea level and
+ * shaded by its depth in bands, as the voxel sea shows its floor through the water (deep sea darker), so the
+ * two seas meet in one colour.
  * Triangles are what far terrain costs a software renderer: tops of equal height and colour are merged into
  * rectangles and sides of equal extent and colour into strips, both within the squares of
  * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square's run holds its tops and
@@ -206,38 +202,6 @@ static void far_column_at(const Generator *gen, const FarPalette *palette, doubl
     memcpy(c->under, s.under, 3);
 }
 
-/* Columns a side of the squares that share one colour sample at `level`: 1 (every column its own) at level 0,
- * 2 at level 1 and 4 from level 2 on (colour cells of 4, 16, 32 and 64 blocks, as wide as the columns
- * were before they were narrowed), so that a patch of 32 x 32 columns costs about as much as one of 8 x 8. */
-static int far_colour_step(int level)
-{
-    return level == 0 ? 1 : level == 1 ? 2 : 4;
-}
-
-/* Column centred at world (x, z) with its own height and the colours of `sample` (the centre of its colour
- * square): woodland's canopy stands over this column's ground. Where the sample and the column disagree on
- * sea or land (a coast) or, under the tree rules, on canopy or grass (a wood's edge), the column takes its
- * own full sample: its height is the voxels' surface, canopy included. */
-static void far_column_from_sample(const Generator *gen, const FarPalette *palette, const FarSurface *sample,
-                                   double x, double z, FarColumn *c)
-{
-    FarSurface s;
-    far_surface_at(gen, NULL, x, z, false, &s);
-    int kind = BLOCK_OAK_LEAVES;
-    if (s.water != sample->water ||
-        (sample->tree_rule && (gen->tree_cover(gen, (float)x, (float)z, &kind) >= FAR_CANOPY_COVER) != sample->canopy)) {
-        far_column_at(gen, palette, x, z, true, c);
-        return;
-    }
-    bool canopy = sample->canopy;
-    c->top = canopy ? s.top + FAR_CANOPY_HEIGHT : s.top;
-    c->ground = canopy ? s.top : s.ground;
-    c->water = s.water;
-    memcpy(c->rgb, sample->rgb, 3);
-    memcpy(c->side, sample->side, 3);
-    memcpy(c->under, sample->under, 3);
-}
-
 /* The neighbour beyond border k (+X, -X, +Z, -Z) of patch p, next to its column centred at (x, z): the
  * lowest top it may have there (its ground; a canopy stands higher). A coarser neighbour's column is known
  * (its level is p->coarser[k]): its own centre's; a neighbour of the same level or a finer one may have
@@ -287,23 +251,13 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
     out->quads = n;
     float ocean = (float)gen->ocean_level(gen);
     static _Thread_local FarColumn col[FAR_RING][FAR_RING];   /* [j + 1][i + 1]: z, x; 11 kB: not on the stack */
-    /* the colours (surface block, climate, tree rules: most of a column's cost) are sampled once for each
-     * square of cstep x cstep columns, at its centre; every column has its own height */
-    int cstep = far_colour_step(level);
-    static _Thread_local FarSurface sample[FAR_MAX_COLUMNS / 2][FAR_MAX_COLUMNS / 2];
-    if (cstep > 1)
-        for (int sj = 0; sj < n / cstep; sj++)
-            for (int si = 0; si < n / cstep; si++)
-                far_surface_at(gen, palette, out->origin_x + (si + 0.5) * cstep * w,
-                               out->origin_z + (sj + 0.5) * cstep * w, true, &sample[sj][si]);
     for (int j = -1; j <= n; j++)
         for (int i = -1; i <= n; i++) {
             bool inside = i >= 0 && i < n && j >= 0 && j < n;
             if (!inside && (i < 0 || i >= n) && (j < 0 || j >= n)) continue;   /* the ring's corners: unused */
             FarColumn *c = &col[j + 1][i + 1];
             double x = out->origin_x + (i + 0.5) * w, z = out->origin_z + (j + 0.5) * w;
-            if (inside && cstep == 1) far_column_at(gen, palette, x, z, true, c);
-            else if (inside) far_column_from_sample(gen, palette, &sample[j / cstep][i / cstep], x, z, c);
+            if (inside) far_column_at(gen, palette, x, z, true, c);
             else far_ring_column(gen, out, i < 0 ? 1 : i >= n ? 0 : j < 0 ? 3 : 2, x, z, w, c);
             if (!c->water) {   /* land only (the sea keeps the voxel sea's level), and never under the sea */
                 float top = fmaxf(c->top - sink, ocean + 1.0f);

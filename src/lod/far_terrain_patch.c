@@ -57,8 +57,7 @@ int far_terrain_patch_size(int level)
 
 int far_terrain_patch_quads(int level)
 {
-    (void)level;   /* every level has the same grid: its columns double in width with the patch */
-    return FAR_PATCH_QUADS;
+    return level >= FAR_COARSE_LEVEL ? FAR_PATCH_QUADS_COARSE : FAR_PATCH_QUADS;
 }
 
 /* ---- samples ---- */
@@ -127,7 +126,6 @@ void far_surface_at(const Generator *gen, const FarPalette *palette, double x, d
     s->water = h < ocean + 0.5f;
     s->top = far_surface_of(h, ocean);
     s->ground = s->top - 1.0f;
-    s->tree_rule = s->canopy = false;
     if (!full) return;
     int t = gen->calculate_temperature(gen, fx, fz), hu = gen->calculate_humidity(gen, fx, fz);
     int block = gen->surface_block ? gen->surface_block(gen, fx, fz, h, t, hu) : s->water ? BLOCK_WATER : BLOCK_GRASS;
@@ -138,7 +136,6 @@ void far_surface_at(const Generator *gen, const FarPalette *palette, double x, d
         int kind = BLOCK_OAK_LEAVES;
         block = gen->tree_cover(gen, fx, fz, &kind) >= FAR_CANOPY_COVER ? kind : BLOCK_GRASS;
         leaves = block != BLOCK_GRASS;
-        s->tree_rule = true;
     }
     far_block_color(palette, block, BLOCK_FACE_POS_Y, t, hu, s->rgb);
     far_block_color(palette, block, BLOCK_FACE_POS_X, t, hu, s->side);
@@ -152,7 +149,6 @@ void far_surface_at(const Generator *gen, const FarPalette *palette, double x, d
         far_block_color(palette, BLOCK_DIRT, BLOCK_FACE_POS_X, t, hu, s->under);
         s->ground = s->top;
         s->top += FAR_CANOPY_HEIGHT;
-        s->canopy = true;
     } else if (block == BLOCK_WATER) {
         float shade = far_water_shade(ocean - h);
         for (int i = 0; i < 3; i++) {

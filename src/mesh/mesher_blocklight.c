@@ -10,7 +10,9 @@
  * come back to the slice with light left), with the propagation's rule: a neighbour gets light - 1 - its
  * block's attenuation, an emitter at least its emission; a missing chunk blocks light. Dial's buckets,
  * brightest first, as light_propagate.c. The slab's part is copied into ctx->slab_block_light. Slices with
- * no such emitter near (almost all) skip all of it: one test of 9 words per slice.
+ * no such emitter near (almost all) skip all of it: one test of 9 words per slice. Only emitters that are not
+ * fluids seed the flood (mesher_bl_warm_emitter): magma's light stays neutral, and a slice whose emitters near
+ * are all magma skips the flood after the scan.
  * A face corner reads the same 4 cells as its light (mesher_light_face_corners): when the brightest block
  * light among them reaches the brightest light, the light there is the torches' and the corner's colour is
  * multiplied by a candle colour, dimmed more the lower the level (from 1 next to a torch to 1/2 at light 0),
@@ -60,6 +62,14 @@ bool mesher_blocklight_near(const MesherContext *ctx, int slice)
 
 /* ---- flood ---- */
 
+/* An emitter whose light is drawn warm: any emitting block but a fluid. Magma lakes are common deep down and
+ * their light reaches far (a flood per slice near every lake cost the vertex passes ~50 us a chunk); magma
+ * shows its own glow, and its light stays neutral. */
+static inline bool mesher_bl_warm_emitter(const BlockRegistry *blocks, int id)
+{
+    return blocks->emission[id] && blocks->shape[id] != BLOCK_SHAPE_FLUID;
+}
+
 /* Bit k set where row y0 + k (k 0..15) of a column holds an emitter (ctx->bl_ids, or any emitting block
  * when there are more than 8 kinds): 4 loads and a compare per kind for 16 cells, no branch per cell. */
 static inline uint32_t mesher_bl_emitter_rows(const MesherContext *ctx, const int32_t *rows)
@@ -82,7 +92,7 @@ static inline uint32_t mesher_bl_emitter_rows(const MesherContext *ctx, const in
 #endif
     uint32_t m = 0;
     for (int k = 0; k < CHUNK_SLICE_HEIGHT; k++)
-        if (ctx->blocks->emission[cell_contents(cell_load(&rows[k]))]) m |= 1u << k;
+        if (mesher_bl_warm_emitter(ctx->blocks, cell_contents(cell_load(&rows[k])))) m |= 1u << k;
     return m;
 }
 
@@ -135,13 +145,14 @@ bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
         ctx->bl_ids_blocks = blocks;
         ctx->bl_id_count = 0;
         for (int id = 0; id < BLOCK_MAX; id++) {
-            if (!blocks->emission[id]) continue;
+            if (!mesher_bl_warm_emitter(blocks, id)) continue;
             if (ctx->bl_id_count < 8) ctx->bl_ids[ctx->bl_id_count] = (uint16_t)id;
             ctx->bl_id_count++;
         }
     }
     int y_base = slice * CHUNK_SLICE_HEIGHT - 16;
     bool ok = true;
+    int seeds = 0;
     /* seeds: the emitters of the flagged quadrants */
     for (int n = 0; n < 9; n++) {
         uint64_t bits = ctx->emitter_slices[n];
@@ -161,18 +172,21 @@ bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
                         while (rows) {
                             int gy = gy0 + __builtin_ctz(rows);
                             rows &= rows - 1;
-                            int e = blocks->emission[cell_contents(cell_load(&col[y_base + gy]))];
+                            int id = cell_contents(cell_load(&col[y_base + gy]));
+                            int e = mesher_bl_warm_emitter(blocks, id) ? blocks->emission[id] : 0;
                             if (!e || mesher_bl_gap(gx, gx) + mesher_bl_gap(gy, gy) + mesher_bl_gap(gz, gz) >= e) continue;
                             int i = gy + gx * BL_STRIDE_X + gz * BL_STRIDE_Z;
                             if (e > grid[i]) {
                                 grid[i] = (uint8_t)e;
                                 ok = ok && mesher_bl_push(ctx, e, (uint32_t)i);
+                                seeds++;
                             }
                         }
                     }
             }
         }
     }
+    if (seeds == 0) return false;   /* only fluid emitters (magma) near: neutral, as the slices without any */
     /* flood, brightest first */
     static const int step[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int level = LIGHT_MAX; level >= 2 && ok; level--) {

@@ -9,10 +9,10 @@
  * all uniform air. Scratches come from one process-wide pool: released ones are kept on a free list of at
  * most CHUNK_SCRATCH_SPARE (so a worker that packs and unpacks does not go to the system: memory the
  * system hands out again is faulted in again, page by page, on the host of a virtual machine too), the
- * rest go back to the system; the update worker trims the spares when its world is ready. Fresh scratches are mapped with their pages populated in one call (Linux; page by
- * page faults were the largest cost of a loading world) and are known to be zero, so making a new (all
- * air) chunk hot writes nothing. The number of hot chunks
- * itself is bounded by their owners (the update worker packs what left its working set).
+ * rest go back to the system; the update worker trims the spares when its world is ready. Fresh scratches
+ * are mapped with their pages populated in one call (Linux; page by page faults were the largest cost of a
+ * loading world) and are known to be zero, so making a new (all air) chunk hot writes nothing. The number
+ * of hot chunks itself is bounded by their owners (the update worker packs what left its working set).
  *
  * The cell lock. Each chunk has a one-word spin lock (zero is free, so a zeroed chunk is valid) that the
  * _shared accessors, the copy-out and the hot/cold transitions hold. It is held for one cell, or for one

@@ -7,7 +7,7 @@
  * becomes a brightness by lerp(0.1 * brightness_setting, 1, (v / 15)^1.25), times a fixed shade per face
  * direction (top 1.0, +-Z 0.9, +-X 0.8, bottom 0.55) so that cube sides read apart; both go into one
  * 0..256 factor table per face. Emitting blocks light their own faces at least to their emission.
- * Where torches (any emitter) explain a corner's light, mesher_blocklight.c then gives the corner a candle
+ * Where torches (emitters that are not fluids) explain a corner's light, mesher_blocklight.c gives it a candle
  * colour that dims towards darkness (cube and fluid faces; slices with no emitter near skip it), so a
  * torch-lit room does not read as daylight; sun- and sky-lit corners stay neutral.
  * (The per-corner sum itself, mesher_light_face_corners, is inline in mesher_internal.h: it runs for

@@ -15,7 +15,8 @@
  * Light is kept apart as nibbles (see the header for why); a section's light array is allocated when a
  * cell's level first differs from the uniform level, and dropped again when a section is packed with one
  * level throughout.
- * Packing a flat chunk (the worker, when a chunk goes cold) gathers the section in section order, finds
+ * Packing a flat chunk (the worker, when a chunk goes cold) first tests for one raw cell throughout (the
+ * commonest section: sky, buried rock, open sea), else gathers the section in section order, finds
  * the palette with a last-value cache (runs of equal cells are the norm) and, past 16 values, a hash.
  * Lookup of a value when setting is linear over the palette, which is short in real terrain; a 16-bit
  * palette (more than 256 distinct values in 4,096 cells) costs up to 4,096 compares per new value. */
@@ -245,6 +246,18 @@ bool section_pack_from_chunk(ChunkSection *s, const int32_t *chunk_cells, int sy
     PackScratch *p = &pack_scratch;
     section_reset(s, 0, 0);
     const int32_t *base = chunk_cells + sy * SECTION_SIZE;
+    /* Most sections are one cell throughout (sky, buried rock, still sea): compare the raw cells column by
+     * column first (16 contiguous words each), before any gathering. */
+    int32_t raw = base[0], diff = 0;
+    for (int col = 0; col < 256 && !diff; col++) {
+        const int32_t *c = base + (col << 8);
+        for (int y = 0; y < 16; y++) diff |= c[y] ^ raw;
+    }
+    if (!diff) {
+        s->uniform = raw & ~CELL_LIGHT_MASK;
+        s->light_uniform = (uint8_t)cell_light(raw);
+        return true;
+    }
     bool same_value = true, same_light = true;
     int32_t first = base[0] & ~CELL_LIGHT_MASK;
     uint8_t first_light = (uint8_t)cell_light(base[0]);

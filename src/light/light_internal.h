@@ -1,5 +1,5 @@
-/* light_internal.h — shared by the files of src/light (private): the bucket queue, the context, and the
- * per-block tables both steps use.
+/* light_internal.h — shared by the files of src/light (private): the context and the per-block tables both
+ * steps use (the bucket queue is core's LevelBuckets, strata/level_buckets.h).
  *
  * Both floods (the chunk's own in light_sunlight.c, the one across chunk borders in light_propagate.c) are Dial's
  * algorithm: one bucket per light level, brightest first. A step always lands at a lower level than the
@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "strata/level_buckets.h"
 #include "strata/light.h"
 
 /* Per block id, in LightTables.class: emission in the low 4 bits, LIGHT_CLASS_SUN when sunlight passes
@@ -22,15 +23,8 @@ typedef struct LightTables {
     uint8_t class[BLOCK_MAX];
 } LightTables;
 
-typedef struct LightBuckets {
-    uint32_t *data[LIGHT_MAX + 1];
-    int count[LIGHT_MAX + 1];
-    int capacity[LIGHT_MAX + 1];
-    bool failed;                   /* an entry was dropped (out of memory): some cells stay darker */
-} LightBuckets;
-
 struct LightContext {
-    LightBuckets buckets;
+    LevelBuckets buckets;
     LightTables tables;
     uint8_t *own;                  /* light_sunlight.c: CHUNK_CELLS bytes of scratch (allocated on first use) */
     uint16_t *stamp;               /* light_propagate.c: per region cell, generation << 4 | light of a raised
@@ -39,22 +33,12 @@ struct LightContext {
     TerrainChunk *chunks[9];       /* light_propagate.c: the 3x3 neighbourhood, [dz * 3 + dx] */
 };
 
-/* Grows bucket `level`; false (and failed set) when memory ran out. */
-bool light_buckets_grow(LightBuckets *b, int level);
-void light_buckets_free(LightBuckets *b);
-
-static inline void light_buckets_push(LightBuckets *b, int level, uint32_t value)
-{
-    if (b->count[level] == b->capacity[level] && !light_buckets_grow(b, level)) return;
-    b->data[level][b->count[level]++] = value;
-}
-
 /* Rebuilds the tables if they were made for another registry. */
 void light_tables_prepare(LightTables *t, const BlockRegistry *blocks);
 
 /* light_sunlight.c: the InvalidLight step with the given scratch. */
 void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_light, bool shared, uint8_t *own,
-                        LightBuckets *q);
+                        LevelBuckets *q);
 
 /* Border-ring rows (TerrainChunk.worker_dark_rows): bit y is set when a cell of the chunk's outer ring of
  * columns (x or z 0 or 15) in row y may hold light >= 2 that is not just the sky level above its column's

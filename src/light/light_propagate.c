@@ -85,7 +85,7 @@ static inline void propagate_raise(PropagateRun *r, TerrainChunk *k, int32_t *p,
     } else {
         r->ctx->stamp[packed] = (uint16_t)((r->gen << 4) | light);
     }
-    if (light >= 2) light_buckets_push(&r->ctx->buckets, light, packed);
+    if (light >= 2) level_buckets_push(&r->ctx->buckets, light, packed);
 }
 
 /* Tries to pass light from a cell at `from` into the region cell `packed` (in chunk k, value v read). */
@@ -187,7 +187,7 @@ static void propagate_seed_borders(PropagateRun *r)
 static void propagate_flood(PropagateRun *r)
 {
     static const int32_t step[6] = {1, -1, LIGHT_STRIDE_X, -LIGHT_STRIDE_X, LIGHT_STRIDE_Z, -LIGHT_STRIDE_Z};
-    LightBuckets *q = &r->ctx->buckets;
+    LevelBuckets *q = &r->ctx->buckets;
     for (int level = LIGHT_MAX; level >= 2; level--) {
         for (int i = 0; i < q->count[level]; i++) {
             uint32_t p = q->data[level][i];
@@ -234,7 +234,7 @@ void light_propagate(const Terrain *terrain, TerrainChunk *chunk, const BlockReg
                 : terrain_get_chunk(terrain, chunk->coord_x + dx - 1, chunk->coord_z + dz - 1);
     for (int i = 0; i < 9; i++)
         if (ctx->chunks[i]) run.views[i] = chunk_cell_view(ctx->chunks[i]);
-    LightBuckets *q = &ctx->buckets;
+    LevelBuckets *q = &ctx->buckets;
     q->failed = false;
     for (int level = 0; level <= LIGHT_MAX; level++) q->count[level] = 0;
     propagate_seed_borders(&run);

@@ -18,29 +18,10 @@ LightContext *light_context_create(void)
 void light_context_destroy(LightContext *ctx)
 {
     if (!ctx) return;
-    light_buckets_free(&ctx->buckets);
+    level_buckets_free(&ctx->buckets);
     free(ctx->own);
     free(ctx->stamp);
     free(ctx);
-}
-
-bool light_buckets_grow(LightBuckets *b, int level)
-{
-    int cap = b->capacity[level] ? b->capacity[level] * 2 : 1024;
-    uint32_t *data = realloc(b->data[level], (size_t)cap * sizeof *data);
-    if (!data) {
-        b->failed = true;
-        return false;
-    }
-    b->data[level] = data;
-    b->capacity[level] = cap;
-    return true;
-}
-
-void light_buckets_free(LightBuckets *b)
-{
-    for (int i = 0; i <= LIGHT_MAX; i++) free(b->data[i]);
-    memset(b, 0, sizeof *b);
 }
 
 void light_tables_prepare(LightTables *t, const BlockRegistry *blocks)

@@ -121,7 +121,7 @@ typedef struct SunlightRun {
     const uint8_t *class;
     int sky;
     bool shared;
-    LightBuckets *q;
+    LevelBuckets *q;
     uint8_t *own;                          /* light of a deferred cell (valid where `deferred` is set) */
     uint64_t deferred[CHUNK_CELLS / 64];   /* cells brighter than their sunlight: lowered only if the
                                             * flood does not bring them back to what they have */
@@ -182,7 +182,7 @@ static inline __attribute__((always_inline)) void sunlight_dark_cell(SunlightRun
     if (!e) return;
     dark->slices |= 1u << (y >> 4);
     if (e >= 2) {
-        light_buckets_push(r->q, e, (uint32_t)(base + y));
+        level_buckets_push(r->q, e, (uint32_t)(base + y));
         if (border) light_mark_row(r->rows, y);
     }
 }
@@ -256,7 +256,7 @@ static uint32_t sunlight_column(SunlightRun *r, int x, int z)
         if (border && w >= 2) light_mark_row(r->rows, y);
         if (e) {
             slices |= 1u << (y >> 4);
-            if (w >= 2) light_buckets_push(r->q, w, (uint32_t)(base + y));
+            if (w >= 2) level_buckets_push(r->q, w, (uint32_t)(base + y));
         }
     }
     int sunlit_from = y + 1;
@@ -308,7 +308,7 @@ static inline __attribute__((always_inline)) void sunlight_raise(SunlightRun *r,
     }
     if (light < 2) return;
     if (light_is_border_column((i >> 8) & 15, i >> 12)) light_mark_row(r->rows, i & 255);
-    light_buckets_push(r->q, light, (uint32_t)i);
+    level_buckets_push(r->q, light, (uint32_t)i);
 }
 
 /* Cells of column b that sunlit cells of the neighbouring column a can brighten: rows from a's
@@ -337,7 +337,7 @@ static void sunlight_flood(SunlightRun *r)
 {
     const uint8_t *attenuation = r->blocks->attenuation;
     const CellView view = r->view;
-    LightBuckets *q = r->q;
+    LevelBuckets *q = r->q;
     for (int level = LIGHT_MAX; level >= 2; level--) {
         for (int k = 0; k < q->count[level]; k++) {
             int i = (int)q->data[level][k];
@@ -375,7 +375,7 @@ static void sunlight_lower_deferred(SunlightRun *r)
 }
 
 void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_light, bool shared, uint8_t *own,
-                        LightBuckets *q)
+                        LevelBuckets *q)
 {
     SunlightRun *r = &(SunlightRun){0};
     r->chunk = chunk;
@@ -431,7 +431,7 @@ void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_
 static void sunlight_once(TerrainChunk *chunk, const BlockRegistry *blocks, int sky_light, bool shared)
 {
     LightTables tables = {0};
-    LightBuckets q = {0};
+    LevelBuckets q = {0};
     uint8_t *own = malloc(CHUNK_CELLS);
     if (!own) {
         log_error("light", "chunk %d,%d: out of memory for the sunlight scratch; its light is unchanged",
@@ -440,7 +440,7 @@ static void sunlight_once(TerrainChunk *chunk, const BlockRegistry *blocks, int 
     }
     light_tables_prepare(&tables, blocks);
     light_sunlight_run(chunk, &tables, sky_light, shared, own, &q);
-    light_buckets_free(&q);
+    level_buckets_free(&q);
     free(own);
 }
 

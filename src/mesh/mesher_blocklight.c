@@ -102,20 +102,6 @@ static inline int mesher_bl_gap(int lo, int hi)
     return hi < 15 ? 15 - hi : lo > 32 ? lo - 32 : 0;
 }
 
-static bool mesher_bl_push(MesherContext *ctx, int level, uint32_t packed)
-{
-    MesherLightBucket *b = &ctx->bl_buckets[level];
-    if (b->count == b->capacity) {
-        int cap = b->capacity ? b->capacity * 2 : 1024;
-        uint32_t *data = realloc(b->data, (size_t)cap * sizeof *data);
-        if (!data) return false;
-        b->data = data;
-        b->capacity = cap;
-    }
-    b->data[b->count++] = packed;
-    return true;
-}
-
 /* Contents of grid cell (gx, gy, gz) (chunk-local x = gx - 16, world y = y_base + gy); -1 where light
  * cannot go (a missing chunk, outside the world). */
 static inline int mesher_bl_contents(const MesherContext *ctx, int gx, int gy, int gz, int y_base)
@@ -135,10 +121,10 @@ bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
     if (!ctx->bl_grid && !(ctx->bl_grid = calloc(1, BL_CELLS))) return false;   /* no warmth: neutral colours */
     uint8_t *grid = ctx->bl_grid;
     /* the last flood's cells back to 0: every cell it raised is in a bucket (levels 0 and 1 included) */
+    LevelBuckets *queue = &ctx->bl_buckets;
     for (int l = 0; l <= LIGHT_MAX; l++) {
-        MesherLightBucket *b = &ctx->bl_buckets[l];
-        for (int k = 0; k < b->count; k++) grid[b->data[k]] = 0;
-        b->count = 0;
+        for (int k = 0; k < queue->count[l]; k++) grid[queue->data[l][k]] = 0;
+        queue->count[l] = 0;
     }
     const BlockRegistry *blocks = ctx->blocks;
     if (ctx->bl_ids_blocks != blocks) {
@@ -178,7 +164,7 @@ bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
                             int i = gy + gx * BL_STRIDE_X + gz * BL_STRIDE_Z;
                             if (e > grid[i]) {
                                 grid[i] = (uint8_t)e;
-                                ok = ok && mesher_bl_push(ctx, e, (uint32_t)i);
+                                ok = ok && level_buckets_push(queue, e, (uint32_t)i);
                                 seeds++;
                             }
                         }
@@ -190,9 +176,8 @@ bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
     /* flood, brightest first */
     static const int step[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int level = LIGHT_MAX; level >= 2 && ok; level--) {
-        MesherLightBucket *b = &ctx->bl_buckets[level];
-        for (int k = 0; k < b->count && ok; k++) {
-            int i = (int)b->data[k];
+        for (int k = 0; k < queue->count[level] && ok; k++) {
+            int i = (int)queue->data[level][k];
             if (grid[i] != level) continue;   /* raised since it was queued */
             int gy = i % BL_GRID, gx = i / BL_GRID % BL_GRID, gz = i / BL_STRIDE_Z;
             for (int d = 0; d < 6; d++) {
@@ -205,13 +190,13 @@ bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
                 int light = level - 1 - blocks->attenuation[id];
                 if (light <= grid[j]) continue;
                 grid[j] = (uint8_t)light;
-                ok = mesher_bl_push(ctx, light, (uint32_t)j);   /* levels 0, 1: kept only to be cleared */
+                ok = level_buckets_push(queue, light, (uint32_t)j);   /* levels 0, 1: kept only to be cleared */
             }
         }
     }
     if (!ok) {   /* a push failed (out of memory): a raised cell may be in no bucket, so clear the whole grid */
         memset(grid, 0, BL_CELLS);
-        for (int l = 0; l <= LIGHT_MAX; l++) ctx->bl_buckets[l].count = 0;
+        for (int l = 0; l <= LIGHT_MAX; l++) queue->count[l] = 0;
         return false;
     }
     /* the slab's part: slab (x, y, z) in -1..16 is grid (x + 16, y + 16, z + 16) */
@@ -227,11 +212,7 @@ void mesher_blocklight_free(MesherContext *ctx)
 {
     free(ctx->bl_grid);
     ctx->bl_grid = NULL;
-    for (int l = 0; l <= LIGHT_MAX; l++) {
-        free(ctx->bl_buckets[l].data);
-        ctx->bl_buckets[l].data = NULL;
-        ctx->bl_buckets[l].count = ctx->bl_buckets[l].capacity = 0;
-    }
+    level_buckets_free(&ctx->bl_buckets);
 }
 
 /* ---- colour ---- */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <stdlib.h>
+#include "strata/level_buckets.h"
 #include "strata/mesher.h"
 
 #if defined(__SSE2__)
@@ -60,12 +61,6 @@ typedef struct MesherFaceTaps {
 
 #define MESHER_PASS_SLICES (CHUNK_SLICES / 2)
 
-/* One light level's queue of the block-light flood (mesher_blocklight.c). */
-typedef struct MesherLightBucket {
-    uint32_t *data;
-    int count, capacity;
-} MesherLightBucket;
-
 /* One slice's neighbourhood copy and its per-column bit masks (bit y+1 of column SLAB_COLUMN(x, z)). */
 typedef struct MesherSlab {
     int32_t cells[SLAB_CELLS];
@@ -108,7 +103,7 @@ struct MesherContext {
     bool block_light_active;               /* slab_block_light holds the slice's block light */
     uint8_t slab_block_light[SLAB_CELLS];  /* block light alone, slab-indexed */
     uint8_t *bl_grid;                      /* scratch: the 48^3 flood grid */
-    MesherLightBucket bl_buckets[LIGHT_MAX + 1];
+    LevelBuckets bl_buckets;
     const BlockRegistry *bl_ids_blocks;    /* the registry bl_ids was made from */
     int bl_id_count;                       /* emitting block ids (more than 8: the scalar scan) */
     uint16_t bl_ids[8];

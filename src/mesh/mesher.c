@@ -447,6 +447,7 @@ static void mesher_build_lists(MesherContext *ctx, const MesherSlab *slab, int s
     for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = lod_counts[i] = 0;
     ctx->leaf_list.count = 0;
     ctx->near_list.count = 0;
+    mesher_merge_begin_slice(ctx);
     ctx->slab = slab->cells;
     ctx->slice_y0 = slice * CHUNK_SLICE_HEIGHT;
     const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water, *lm = slab->leaves;
@@ -558,6 +559,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             ctx->neighbour_missing[n] = !k;
             ctx->emitter_slices[n] = k ? k->worker_emitter_slices : 0;
         }
+    mesher_blocklight_begin_pass(ctx);
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
     uint64_t hashes[MESHER_PASS_SLICES];

@@ -72,7 +72,11 @@ static void mesher_emit_block_face(MesherContext *ctx, VertexList *list, int x, 
         mesher_shade(color[i], tint, ctx->face_factor[face][light[k]]);
     }
     if (ctx->block_light_active) mesher_blocklight_tint_face(ctx, SLAB_INDEX(x, y, z), face, first, color);
+    int before = list->count;
     mesher_emit_quad(ctx, list, pos, uv, color);
+    if (list->count > before)
+        mesher_merge_note_face(ctx, list, face, first, height_px == 16 || face >= BLOCK_FACE_POS_Y, x,
+                               ctx->slice_y0 + y, z, pos[0][mesher_face_axis(face)], tile, color);
 }
 
 /* Whether the cell two steps from slab cell (x, y, z) through its top or bottom face holds leaves: the air

@@ -125,7 +125,11 @@ static void lod_emit_face(MesherContext *ctx, VertexList *list, int bx, int by, 
         uv[k][1] = tile_v + 2 * MESHER_CORNER_UV[k][1];
         memcpy(colors[k], color, 4);
     }
+    int before = list->count;
     mesher_emit_quad(ctx, list, pos, uv, colors);
+    if (list->count > before)   /* its record at half scale, where mesher_lod_merge merges it: a unit face */
+        mesher_merge_note_face(ctx, list, face, 0, true, bx, ctx->slice_y0 / 2 + by, bz,
+                               pos[0][mesher_face_axis(face)] * 0.5f, tile, colors);
 }
 
 /* Scales a list's positions and local texture coordinates by `scale` (texture coordinates keep their tile). */

@@ -128,6 +128,8 @@ struct MesherContext {
                                             * build_lists[k], then leaf_list, near_list, then lod_lists[k]
                                             * (MESHER_FACE_REC_LISTS, mesher_merge.c) */
     bool face_shapes_ready;
+    bool merge_half;                       /* the list being merged is the half-resolution copy, its records
+                                            * at half scale (mesher_lod_merge) */
     struct MesherFaceShape {               /* per cube face and diagonal turn: its record's fixed part */
         bool full;
         uint8_t corner[4];

@@ -133,26 +133,15 @@ static void lod_emit_face(MesherContext *ctx, VertexList *list, int bx, int by, 
                                pos[0][mesher_face_axis(face)] * 0.5f, tile, colors);
 }
 
-/* Scales a list's positions and local texture coordinates by `scale` (texture coordinates keep their tile). */
-static void lod_scale(VertexList *list, float scale)
-{
-    for (int i = 0; i < list->count; i++) {
-        TerrainVertex *v = &list->data[i];
-        v->x *= scale;
-        v->y *= scale;
-        v->z *= scale;
-        int tile_u = v->tx / MESHER_UV_TILE_STRIDE, tile_v = v->ty / MESHER_UV_TILE_STRIDE;
-        v->tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + (int)((float)(v->tx - tile_u * MESHER_UV_TILE_STRIDE) * scale));
-        v->ty = (int16_t)(tile_v * MESHER_UV_TILE_STRIDE + (int)((float)(v->ty - tile_v * MESHER_UV_TILE_STRIDE) * scale));
-    }
-}
-
+/* The faces' merge records were made at half scale (lod_emit_face), where a block face is a unit face; the
+ * merge writes merged quads back at full scale (ctx->merge_half). A quad with no record (its side array
+ * could not grow) is classified at full scale, where it is no unit face: it stays as it is. */
 void mesher_lod_merge(MesherContext *ctx, VertexList *list)
 {
     if (list->count == 0) return;
-    lod_scale(list, 0.5f);   /* every corner lies on even coordinates: a block face becomes a unit face */
+    ctx->merge_half = true;
     mesher_merge_list(ctx, list);
-    lod_scale(list, 2.0f);
+    ctx->merge_half = false;
 }
 
 /* Whether the neighbour of block (bx, by, bz) through `face` covers that face of a block of `kind`. */

@@ -366,6 +366,7 @@ static void merge_emit(MesherContext *ctx, const TerrainVertex *src, const Meshe
     if (!rec || (w == 1 && h == 1)) return;
     int facing = (int)(rec->key[0] & 0xFF), axis = facing >> 1;
     int sa = MERGE_S_AXIS[axis], ta = MERGE_T_AXIS[axis];
+    float scale = ctx->merge_half ? 2.0f : 1.0f;   /* records at half scale: back to the list's (exact) */
     int tile_u = (int)(rec->key[2] & 0xFFFF), tile_v = (int)(rec->key[2] >> 16);
     bool u_on_s = false;   /* u changes between two corners that differ in s only */
     for (int j = 0; j < 4; j++)
@@ -373,8 +374,8 @@ static void merge_emit(MesherContext *ctx, const TerrainVertex *src, const Meshe
             if ((rec->corner[j] ^ rec->corner[m]) == 1 && src[j].tx != src[m].tx) u_on_s = true;
     for (int k = 0; k < 4; k++) {
         int c = rec->corner[k], is = c & 1, it = c >> 1;
-        merge_set_axis(&dst[k], sa, (float)(rec->s + is * w));
-        merge_set_axis(&dst[k], ta, (float)(rec->t + it * h));
+        merge_set_axis(&dst[k], sa, (float)(rec->s + is * w) * scale);
+        merge_set_axis(&dst[k], ta, (float)(rec->t + it * h) * scale);
         /* local coordinates are 0 or 16 on a face: scale by the extent along the axis each one runs on */
         int lu = src[k].tx - tile_u * MESHER_UV_TILE_STRIDE, lv = src[k].ty - tile_v * MESHER_UV_TILE_STRIDE;
         dst[k].tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + lu * (u_on_s ? w : h));
@@ -424,9 +425,19 @@ static void merge_group(MesherContext *ctx, const TerrainVertex *in, MesherMerge
 #ifndef NDEBUG
 /* Debug builds: a record made at emission is the one merge_classify makes from the vertices (and a face
  * noted as never merging is one it turns away). */
-static void merge_check_record(const TerrainVertex *v, int q, int32_t made, const MesherMergeRec *rec)
+static void merge_check_record(const TerrainVertex *quad, bool half, int q, int32_t made, const MesherMergeRec *rec)
 {
     if (made != q && made != MERGE_REC_NEVER) return;
+    TerrainVertex v[4];   /* at the records' scale (half for the far copy: positions and local texture halved) */
+    memcpy(v, quad, sizeof v);
+    for (int k = 0; k < 4 && half; k++) {
+        v[k].x *= 0.5f;
+        v[k].y *= 0.5f;
+        v[k].z *= 0.5f;
+        int tile_u = v[k].tx / MESHER_UV_TILE_STRIDE, tile_v = v[k].ty / MESHER_UV_TILE_STRIDE;
+        v[k].tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + (v[k].tx - tile_u * MESHER_UV_TILE_STRIDE) / 2);
+        v[k].ty = (int16_t)(tile_v * MESHER_UV_TILE_STRIDE + (v[k].ty - tile_v * MESHER_UV_TILE_STRIDE) / 2);
+    }
     MesherMergeRec check = {0};
     bool mergeable = merge_classify(v, q, &check);
     assert(mergeable == (made == q));
@@ -585,7 +596,7 @@ void mesher_merge_list(MesherContext *ctx, VertexList *list)
     for (int q = 0; q < quads; q++) {
         int32_t made = q < known ? fr->recs[q].quad : MERGE_REC_NONE;
 #ifndef NDEBUG
-        merge_check_record(&list->data[q * 4], q, made, q < known ? &fr->recs[q] : NULL);
+        merge_check_record(&list->data[q * 4], ctx->merge_half, q, made, q < known ? &fr->recs[q] : NULL);
 #endif
         if (made == q) ctx->merge_recs[n++] = fr->recs[q];
         else if (made == MERGE_REC_NONE && merge_classify(&list->data[q * 4], q, &ctx->merge_recs[n])) n++;

@@ -218,9 +218,15 @@ mesher_hash_sums_avx2(const MesherContext *ctx, int first_slice, uint64_t key[ME
             bool missing;
             const int32_t *column = mesher_source_column(ctx, sx, sz, &missing);
             uint64_t keep = missing ? pair_light : ~0ull;
-            if (sx + 1 < CHUNK_SIZE_X + MESHER_HASH_BORDER) {   /* mesher_hash_prefetch, written out: not inlined here */
+            {   /* mesher_hash_prefetch, written out (not inlined here), two columns ahead, into the next row */
+                int px = sx + 2, pz = sz;
+                if (px >= CHUNK_SIZE_X + MESHER_HASH_BORDER) {
+                    px -= CHUNK_SIZE_X + 2 * MESHER_HASH_BORDER;
+                    pz++;
+                }
+                if (pz >= CHUNK_SIZE_Z + MESHER_HASH_BORDER) pz = sz, px = sx;
                 bool next_missing;
-                const char *next = (const char *)mesher_source_column(ctx, sx + 1, sz, &next_missing);
+                const char *next = (const char *)mesher_source_column(ctx, px, pz, &next_missing);
                 for (int line = 0; line < CHUNK_SIZE_Y * (int)sizeof(int32_t); line += 64) _mm_prefetch(next + line, _MM_HINT_T0);
             }
             __m256i keep4 = _mm256_set1_epi64x((long long)keep);

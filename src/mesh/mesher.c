@@ -6,7 +6,7 @@
  * and season settings). A slice that was built before with the same hash keeps its geometry: a
  * single-block edit relights 9 chunks but remeshes only the few slices whose cells or light changed (the
  * hash adds four 64-bit words per AVX2 step where the processor has it, two per SSE2 step elsewhere, with
- * the next column's lines prefetched, and tells on the way which slices hold nothing but air; pass 2 redoes
+ * the lines of the column two ahead prefetched, and tells on the way which slices hold nothing but air; pass 2 redoes
  * the chunk's occluders only when a slice of it was rebuilt).
  * A slice to rebuild is copied into the context's slab (a column of one block takes its masks from that
  * block's kind), and per-column bit masks (opaque cube / not air / water, one bit per y) let whole runs of

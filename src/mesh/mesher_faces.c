@@ -21,7 +21,8 @@
  * face shows in its place, so the two never lie in one plane (no z-fighting seen from below).
  * Subsets: opaque cube faces by direction (+Z 0, +X 1, -Z 2, -X 3, +-Y 4), other opaque shapes 4,
  * alpha-tested 5, transparent 6. The quad's diagonal is turned to run between its two brighter corners
- * when that differs, so a single dark corner does not smear across the face. */
+ * when that differs, so a single dark corner does not smear across the face. Each face's greedy-merge record
+ * is made as it is emitted (mesher_merge_note_face): the merge does not classify it again from its vertices. */
 #include "mesher_internal.h"
 
 const int MESHER_FACE_NORMAL[6][3] = {{0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};

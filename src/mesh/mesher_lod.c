@@ -245,6 +245,21 @@ static void lod_column_masks(const MesherContext *ctx, const MesherSlab *slab, i
     bool missing;
     const int32_t *column = mesher_source_column(ctx, x, z, &missing);
     int y0 = slice * CHUNK_SLICE_HEIGHT - 2;
+    if (in_slab) {   /* the two rows beyond the slab's: their kinds' bits straight in */
+        for (int r = 0; r < 20; r += 19) {
+            int wy = y0 + r;
+            if (wy >= CHUNK_SIZE_Y || (missing && wy >= 0)) continue;   /* air: no bits */
+            unsigned k = wy < 0 ? ctx->kind[BLOCK_BEDROCK] : ctx->kind[cell_contents(cell_load(&column[wy]))];
+            o |= (uint32_t)(k & MESHER_KIND_OPAQUE ? 1u : 0u) << r;
+            w |= (uint32_t)(k & MESHER_KIND_WATER ? 1u : 0u) << r;
+            l |= (uint32_t)(k & MESHER_KIND_LEAVES ? 1u : 0u) << r;
+            ice |= (uint32_t)(k & MESHER_KIND_FAR_OPAQUE ? 1u : 0u) << r;
+        }
+        masks[0] = o | ice | ice << 1;
+        masks[1] = l;
+        masks[2] = w;
+        return;
+    }
     uint8_t kinds[32] = {0};   /* row r's MESHER_KIND_* bits (air: none) */
     for (int r = 0; r < 20; r += in_slab ? 19 : 1) {
         int wy = y0 + r;

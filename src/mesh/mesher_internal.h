@@ -245,8 +245,9 @@ void mesher_shapes_emit_layer(MesherContext *ctx, VertexList *list, int x, int y
 void mesher_merge_slice(MesherContext *ctx, VertexList *lists);
 /* The same for one list. */
 void mesher_merge_list(MesherContext *ctx, VertexList *list);
-/* Forgets the records of the last slice's faces (its lists are emptied). */
+/* Forgets the records of the last slice's faces (its lists are emptied); of one list (emptied). */
 void mesher_merge_begin_slice(MesherContext *ctx);
+void mesher_merge_begin_list(MesherContext *ctx, const VertexList *list);
 /* Notes the merge record of the face just appended to `list`, so mesher_merge_list need not classify it: a
  * face of a cube's corners (MESHER_FACE_CORNER, corner (first + i) & 3 at vertex i) and texture
  * (MESHER_CORNER_UV) on cell (x, y, z) in the merge's coordinates (world y), `plane` its vertices' coordinate

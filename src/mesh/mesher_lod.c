@@ -338,7 +338,10 @@ static bool lod_buried(const MesherSlab *slab, int slice)
 
 void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList lists[MESH_SUBSET_COUNT])
 {
-    for (int k = 0; k < MESH_SUBSET_COUNT; k++) lists[k].count = 0;
+    for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
+        lists[k].count = 0;
+        mesher_merge_begin_list(ctx, &lists[k]);   /* and its merge records */
+    }
     uint8_t kinds[LOD_GRID * LOD_GRID * LOD_GRID];
     uint32_t solid_bits[LOD_GRID * LOD_GRID], leaf_bits[LOD_GRID * LOD_GRID];
     if (lod_buried(slab, slice) || !lod_classify(ctx, slab, slice, kinds, solid_bits, leaf_bits)) return;

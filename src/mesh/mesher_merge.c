@@ -495,6 +495,12 @@ void mesher_merge_begin_slice(MesherContext *ctx)
     for (int k = 0; k < MESHER_FACE_REC_LISTS; k++) ctx->face_recs[k].filled = 0;
 }
 
+void mesher_merge_begin_list(MesherContext *ctx, const VertexList *list)
+{
+    struct MesherFaceRecs *fr = merge_face_recs(ctx, list);
+    if (fr) fr->filled = 0;
+}
+
 void mesher_merge_note_face(MesherContext *ctx, const VertexList *list, int face, int first, bool full, int x, int y,
                             int z, float plane, int tile, const uint8_t color[4][4])
 {
@@ -591,7 +597,7 @@ void mesher_merge_list(MesherContext *ctx, VertexList *list)
     }
     int n = 0;
     struct MesherFaceRecs *fr = merge_face_recs(ctx, list);
-    int known = fr ? (fr->filled < quads ? fr->filled : quads) : 0;
+    int known = fr && fr->filled <= quads ? fr->filled : 0;   /* more records than quads: stale, unused */
     if (fr) fr->filled = 0;   /* used up: the list is rewritten below */
     for (int q = 0; q < quads; q++) {
         int32_t made = q < known ? fr->recs[q].quad : MERGE_REC_NONE;

@@ -6,7 +6,7 @@
  * and season settings). A slice that was built before with the same hash keeps its geometry: a
  * single-block edit relights 9 chunks but remeshes only the few slices whose cells or light changed (the
  * hash adds four 64-bit words per AVX2 step where the processor has it, two per SSE2 step elsewhere, with
- * the next column's lines prefetched, and tells on the way which slices hold nothing but air; pass 2 redoes
+ * the lines of the column two ahead prefetched, and tells on the way which slices hold nothing but air; pass 2 redoes
  * the chunk's occluders only when a slice of it was rebuilt).
  * A slice to rebuild is copied into the context's slab (a column of one block takes its masks from that
  * block's kind), and per-column bit masks (opaque cube / not air / water, one bit per y) let whole runs of
@@ -218,9 +218,15 @@ mesher_hash_sums_avx2(const MesherContext *ctx, int first_slice, uint64_t key[ME
             bool missing;
             const int32_t *column = mesher_source_column(ctx, sx, sz, &missing);
             uint64_t keep = missing ? pair_light : ~0ull;
-            if (sx + 1 < CHUNK_SIZE_X + MESHER_HASH_BORDER) {   /* mesher_hash_prefetch, written out: not inlined here */
+            {   /* mesher_hash_prefetch, written out (not inlined here), two columns ahead, into the next row */
+                int px = sx + 2, pz = sz;
+                if (px >= CHUNK_SIZE_X + MESHER_HASH_BORDER) {
+                    px -= CHUNK_SIZE_X + 2 * MESHER_HASH_BORDER;
+                    pz++;
+                }
+                if (pz >= CHUNK_SIZE_Z + MESHER_HASH_BORDER) pz = sz, px = sx;
                 bool next_missing;
-                const char *next = (const char *)mesher_source_column(ctx, sx + 1, sz, &next_missing);
+                const char *next = (const char *)mesher_source_column(ctx, px, pz, &next_missing);
                 for (int line = 0; line < CHUNK_SIZE_Y * (int)sizeof(int32_t); line += 64) _mm_prefetch(next + line, _MM_HINT_T0);
             }
             __m256i keep4 = _mm256_set1_epi64x((long long)keep);
@@ -447,6 +453,7 @@ static void mesher_build_lists(MesherContext *ctx, const MesherSlab *slab, int s
     for (int i = 0; i < MESH_SUBSET_COUNT; i++) lists[i].count = lod_counts[i] = 0;
     ctx->leaf_list.count = 0;
     ctx->near_list.count = 0;
+    mesher_merge_begin_slice(ctx);
     ctx->slab = slab->cells;
     ctx->slice_y0 = slice * CHUNK_SLICE_HEIGHT;
     const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water, *lm = slab->leaves;
@@ -558,6 +565,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             ctx->neighbour_missing[n] = !k;
             ctx->emitter_slices[n] = k ? k->worker_emitter_slices : 0;
         }
+    mesher_blocklight_begin_pass(ctx);
     uint64_t seed = mesher_pass_seed(ctx, chunk);
     int first = pass == 1 ? 1 : 0;
     uint64_t hashes[MESHER_PASS_SLICES];

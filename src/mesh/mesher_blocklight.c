@@ -12,7 +12,10 @@
  * brightest first, as light_propagate.c. The slab's part is copied into ctx->slab_block_light. Slices with
  * no such emitter near (almost all) skip all of it: one test of 9 words per slice. Only emitters that are not
  * fluids seed the flood (mesher_bl_warm_emitter): magma's light stays neutral, and a slice whose emitters near
- * are all magma skips the flood after the scan.
+ * are all magma skips the flood after the scan. A pass remembers which quadrants it scanned and found
+ * without a warm emitter (ctx->bl_warm_quadrants, cleared at each pass's start: cells may change between
+ * passes), so the slices of one pass scan a magma lake's quadrants once, and a scan asks for the quadrant's
+ * 64 cache lines before it reads them (the neighbours' cells there are rarely in cache).
  * A face corner reads the same 4 cells as its light (mesher_light_face_corners): when the brightest block
  * light among them reaches the brightest light, the light there is the torches' and the corner's colour is
  * multiplied by a candle colour, dimmed more the lower the level (from 1 next to a torch to 1/2 at light 0),
@@ -96,6 +99,20 @@ static inline uint32_t mesher_bl_emitter_rows(const MesherContext *ctx, const in
     return m;
 }
 
+static inline void mesher_bl_prefetch(const int32_t *rows)
+{
+#if defined(__SSE2__)
+    _mm_prefetch((const char *)rows, _MM_HINT_T0);
+#else
+    (void)rows;
+#endif
+}
+
+void mesher_blocklight_begin_pass(MesherContext *ctx)
+{
+    memset(ctx->bl_warm_quadrants, 0, sizeof ctx->bl_warm_quadrants);
+}
+
 /* Cells between the grid span [lo, hi] and the slab's span (grid 15..32) on one axis. */
 static inline int mesher_bl_gap(int lo, int hi)
 {
@@ -151,10 +168,17 @@ bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
                 int x0 = cx * 16 + (q & 1) * 8, z0 = cz * 16 + (q >> 1) * 8, gy0 = s * CHUNK_SLICE_HEIGHT - y_base;
                 if (mesher_bl_gap(x0, x0 + 7) + mesher_bl_gap(z0, z0 + 7) + mesher_bl_gap(gy0, gy0 + 15) >= LIGHT_MAX)
                     continue;   /* too far from the slab for any light to arrive */
+                uint8_t *memo = &ctx->bl_warm_quadrants[n][s];
+                if ((*memo >> (4 + q) & 1) && !(*memo >> q & 1)) continue;   /* scanned this pass: none warm */
+                for (int gz = z0; gz < z0 + 8; gz++)   /* the quadrant's 64 lines asked for at once */
+                    for (int gx = x0; gx < x0 + 8; gx++)
+                        mesher_bl_prefetch(&cell_view_const_column(ctx->neighbours[n], gx & 15, gz & 15)[y_base + gy0]);
+                bool warm = false;
                 for (int gz = z0; gz < z0 + 8; gz++)
                     for (int gx = x0; gx < x0 + 8; gx++) {
                         const int32_t *col = cell_view_const_column(ctx->neighbours[n], gx & 15, gz & 15);
                         uint32_t rows = mesher_bl_emitter_rows(ctx, &col[y_base + gy0]);
+                        warm = warm || rows;
                         while (rows) {
                             int gy = gy0 + __builtin_ctz(rows);
                             rows &= rows - 1;
@@ -169,6 +193,7 @@ bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
                             }
                         }
                     }
+                *memo = (uint8_t)(*memo | 1u << (4 + q) | (unsigned)warm << q);
             }
         }
     }

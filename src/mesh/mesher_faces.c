@@ -21,7 +21,8 @@
  * face shows in its place, so the two never lie in one plane (no z-fighting seen from below).
  * Subsets: opaque cube faces by direction (+Z 0, +X 1, -Z 2, -X 3, +-Y 4), other opaque shapes 4,
  * alpha-tested 5, transparent 6. The quad's diagonal is turned to run between its two brighter corners
- * when that differs, so a single dark corner does not smear across the face. */
+ * when that differs, so a single dark corner does not smear across the face. Each face's greedy-merge record
+ * is made as it is emitted (mesher_merge_note_face): the merge does not classify it again from its vertices. */
 #include "mesher_internal.h"
 
 const int MESHER_FACE_NORMAL[6][3] = {{0, 0, 1}, {1, 0, 0}, {0, 0, -1}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
@@ -72,7 +73,11 @@ static void mesher_emit_block_face(MesherContext *ctx, VertexList *list, int x, 
         mesher_shade(color[i], tint, ctx->face_factor[face][light[k]]);
     }
     if (ctx->block_light_active) mesher_blocklight_tint_face(ctx, SLAB_INDEX(x, y, z), face, first, color);
+    int before = list->count;
     mesher_emit_quad(ctx, list, pos, uv, color);
+    if (list->count > before)
+        mesher_merge_note_face(ctx, list, face, first, height_px == 16 || face >= BLOCK_FACE_POS_Y, x,
+                               ctx->slice_y0 + y, z, pos[0][mesher_face_axis(face)], tile, color);
 }
 
 /* Whether the cell two steps from slab cell (x, y, z) through its top or bottom face holds leaves: the air

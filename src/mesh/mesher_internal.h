@@ -60,6 +60,7 @@ typedef struct MesherFaceTaps {
 } MesherFaceTaps;
 
 #define MESHER_PASS_SLICES (CHUNK_SLICES / 2)
+#define MESHER_FACE_REC_LISTS (2 * MESH_SUBSET_COUNT + 2)
 
 /* One slice's neighbourhood copy and its per-column bit masks (bit y+1 of column SLAB_COLUMN(x, z)). */
 typedef struct MesherSlab {
@@ -107,6 +108,8 @@ struct MesherContext {
     const BlockRegistry *bl_ids_blocks;    /* the registry bl_ids was made from */
     int bl_id_count;                       /* emitting block ids (more than 8: the scalar scan) */
     uint16_t bl_ids[8];
+    uint8_t bl_warm_quadrants[9][CHUNK_SLICES]; /* this pass: bit 4 + q quadrant q scanned, bit q it holds a
+                                            * warm emitter (mesher_blocklight_begin_pass clears it) */
 
     /* greedy merging (mesher_merge.c) */
     bool merge;                            /* merge coplanar faces (default on) */
@@ -116,6 +119,17 @@ struct MesherContext {
     uint32_t *merge_order;                 /* scratch: 9 x capacity words for the sort (mesher_merge.c) */
     int merge_rec_capacity;
     VertexList merge_out;                  /* scratch: the merged list, swapped with the input */
+    struct MesherFaceRecs *face_recs;      /* scratch: merge records made at emission, one side array per
+                                            * build_lists[k], then leaf_list, near_list, then lod_lists[k]
+                                            * (MESHER_FACE_REC_LISTS, mesher_merge.c) */
+    bool face_shapes_ready;
+    bool merge_half;                       /* the list being merged is the half-resolution copy, its records
+                                            * at half scale (mesher_lod_merge) */
+    struct MesherFaceShape {               /* per cube face and diagonal turn: its record's fixed part */
+        bool full;
+        uint8_t corner[4];
+        uint32_t facing, sig;
+    } face_shapes[6][2];
     VertexList leaf_list;                  /* scratch: the slice's leaves' faces, put before the rest of the
                                             * alpha-tested subset once merged (mesher_build_slice) */
     VertexList lod_lists[MESH_SUBSET_COUNT]; /* scratch: the slice at half resolution (mesher_lod.c), put
@@ -184,6 +198,8 @@ static inline void mesher_light_face_corners(const MesherContext *ctx, int cell,
 
 /* mesher_blocklight.c: whether an emitter's light can reach slice `slice` (the 3x3 chunks' summaries) */
 bool mesher_blocklight_near(const MesherContext *ctx, int slice);
+/* Forgets the last pass's quadrant scans (the cells may have changed since). */
+void mesher_blocklight_begin_pass(MesherContext *ctx);
 /* Floods block light for the slice when emitters are near; sets ctx->block_light_active. False when none
  * are near or scratch memory ran out (then the slice is drawn neutral). */
 bool mesher_blocklight_prepare(MesherContext *ctx, int slice);
@@ -224,6 +240,21 @@ void mesher_shapes_emit_layer(MesherContext *ctx, VertexList *list, int x, int y
 void mesher_merge_slice(MesherContext *ctx, VertexList *lists);
 /* The same for one list. */
 void mesher_merge_list(MesherContext *ctx, VertexList *list);
+/* Forgets the records of the last slice's faces (its lists are emptied); of one list (emptied). */
+void mesher_merge_begin_slice(MesherContext *ctx);
+void mesher_merge_begin_list(MesherContext *ctx, const VertexList *list);
+/* Notes the merge record of the face just appended to `list`, so mesher_merge_list need not classify it: a
+ * face of a cube's corners (MESHER_FACE_CORNER, corner (first + i) & 3 at vertex i) and texture
+ * (MESHER_CORNER_UV) on cell (x, y, z) in the merge's coordinates (world y), `plane` its vertices' coordinate
+ * along the face's axis, `color` as emitted; `full` false where it is cut short (a side of a sunken fluid or
+ * a thin layer: it never merges). */
+void mesher_merge_note_face(MesherContext *ctx, const VertexList *list, int face, int first, bool full, int x, int y,
+                            int z, float plane, int tile, const uint8_t color[4][4]);
+/* A face's axis (0 x, 1 y, 2 z). */
+static inline int mesher_face_axis(int face)
+{
+    return face >= BLOCK_FACE_POS_Y ? 1 : (face & 1) ? 0 : 2;
+}
 void mesher_merge_free(MesherContext *ctx);
 
 /* visibility_graph.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks. */

@@ -13,7 +13,8 @@
  *     trunk or a one-thick wall stays, and a river one or two cells wide is not filled by its banks;
  *   - empty otherwise.
  * The 10 blocks of a block column are classified at once, bit-parallel, from its 4 columns' masks (lod_classify),
- * and a slab of solid cells only (buried rock) is skipped outright (lod_buried). The blocks one beyond the slice
+ * and a slab of solid cells only (buried rock) is skipped outright (lod_buried); so, before any per-face test,
+ * is a block whose every face is covered (found bit-parallel per block column from the same bits). The blocks one beyond the slice
  * are classified too (from the 3x3 chunks; the slice hash covers two cells
  * of border for that, mesher.c), so both sides of a slice or chunk border agree and the far copy is
  * watertight: a solid block shows a face where the block beside it is not solid, a leaf block where it is
@@ -125,29 +126,22 @@ static void lod_emit_face(MesherContext *ctx, VertexList *list, int bx, int by, 
         uv[k][1] = tile_v + 2 * MESHER_CORNER_UV[k][1];
         memcpy(colors[k], color, 4);
     }
+    int before = list->count;
     mesher_emit_quad(ctx, list, pos, uv, colors);
+    if (list->count > before)   /* its record at half scale, where mesher_lod_merge merges it: a unit face */
+        mesher_merge_note_face(ctx, list, face, 0, true, bx, ctx->slice_y0 / 2 + by, bz,
+                               pos[0][mesher_face_axis(face)] * 0.5f, tile, colors);
 }
 
-/* Scales a list's positions and local texture coordinates by `scale` (texture coordinates keep their tile). */
-static void lod_scale(VertexList *list, float scale)
-{
-    for (int i = 0; i < list->count; i++) {
-        TerrainVertex *v = &list->data[i];
-        v->x *= scale;
-        v->y *= scale;
-        v->z *= scale;
-        int tile_u = v->tx / MESHER_UV_TILE_STRIDE, tile_v = v->ty / MESHER_UV_TILE_STRIDE;
-        v->tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + (int)((float)(v->tx - tile_u * MESHER_UV_TILE_STRIDE) * scale));
-        v->ty = (int16_t)(tile_v * MESHER_UV_TILE_STRIDE + (int)((float)(v->ty - tile_v * MESHER_UV_TILE_STRIDE) * scale));
-    }
-}
-
+/* The faces' merge records were made at half scale (lod_emit_face), where a block face is a unit face; the
+ * merge writes merged quads back at full scale (ctx->merge_half). A quad with no record (its side array
+ * could not grow) is classified at full scale, where it is no unit face: it stays as it is. */
 void mesher_lod_merge(MesherContext *ctx, VertexList *list)
 {
     if (list->count == 0) return;
-    lod_scale(list, 0.5f);   /* every corner lies on even coordinates: a block face becomes a unit face */
+    ctx->merge_half = true;
     mesher_merge_list(ctx, list);
-    lod_scale(list, 2.0f);
+    ctx->merge_half = false;
 }
 
 /* Whether the neighbour of block (bx, by, bz) through `face` covers that face of a block of `kind`. */
@@ -251,6 +245,21 @@ static void lod_column_masks(const MesherContext *ctx, const MesherSlab *slab, i
     bool missing;
     const int32_t *column = mesher_source_column(ctx, x, z, &missing);
     int y0 = slice * CHUNK_SLICE_HEIGHT - 2;
+    if (in_slab) {   /* the two rows beyond the slab's: their kinds' bits straight in */
+        for (int r = 0; r < 20; r += 19) {
+            int wy = y0 + r;
+            if (wy >= CHUNK_SIZE_Y || (missing && wy >= 0)) continue;   /* air: no bits */
+            unsigned k = wy < 0 ? ctx->kind[BLOCK_BEDROCK] : ctx->kind[cell_contents(cell_load(&column[wy]))];
+            o |= (uint32_t)(k & MESHER_KIND_OPAQUE ? 1u : 0u) << r;
+            w |= (uint32_t)(k & MESHER_KIND_WATER ? 1u : 0u) << r;
+            l |= (uint32_t)(k & MESHER_KIND_LEAVES ? 1u : 0u) << r;
+            ice |= (uint32_t)(k & MESHER_KIND_FAR_OPAQUE ? 1u : 0u) << r;
+        }
+        masks[0] = o | ice | ice << 1;
+        masks[1] = l;
+        masks[2] = w;
+        return;
+    }
     uint8_t kinds[32] = {0};   /* row r's MESHER_KIND_* bits (air: none) */
     for (int r = 0; r < 20; r += in_slab ? 19 : 1) {
         int wy = y0 + r;
@@ -282,7 +291,8 @@ static inline void lod_count_bits(uint32_t x, uint32_t *ones, uint32_t *twos, ui
  * bedrock, above it air); false when none of the slice's own, nor of the row under it, is solid or leaves.
  * All 10 blocks of a block column at once: block by's rows are bits r = 2 by + 2 and r + 1 of its 4 columns'
  * masks, so each rule is a few ANDs and ORs over the even bits (leaves counted with a bit-sliced adder). */
-static bool lod_classify(const MesherContext *ctx, const MesherSlab *slab, int slice, uint8_t *kinds)
+static bool lod_classify(const MesherContext *ctx, const MesherSlab *slab, int slice, uint8_t *kinds,
+                         uint32_t solid_bits[LOD_GRID * LOD_GRID], uint32_t leaf_bits[LOD_GRID * LOD_GRID])
 {
     const uint32_t even = 0x55555u;   /* bit r = 2 by + 2 for by = -1..8 */
     bool any = false;
@@ -302,6 +312,8 @@ static bool lod_classify(const MesherContext *ctx, const MesherSlab *slab, int s
             uint32_t leaf = (fours | (twos & ones)) & even;   /* LOD_LEAF_CELLS (3) or more of the 8 cells */
             uint32_t solid = (full_column | top_layer) & ~water_on_top & ~leaf & even;
             _Static_assert(LOD_LEAF_CELLS == 3, "the leaf count test above is for 3 leaves");
+            solid_bits[(bx + 1) + LOD_GRID * (bz + 1)] = solid;
+            leaf_bits[(bx + 1) + LOD_GRID * (bz + 1)] = leaf;
             for (int by = -1; by <= LOD_CELLS; by++) {
                 int r = 2 * by + 2;
                 kinds[lod_index(bx, by, bz)] = (uint8_t)((leaf >> r & 1u) * LOD_LEAF | (solid >> r & 1u) * LOD_SOLID);
@@ -326,9 +338,13 @@ static bool lod_buried(const MesherSlab *slab, int slice)
 
 void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList lists[MESH_SUBSET_COUNT])
 {
-    for (int k = 0; k < MESH_SUBSET_COUNT; k++) lists[k].count = 0;
+    for (int k = 0; k < MESH_SUBSET_COUNT; k++) {
+        lists[k].count = 0;
+        mesher_merge_begin_list(ctx, &lists[k]);   /* and its merge records */
+    }
     uint8_t kinds[LOD_GRID * LOD_GRID * LOD_GRID];
-    if (lod_buried(slab, slice) || !lod_classify(ctx, slab, slice, kinds)) return;
+    uint32_t solid_bits[LOD_GRID * LOD_GRID], leaf_bits[LOD_GRID * LOD_GRID];
+    if (lod_buried(slab, slice) || !lod_classify(ctx, slab, slice, kinds, solid_bits, leaf_bits)) return;
     const int32_t *saved = ctx->slab;
     ctx->slab = slab->cells;
     /* A top at the slice's floor belongs to the block under the slice but faces this slice's space: this slice
@@ -337,11 +353,28 @@ void mesher_lod_build(MesherContext *ctx, const MesherSlab *slab, int slice, Ver
      * the slice under it from above: its copy's top there would never be drawn. */
     int first_row = slice > 0 ? -1 : 0;
     bool tops_above = slice < CHUNK_SLICES - 1;
+    /* Blocks with no face to show, bit-parallel per block column (bit 2 by + 2, as lod_classify): a leaf block
+     * whose 6 neighbours are not empty, a solid one whose 6 neighbours are solid away from the chunk's edge
+     * (where lod_edge_open may still show a side). The loop below skips them before any per-face test. */
+    uint32_t hidden[LOD_CELLS * LOD_CELLS];
+    for (int bz = 0; bz < LOD_CELLS; bz++)
+        for (int bx = 0; bx < LOD_CELLS; bx++) {
+            int g = (bx + 1) + LOD_GRID * (bz + 1);
+            uint32_t so = solid_bits[g], any = so | leaf_bits[g];
+            uint32_t side_solid = solid_bits[g - 1] & solid_bits[g + 1] & solid_bits[g - LOD_GRID] & solid_bits[g + LOD_GRID];
+            uint32_t side_any = (solid_bits[g - 1] | leaf_bits[g - 1]) & (solid_bits[g + 1] | leaf_bits[g + 1]) &
+                                (solid_bits[g - LOD_GRID] | leaf_bits[g - LOD_GRID]) &
+                                (solid_bits[g + LOD_GRID] | leaf_bits[g + LOD_GRID]);
+            bool inner = bx > 0 && bx < LOD_CELLS - 1 && bz > 0 && bz < LOD_CELLS - 1;
+            uint32_t buried_solid = inner ? so & (so << 2) & (so >> 2) & side_solid : 0;
+            uint32_t buried_leaf = leaf_bits[g] & (any << 2) & (any >> 2) & side_any;
+            hidden[bx + LOD_CELLS * bz] = buried_solid | buried_leaf;
+        }
     for (int bz = 0; bz < LOD_CELLS; bz++)
         for (int by = first_row; by < LOD_CELLS; by++)
             for (int bx = 0; bx < LOD_CELLS; bx++) {
                 unsigned kind = kinds[lod_index(bx, by, bz)];
-                if (!kind) continue;
+                if (!kind || (hidden[bx + LOD_CELLS * bz] >> (2 * by + 2) & 1u)) continue;
                 int leaf = kind == LOD_LEAF ? lod_leaf_block(ctx, slab, slice, bx, by, bz) : 0;
                 if (kind == LOD_LEAF && !leaf) continue;
                 for (int f = 0; f < 6; f++) {

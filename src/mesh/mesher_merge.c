@@ -20,7 +20,16 @@
  * matches). The merged quad keeps the vertex order (and so the winding and diagonal) of its first face;
  * its texture coordinate runs to 16 x extent, which the fragment shaders wrap within the tile. Quads that
  * cannot merge (cut faces, shapes, plants) are copied first, in their order; merged quads follow in key
- * order. Deterministic: the output depends only on the input lists. */
+ * order. Deterministic: the output depends only on the input lists.
+ * Records made at emission. Classifying a quad from its 4 vertices (floats, corner order, texture and colour
+ * checks) was two thirds of the merge. A cube's full face is known when it is emitted (mesher_faces.c): its
+ * plane, min corner and tile from the cell, its corner order and texture mapping from the face and the turn
+ * of its diagonal (a per-face table, made once per context by classifying a sample face with merge_classify
+ * itself), so only the colour check is left; mesher_merge_note_face writes the record then, beside the list
+ * (one side array per scratch list the faces go to: ctx->face_recs), and mesher_merge_list takes it instead
+ * of classifying. The record is the one merge_classify would make, so the merged lists are byte for byte the
+ * same; quads with no record (shapes, sunken fluids, the half-resolution copy) are classified as before. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +45,22 @@ typedef struct MesherMergeRec {
     int32_t quad;           /* index of the quad in the input list */
     uint8_t corner[4];      /* canonical corner (is + 2 * it) of each of the quad's 4 vertices */
 } MesherMergeRec;
+
+/* A scratch list's records made at emission (mesher_merge_note_face): recs[q] belongs to quad q when
+ * recs[q].quad is q (MERGE_REC_NONE: no record, classify; MERGE_REC_NEVER: known not to merge); quads from
+ * `filled` on have none. */
+#define MERGE_REC_NONE  (-1)
+#define MERGE_REC_NEVER (-2)
+struct MesherFaceRecs {
+    MesherMergeRec *recs;
+    int capacity, filled;
+};
+
+/* Per cube face and turn of the diagonal (mesher_faces.c: corner (first + i) & 3 at vertex i): what
+ * merge_classify finds on every such face whatever its cell, tile and colours. */
+typedef struct MesherFaceShape MesherFaceShape;   /* mesher_internal.h: full (a full face with the whole
+                                                    * tile, else never merged), corner[i] (canonical corner
+                                                    * of vertex i), facing (key[0]'s), sig (key[3]) */
 
 static const int MERGE_S_AXIS[3] = {1, 2, 0};
 static const int MERGE_T_AXIS[3] = {2, 0, 1};
@@ -341,6 +366,7 @@ static void merge_emit(MesherContext *ctx, const TerrainVertex *src, const Meshe
     if (!rec || (w == 1 && h == 1)) return;
     int facing = (int)(rec->key[0] & 0xFF), axis = facing >> 1;
     int sa = MERGE_S_AXIS[axis], ta = MERGE_T_AXIS[axis];
+    float scale = ctx->merge_half ? 2.0f : 1.0f;   /* records at half scale: back to the list's (exact) */
     int tile_u = (int)(rec->key[2] & 0xFFFF), tile_v = (int)(rec->key[2] >> 16);
     bool u_on_s = false;   /* u changes between two corners that differ in s only */
     for (int j = 0; j < 4; j++)
@@ -348,8 +374,8 @@ static void merge_emit(MesherContext *ctx, const TerrainVertex *src, const Meshe
             if ((rec->corner[j] ^ rec->corner[m]) == 1 && src[j].tx != src[m].tx) u_on_s = true;
     for (int k = 0; k < 4; k++) {
         int c = rec->corner[k], is = c & 1, it = c >> 1;
-        merge_set_axis(&dst[k], sa, (float)(rec->s + is * w));
-        merge_set_axis(&dst[k], ta, (float)(rec->t + it * h));
+        merge_set_axis(&dst[k], sa, (float)(rec->s + is * w) * scale);
+        merge_set_axis(&dst[k], ta, (float)(rec->t + it * h) * scale);
         /* local coordinates are 0 or 16 on a face: scale by the extent along the axis each one runs on */
         int lu = src[k].tx - tile_u * MESHER_UV_TILE_STRIDE, lv = src[k].ty - tile_v * MESHER_UV_TILE_STRIDE;
         dst[k].tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + lu * (u_on_s ? w : h));
@@ -396,6 +422,149 @@ static void merge_group(MesherContext *ctx, const TerrainVertex *in, MesherMerge
     }
 }
 
+#ifndef NDEBUG
+/* Debug builds: a record made at emission is the one merge_classify makes from the vertices (and a face
+ * noted as never merging is one it turns away). */
+static void merge_check_record(const TerrainVertex *quad, bool half, int q, int32_t made, const MesherMergeRec *rec)
+{
+    if (made != q && made != MERGE_REC_NEVER) return;
+    TerrainVertex v[4];   /* at the records' scale (half for the far copy: positions and local texture halved) */
+    memcpy(v, quad, sizeof v);
+    for (int k = 0; k < 4 && half; k++) {
+        v[k].x *= 0.5f;
+        v[k].y *= 0.5f;
+        v[k].z *= 0.5f;
+        int tile_u = v[k].tx / MESHER_UV_TILE_STRIDE, tile_v = v[k].ty / MESHER_UV_TILE_STRIDE;
+        v[k].tx = (int16_t)(tile_u * MESHER_UV_TILE_STRIDE + (v[k].tx - tile_u * MESHER_UV_TILE_STRIDE) / 2);
+        v[k].ty = (int16_t)(tile_v * MESHER_UV_TILE_STRIDE + (v[k].ty - tile_v * MESHER_UV_TILE_STRIDE) / 2);
+    }
+    MesherMergeRec check = {0};
+    bool mergeable = merge_classify(v, q, &check);
+    assert(mergeable == (made == q));
+    if (made == q)
+        assert(memcmp(check.key, rec->key, sizeof check.key) == 0 && check.s == rec->s && check.t == rec->t &&
+               memcmp(check.corner, rec->corner, sizeof check.corner) == 0);
+    (void)mergeable;
+    (void)rec;
+}
+#endif
+
+/* The side array of the scratch list `list` (the slice's lists, leaves, near faces), else NULL. */
+static struct MesherFaceRecs *merge_face_recs(MesherContext *ctx, const VertexList *list)
+{
+    if (!ctx->face_recs) return NULL;
+    if (list >= ctx->build_lists && list < ctx->build_lists + MESH_SUBSET_COUNT) return &ctx->face_recs[list - ctx->build_lists];
+    if (list == &ctx->leaf_list) return &ctx->face_recs[MESH_SUBSET_COUNT];
+    if (list == &ctx->near_list) return &ctx->face_recs[MESH_SUBSET_COUNT + 1];
+    if (list >= ctx->lod_lists && list < ctx->lod_lists + MESH_SUBSET_COUNT)
+        return &ctx->face_recs[MESH_SUBSET_COUNT + 2 + (list - ctx->lod_lists)];
+    return NULL;
+}
+
+/* The face table: a sample face of each kind (cell 0, tile 0, white) built as mesher_faces.c builds them,
+ * classified. */
+static void merge_init_face_shapes(MesherContext *ctx)
+{
+    MesherFaceShape (*shape)[2] = ctx->face_shapes;
+    for (int f = 0; f < 6; f++)
+        for (int first = 0; first < 2; first++) {
+            TerrainVertex v[4];
+            for (int i = 0; i < 4; i++) {
+                int k = (first + i) & 3;
+                const int *c = MESHER_FACE_CORNER[f][k];
+                v[i].x = (float)c[0];
+                v[i].y = (float)c[1];
+                v[i].z = (float)c[2];
+                v[i].tx = (int16_t)MESHER_CORNER_UV[k][0];
+                v[i].ty = (int16_t)MESHER_CORNER_UV[k][1];
+                memset(v[i].color, 255, 4);
+            }
+            MesherMergeRec rec = {0};
+            MesherFaceShape *fs = &shape[f][first];
+            fs->full = merge_classify(v, 0, &rec);
+            memcpy(fs->corner, rec.corner, 4);
+            fs->facing = rec.key[0] & 0xFF;
+            fs->sig = rec.key[3];
+        }
+    ctx->face_shapes_ready = true;
+}
+
+void mesher_merge_begin_slice(MesherContext *ctx)
+{
+    if (!ctx->face_recs) return;
+    for (int k = 0; k < MESHER_FACE_REC_LISTS; k++) ctx->face_recs[k].filled = 0;
+}
+
+void mesher_merge_begin_list(MesherContext *ctx, const VertexList *list)
+{
+    struct MesherFaceRecs *fr = merge_face_recs(ctx, list);
+    if (fr) fr->filled = 0;
+}
+
+void mesher_merge_note_face(MesherContext *ctx, const VertexList *list, int face, int first, bool full, int x, int y,
+                            int z, float plane, int tile, const uint8_t color[4][4])
+{
+    if (!ctx->merge) return;
+    if (!ctx->face_recs && !(ctx->face_recs = calloc(MESHER_FACE_REC_LISTS, sizeof *ctx->face_recs))) return;
+    struct MesherFaceRecs *fr = merge_face_recs(ctx, list);
+    if (!fr || list->count < 4) return;
+    int q = list->count / 4 - 1;   /* the quad just emitted */
+    if (q < fr->filled) return;    /* not after the last noted one: leave it to classification */
+    if (q >= fr->capacity) {
+        int cap = fr->capacity ? fr->capacity : 256;
+        while (cap <= q) cap *= 2;
+        MesherMergeRec *recs = realloc(fr->recs, (size_t)cap * sizeof *recs);
+        if (!recs) return;   /* no record: the quad is classified */
+        fr->recs = recs;
+        fr->capacity = cap;
+    }
+    for (int i = fr->filled; i < q; i++) fr->recs[i].quad = MERGE_REC_NONE;
+    fr->filled = q + 1;
+    MesherMergeRec *rec = &fr->recs[q];
+    if (!ctx->face_shapes_ready) merge_init_face_shapes(ctx);
+    const MesherFaceShape *fs = &ctx->face_shapes[face][first];
+    if (!full || !fs->full) {
+        rec->quad = MERGE_REC_NEVER;
+        return;
+    }
+    /* the plane and the min corner in plane coordinates (MERGE_S_AXIS, MERGE_T_AXIS) of the cell's face */
+    int axis = (int)fs->facing >> 1;
+    int cell[3] = {x, y, z};
+    int s0 = cell[MERGE_S_AXIS[axis]], t0 = cell[MERGE_T_AXIS[axis]];
+    uint32_t col[4];
+    for (int i = 0; i < 4; i++) memcpy(&col[fs->corner[i]], color[i], 4);
+    int32_t grad_s[3], grad_t[3], base[3];
+    for (int ch = 0; ch < 4; ch++) {
+        int c00 = (int)(col[0] >> (8 * ch) & 0xFF), c10 = (int)(col[1] >> (8 * ch) & 0xFF),
+            c01 = (int)(col[2] >> (8 * ch) & 0xFF), c11 = (int)(col[3] >> (8 * ch) & 0xFF);
+        if (c00 + c11 != c10 + c01 || (ch == 3 && (c10 != c00 || c01 != c00))) {
+            rec->quad = MERGE_REC_NEVER;
+            return;
+        }
+        if (ch == 3) break;
+        grad_s[ch] = c10 - c00;
+        grad_t[ch] = c01 - c00;
+        base[ch] = c00 - grad_s[ch] * s0 - grad_t[ch] * t0;
+    }
+    uint32_t plane_bits;
+    memcpy(&plane_bits, &plane, 4);
+    rec->key[0] = fs->facing | (col[0] >> 24) << 8;
+    rec->key[1] = plane_bits;
+    rec->key[2] = (uint32_t)(tile & 15) | (uint32_t)(tile >> 4) << 16;
+    rec->key[3] = fs->sig;
+    rec->key[4] = 0;
+    rec->key[5] = 0;
+    for (int ch = 0; ch < 3; ch++) {
+        rec->key[4] |= (uint32_t)(grad_s[ch] + 512) << (10 * ch);
+        rec->key[5] |= (uint32_t)(grad_t[ch] + 512) << (10 * ch);
+        rec->key[6 + ch] = (uint32_t)base[ch];
+    }
+    rec->s = (int16_t)s0;
+    rec->t = (int16_t)t0;
+    rec->quad = q;
+    memcpy(rec->corner, fs->corner, 4);
+}
+
 void mesher_merge_list(MesherContext *ctx, VertexList *list)
 {
     int quads = list->count / 4;
@@ -427,8 +596,16 @@ void mesher_merge_list(MesherContext *ctx, VertexList *list)
         return;
     }
     int n = 0;
+    struct MesherFaceRecs *fr = merge_face_recs(ctx, list);
+    int known = fr && fr->filled <= quads ? fr->filled : 0;   /* more records than quads: stale, unused */
+    if (fr) fr->filled = 0;   /* used up: the list is rewritten below */
     for (int q = 0; q < quads; q++) {
-        if (merge_classify(&list->data[q * 4], q, &ctx->merge_recs[n])) n++;
+        int32_t made = q < known ? fr->recs[q].quad : MERGE_REC_NONE;
+#ifndef NDEBUG
+        merge_check_record(&list->data[q * 4], ctx->merge_half, q, made, q < known ? &fr->recs[q] : NULL);
+#endif
+        if (made == q) ctx->merge_recs[n++] = fr->recs[q];
+        else if (made == MERGE_REC_NONE && merge_classify(&list->data[q * 4], q, &ctx->merge_recs[n])) n++;
         else merge_emit(ctx, &list->data[q * 4], NULL, 1, 1);
     }
     if (n == 0) return;   /* nothing to merge: the input stays */
@@ -461,4 +638,8 @@ void mesher_merge_free(MesherContext *ctx)
     ctx->merge_order = NULL;
     ctx->merge_out = (VertexList){0};
     ctx->merge_rec_capacity = 0;
+    if (ctx->face_recs)
+        for (int k = 0; k < MESHER_FACE_REC_LISTS; k++) free(ctx->face_recs[k].recs);
+    free(ctx->face_recs);
+    ctx->face_recs = NULL;
 }

@@ -129,6 +129,10 @@ void mesher_shapes_emit_layer(MesherContext *ctx, VertexList *list, int x, int y
             uv[i][1] = tile_v + v;
             mesher_shade(color[i], tint, ctx->face_factor[f][light[k]]);
         }
+        int before = list->count;
         mesher_emit_quad(ctx, list, pos, uv, color);
+        if (list->count > before)   /* top and bottom are whole faces; the sides are cut short */
+            mesher_merge_note_face(ctx, list, f, first, f >= BLOCK_FACE_POS_Y, x, ctx->slice_y0 + y, z,
+                                   pos[0][mesher_face_axis(f)], tile, color);
     }
 }

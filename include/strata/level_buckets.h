@@ -1,4 +1,4 @@
-/* level_buckets.h — a bucket queue of cell indices by light level (0..LIGHT_MAX): Dial's algorithm for a
+/* level_buckets.h — a bucket queue of cell indices by light level (0..15): Dial's algorithm for a
  * flood whose keys fall by at least one a step, so visiting buckets from the brightest down visits every cell
  * at its final level first. Used by light propagation (src/light) and the mesher's warm block-light flood
  * (src/mesh/mesher_blocklight.c). Buckets grow by doubling and keep their storage between floods. */
@@ -8,12 +8,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "strata/cell.h"
+/* Levels 0..15: a light level (LIGHT_MAX + 1 of strata/cell.h, which core cannot include; light_scratch.c
+ * checks that they agree). */
+#define LEVEL_BUCKETS 16
 
 typedef struct LevelBuckets {
-    uint32_t *data[LIGHT_MAX + 1];
-    int count[LIGHT_MAX + 1];
-    int capacity[LIGHT_MAX + 1];
+    uint32_t *data[LEVEL_BUCKETS];
+    int count[LEVEL_BUCKETS];
+    int capacity[LEVEL_BUCKETS];
     bool failed;                   /* an entry was dropped (out of memory) */
 } LevelBuckets;
 

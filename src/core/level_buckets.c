@@ -19,6 +19,6 @@ bool level_buckets_grow(LevelBuckets *b, int level)
 
 void level_buckets_free(LevelBuckets *b)
 {
-    for (int i = 0; i <= LIGHT_MAX; i++) free(b->data[i]);
+    for (int i = 0; i < LEVEL_BUCKETS; i++) free(b->data[i]);
     memset(b, 0, sizeof *b);
 }

@@ -24,6 +24,8 @@ void light_context_destroy(LightContext *ctx)
     free(ctx);
 }
 
+_Static_assert(LEVEL_BUCKETS == LIGHT_MAX + 1, "one bucket a light level");
+
 void light_tables_prepare(LightTables *t, const BlockRegistry *blocks)
 {
     if (t->blocks == blocks) return;

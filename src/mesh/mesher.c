@@ -1,5 +1,9 @@
 /* mesher.c — the two vertex passes: slice neighbourhood copies, content hashes, and slice building.
  *
+ * Which geometry copies a build makes (full resolution, the far copy, or both: mesher_context_set_copies,
+ * chosen per chunk by the update worker) is a mask on the emission loop of mesher_build_lists and a switch
+ * on the far copy; the copies go into every slice hash, so a slice built with others is rebuilt.
+ *
  * Design. A pass visits the slices of one parity. It first hashes each slice plus a one-cell border
  * straight from the 3x3 chunks (relaxed atomic loads: neighbours may be edited concurrently), together
  * with everything else the geometry depends on (the columns' temperature and humidity, the brightness

@@ -9,7 +9,8 @@
  * (visibility.h), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
  *      so early depth rejects hidden fragments, chunks from RENDER_LOD_FROM on at half resolution
- *      (ChunkMesh.lod_vertices), a chunk crossing that distance dissolving from one to the other over
+ *      (ChunkMesh.lod_vertices; a chunk whose mesh has only that copy, ChunkMesh.far_only, at any distance:
+ *      render_chunk_draws_far, never nothing while its full resolution is being built), a chunk crossing that distance dissolving from one to the other over
  *      RENDER_LOD_DISSOLVE_SECONDS (RenderChunk.lod_share: both drawn, by FADE builds that keep complementary
  *      pixels of a 4x4 dither; render_chunk_round); then the far terrain, without its patches behind the
  *      occluders' horizon nor its squares under drawn chunks;

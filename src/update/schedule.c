@@ -1,5 +1,11 @@
 /* schedule.c — which chunk steps run now: the worker's scheduler over the job pool (pool.c).
  *
+ * Geometry copies (update.h): a vertex pass builds the copies of its chunk that the locations want drawn
+ * (full resolution near a viewer, the far copy far from it, both in the band between, both without a
+ * viewer); they are chosen when pass 1 is handed over, recorded in the chunk's scheduler bits, and pass 2
+ * builds the same (job.copies, applied to the pool thread's mesher). The exchange sends a Valid chunk whose
+ * wanted copies grew back to InvalidVertices1; from there it is an ordinary candidate, nearest first.
+ *
  * Design. The scheduler runs with the updater's mutex held (on the worker thread, or on the caller of
  * updater_run_steps). It commits finished jobs, then fills the free job slots with the best runnable steps,
  * ordered as the single-threaded worker ordered them: downgraded by an edit first, then nearest to a

@@ -281,29 +281,6 @@ void updater_set_season(TerrainUpdater *u, int season)
     updater_downgrade_all(u, CHUNK_STATE_INVALID_VERTICES1);
 }
 
-unsigned updater_copies_wanted(const UpdateLocation *locations, int count, int cx, int cz)
-{
-    unsigned wanted = 0;
-    bool any = false;
-    for (int i = 0; i < count; i++) {
-        const UpdateLocation *loc = &locations[i];
-        if (!loc->active || update_location_distance(loc, cx, cz) > loc->content_chunks + 1) continue;
-        any = true;
-        if (!loc->viewer) return MESH_COPIES_BOTH;
-        if (!(loc->far_copy_from > 0.0f)) {   /* the renderer never draws the far copy */
-            wanted |= MESH_COPY_FULL;
-            continue;
-        }
-        /* the renderer's distance: horizontal, the eye (over the player) to the chunk's centre */
-        double dx = (double)cx * CHUNK_SIZE_X + CHUNK_SIZE_X * 0.5 - loc->x;
-        double dz = (double)cz * CHUNK_SIZE_Z + CHUNK_SIZE_Z * 0.5 - loc->z;
-        double distance = sqrt(dx * dx + dz * dz);
-        if (distance < loc->far_copy_from + UPDATE_COPY_MARGIN) wanted |= MESH_COPY_FULL;
-        if (distance >= loc->far_copy_from - UPDATE_COPY_MARGIN) wanted |= MESH_COPY_FAR;
-    }
-    return any ? wanted : MESH_COPIES_BOTH;
-}
-
 bool updater_is_ready(const TerrainUpdater *u, int index)
 {
     if (index < 0 || index >= UPDATE_MAX_LOCATIONS || !u->locations[index].active) return false;

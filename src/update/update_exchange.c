@@ -8,7 +8,9 @@
  * before anything can be released; downgrades are applied to thread_state before the states are copied
  * back (a pending downgrade wins); releases happen before the state copy so a released chunk never
  * delivers a mesh. Mesh callbacks run after the lock is dropped, so a slow GPU upload never holds up the
- * worker.
+ * worker. A Valid chunk that lacks a geometry copy the locations now want (update.h: the player came near
+ * or went away) is sent back to InvalidVertices1 here, in the same exchange that takes the new location, so
+ * the main thread never sees it ready without them (exchange_grow_copies).
  *
  * Allocation: every chunk within a location's content distance (Chebyshev, in chunks) is allocated;
  * a chunk is released once it is more than content + 1 from every location (one ring of hysteresis, so

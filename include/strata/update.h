@@ -45,7 +45,8 @@ typedef struct UpdateLocation {
     int content_chunks;         /* chunks within this radius are kept loaded (raised to >= visibility + 2:
                                  * edge chunks need neighbours with neighbours to reach Valid) */
     /* A viewer (the game's player, whose eye the renderer measures from): chunks build only the geometry
-     * copies drawn from here (updater_copies_wanted). false (tests, tools): every chunk builds both. */
+     * copies drawn from here (updater_copies_wanted). false (tests, tools): every chunk builds both; so do
+     * all with STRATA_COPIES=both in the environment (comparisons). */
     bool viewer;
     float far_copy_from;        /* with viewer: chunks from this far (blocks, horizontal, to the chunk's centre)
                                  * are drawn from their far copy (the renderer's RENDER_LOD_FROM); 0: never */

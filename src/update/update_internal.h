@@ -141,6 +141,7 @@ struct TerrainUpdater {
     const BlockRegistry *blocks;
     const ChunkStorage *storage;
     bool threaded;
+    bool viewers;                  /* a viewer location builds only the copies it draws (STRATA_COPIES=both: no) */
 
     /* main */
     UpdateLocation locations[UPDATE_MAX_LOCATIONS];

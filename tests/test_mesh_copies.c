@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "strata/block.h"
@@ -292,6 +293,48 @@ static void test_copies_by_distance(void)
     world_close(&both);
 }
 
+/* The threaded worker (the game's): a viewer walks 3 chunks east in steps of 8 blocks, exchanging every
+ * millisecond; once ready again every chunk in view has the copies it wants (ThreadSanitizer watches the
+ * exchange sending chunks back while the worker and its pool run). */
+static void test_copies_threaded_walk(void)
+{
+    World w;
+    memset(&w, 0, sizeof w);
+    w.terrain = terrain_create();
+    UpdaterConfig config = { .terrain = w.terrain, .generator = generator, .blocks = blocks, .sky_light = 15,
+                             .threaded = true, .threads = g_threads > 1 ? g_threads : 2 };
+    CHECK_EQ_INT(updater_create(&config, &w.updater), ST_OK);
+    w.cb = (UpdaterCallbacks){ .user = &w.run, .mesh_ready = on_mesh, .chunk_released = NULL };
+    UpdateLocation loc = location_at(0, 0, true);
+    for (int step = 0; step <= 6; step++) {
+        loc.x = 8.0f + 8.0f * (float)step;
+        updater_set_location(w.updater, 0, &loc);
+        bool ready = false;
+        for (int frame = 0; frame < 60000 && !ready; frame++) {
+            updater_exchange(w.updater, &w.cb);
+            ready = updater_is_ready(w.updater, 0);
+            if (!ready) {
+                struct timespec ts = {0, 1000000};
+                nanosleep(&ts, NULL);
+            }
+        }
+        CHECK(ready);
+    }
+    int lx = chunk_coord_of((int)loc.x);
+    for (int cz = -VIEW; cz <= VIEW; cz++)
+        for (int cx = lx - VIEW; cx <= lx + VIEW; cx++) {
+            const ChunkMesh *m = mesh_at(&w.run, cx, cz);
+            CHECK(m != NULL);
+            if (!m) continue;
+            unsigned wanted = updater_copies_wanted(&loc, 1, cx, cz);
+            unsigned has = (m->lod ? MESH_COPY_FAR : 0) | (m->far_only ? 0 : MESH_COPY_FULL);
+            CHECK_EQ_INT(has & wanted, wanted);
+        }
+    updater_destroy(w.updater);
+    terrain_destroy(w.terrain);
+    run_free(&w.run);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i + 1 < argc; i++)
@@ -309,6 +352,7 @@ int main(int argc, char **argv)
     }
     RUN(test_copy_rule);
     RUN(test_copies_by_distance);
+    RUN(test_copies_threaded_walk);
     generator_destroy(generator);
     block_registry_destroy(blocks);
     return check_report();

@@ -10,3 +10,6 @@ foreach(threads 2 4 8)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(test_golden_world_t${threads} PROPERTIES LABELS "update;gen;light;mesh")
 endforeach()
+# update + mesh: each chunk builds only the geometry copies it is drawn with (a viewer location), the same
+# drawn vertices as with both; a move sends chunks whose copies grew back; the same meshes at 1, 2, 4 threads
+strata_add_test(test_mesh_copies test_mesh_copies.c update mesh)

@@ -142,16 +142,19 @@ static long bench_render_drawn(const ChunkMesh *m, const double camera[3], const
     int run_first[MESH_SUBSET_COUNT * CHUNK_SLICES], run_count[MESH_SUBSET_COUNT * CHUNK_SLICES];
     const int (*vertices)[CHUNK_SLICES] = (const int (*)[CHUNK_SLICES])m->slice_vertices;
     const int (*lod)[CHUNK_SLICES] = (const int (*)[CHUNK_SLICES])m->lod_vertices;
-    float lod_from = m->lod ? RENDER_LOD_FROM : 0.0f;
-    int runs = chunk_mesh_subset_runs(first, count, vertices, lod, mask, render_uses_lod(distance, lod_from), slices,
-                                      run_first, run_count);
+    bool half = render_chunk_draws_far(m->lod, m->far_only, distance, RENDER_LOD_FROM);
+    int runs = chunk_mesh_subset_runs(first, count, vertices, lod, mask, half, slices, run_first, run_count);
     long tri = 0;
     for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
-    runs = chunk_mesh_subset_runs(first, count, vertices, lod, 1u << MESH_SUBSET_TRANSPARENT,
-                                  render_uses_lod(distance, lod_from), slices, run_first, run_count);
+    runs = chunk_mesh_subset_runs(first, count, vertices, lod, 1u << MESH_SUBSET_TRANSPARENT, half, slices, run_first,
+                                  run_count);
     for (int i = 0; i < runs; i++) tri += run_count[i] / 2;
     int parts[2];
-    render_alpha_parts(distance, RENDER_FAR_LEAVES_FROM, render_uses_lod(distance, lod_from), &parts[0], &parts[1]);
+    render_alpha_parts(distance, RENDER_FAR_LEAVES_FROM, half, &parts[0], &parts[1]);
+    if (half && m->far_only) {   /* as the renderer: its half-resolution leaves alone, at any distance */
+        parts[0] = MESH_ALPHA_LOD_LEAVES;
+        parts[1] = -1;
+    }
     const int k = MESH_SUBSET_ALPHA_TESTED;
     for (int p = 0; p < 2; p++) {
         if (parts[p] < 0) continue;

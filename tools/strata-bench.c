@@ -2,7 +2,9 @@
  *
  * Prints a table, or with --json one JSON object whose keys other checks rely on (never removed):
  * noise_2d_ns, noise_3d_ns, gen_pass_us[4], sunlight_us (fresh chunk, the worker's private path),
- * sunlight_relight_us (a live chunk lit again, compare-and-swap writes), propagate_us, vertex_pass_us[2],
+ * sunlight_relight_us (a live chunk lit again, compare-and-swap writes), propagate_us, vertex_pass_us[2] (each
+ * chunk of the square with the geometry copies the game's worker builds for a player at its centre, update.h;
+ * vertex_pass_mean_us the mean, vertex_pass_both_us with both copies, as every chunk built them before Step 18),
  * vertices_per_chunk, world_ready_ms, peak_rss_mb, edit_us, encode_us, decode_us, bytes_per_chunk,
  * seed_format_bytes_per_chunk, the memory keys of tools/bench_memory.c (chunk_resident_bytes_median,
  * chunk_resident_bytes_p95, sections_by_kind, rss_mb_vd16, rss_mb_vd32, rss_mb_game_vd8), game_ready_ms_vd8,
@@ -19,7 +21,8 @@
  * `strata-bench --flight` (only those, about two minutes: the game flies seed 1 for 30 s and stands at
  * seed 42's spawn). Per-chunk figures are medians over a square of generated chunks
  * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
- * from an empty Terrain until the threaded worker has every chunk within the view distance Valid.
+ * from an empty Terrain until the threaded worker has every chunk within the view distance Valid, its location
+ * a viewer as the game's player (each chunk builds the copies drawn from there).
  * The machine is shared and noisy: run it several times and compare medians in one sitting. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +45,7 @@
 #include "strata/log.h"
 #include "strata/mesher.h"
 #include "strata/noise.h"
+#include "strata/render.h"
 #include "strata/terrain.h"
 #include "strata/update.h"
 #include "bench_game.h"
@@ -64,7 +68,9 @@ typedef struct BenchResults {
     double noise_2d_ns, noise_3d_ns;
     double gen_pass_us[4];
     double sunlight_us, sunlight_relight_us, propagate_us;
-    double vertex_pass_us[2];
+    double vertex_pass_us[2];       /* each chunk built with the copies the game's worker builds it with */
+    double vertex_pass_mean_us[2];  /* the same, the mean */
+    double vertex_pass_both_us[2];  /* each chunk built with both copies (the figure before Step 18) */
     double vertices_per_chunk;
     double world_ready_ms;
     int threads;                    /* the pool size world_ready_ms used */
@@ -138,13 +144,16 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     MesherContext *mctx = mesher_context_create();
     ChunkCodec *codec = chunk_codec_create();
     int total = BENCH_SIDE * BENCH_SIDE, inner = (BENCH_SIDE - 2) * (BENCH_SIDE - 2);
-    double *pass_t[4], *sun_t, *relight_t, *prop_t, *vert_t[2], *verts, *enc_t, *dec_t, *bytes, *seed_bytes;
+    double *pass_t[4], *sun_t, *relight_t, *prop_t, *vert_t[2], *vert_both_t[2], *verts, *enc_t, *dec_t, *bytes,
+        *seed_bytes;
     for (int p = 0; p < 4; p++) pass_t[p] = calloc((size_t)total, sizeof(double));
     sun_t = calloc((size_t)total, sizeof(double));
     relight_t = calloc((size_t)total, sizeof(double));
     prop_t = calloc((size_t)inner, sizeof(double));
     vert_t[0] = calloc((size_t)inner, sizeof(double));
     vert_t[1] = calloc((size_t)inner, sizeof(double));
+    vert_both_t[0] = calloc((size_t)inner, sizeof(double));
+    vert_both_t[1] = calloc((size_t)inner, sizeof(double));
     verts = calloc((size_t)inner, sizeof(double));
     enc_t = calloc((size_t)inner, sizeof(double));
     dec_t = calloc((size_t)inner, sizeof(double));
@@ -181,21 +190,31 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
             light_propagate(terrain, c, blocks, lctx);
             prop_t[k] = now_us() - t0;
         }
-    k = 0;
-    for (int cz = -half + 1; cz < half; cz++)
-        for (int cx = -half + 1; cx < half; cx++, k++) {
-            TerrainChunk *c = terrain_get_chunk(terrain, cx, cz);
-            for (int p = 0; p < 2; p++) {
-                double t0 = now_us();
-                mesher_build_pass(terrain, c, blocks, mctx, p + 1);
-                vert_t[p][k] = now_us() - t0;
+    /* The vertex passes: each chunk with the geometry copies the game's worker builds it with for a player at
+     * the square's centre (update.h: full resolution within 64 blocks, the far copy from 32), then with both
+     * (vertex_pass_both_us, and vertices_per_chunk as before). */
+    UpdateLocation player = {.active = true, .x = 8.0f, .z = 8.0f, .visibility_chunks = half, .content_chunks = half + 2,
+                             .viewer = true, .far_copy_from = RENDER_LOD_FROM};
+    for (int copies = 0; copies < 2; copies++) {   /* one sweep each: every chunk's cells as far from the caches */
+        k = 0;
+        for (int cz = -half + 1; cz < half; cz++)
+            for (int cx = -half + 1; cx < half; cx++, k++) {
+                TerrainChunk *c = terrain_get_chunk(terrain, cx, cz);
+                mesher_context_set_copies(mctx, copies ? MESH_COPIES_BOTH : updater_copies_wanted(&player, 1, cx, cz));
+                for (int p = 0; p < 2; p++) {
+                    double t0 = now_us();
+                    mesher_build_pass(terrain, c, blocks, mctx, p + 1);
+                    (copies ? vert_both_t : vert_t)[p][k] = now_us() - t0;
+                }
+                if (copies) {
+                    ChunkMesh *mesh = mesher_pack(c);
+                    verts[k] = mesh ? chunk_mesh_vertex_count(mesh) : 0;
+                    chunk_mesh_destroy(mesh);
+                }
+                chunk_geometry_destroy(c->worker_geometry);
+                c->worker_geometry = NULL;
             }
-            ChunkMesh *mesh = mesher_pack(c);
-            verts[k] = mesh ? chunk_mesh_vertex_count(mesh) : 0;
-            chunk_mesh_destroy(mesh);
-            chunk_geometry_destroy(c->worker_geometry);
-            c->worker_geometry = NULL;
-        }
+    }
     /* Codec: generated chunks with some player-like edits (a dug shaft, a few placed blocks). */
     k = 0;
     for (int cz = -half + 1; cz < half; cz++)
@@ -231,13 +250,20 @@ static StResult bench_chunks(const BenchOptions *o, const BlockRegistry *blocks,
     r->propagate_us = median(prop_t, inner);
     r->vertex_pass_us[0] = median(vert_t[0], inner);
     r->vertex_pass_us[1] = median(vert_t[1], inner);
+    for (int p = 0; p < 2; p++) {
+        double sum = 0;
+        for (int i = 0; i < inner; i++) sum += vert_t[p][i];
+        r->vertex_pass_mean_us[p] = sum / inner;
+        r->vertex_pass_both_us[p] = median(vert_both_t[p], inner);
+    }
     r->vertices_per_chunk = median(verts, inner);
     r->encode_us = median(enc_t, inner);
     r->decode_us = median(dec_t, inner);
     r->bytes_per_chunk = median(bytes, inner);
     r->seed_format_bytes_per_chunk = median(seed_bytes, inner);
     for (int p = 0; p < 4; p++) free(pass_t[p]);
-    free(sun_t); free(relight_t); free(prop_t); free(vert_t[0]); free(vert_t[1]); free(verts);
+    free(sun_t); free(relight_t); free(prop_t); free(vert_t[0]); free(vert_t[1]);
+    free(vert_both_t[0]); free(vert_both_t[1]); free(verts);
     free(enc_t); free(dec_t); free(bytes); free(seed_bytes); chunk_destroy(scratch);
     chunk_codec_destroy(codec);
     mesher_context_destroy(mctx);
@@ -319,7 +345,8 @@ static StResult bench_world_ready(const BenchOptions *o, const BlockRegistry *bl
     int sx = 0, sz = 0;
     gen->find_coarse_spawn_position(gen, &sx, &sz);
     UpdateLocation loc = {.active = true, .x = (float)sx + 0.5f, .z = (float)sz + 0.5f,
-                          .visibility_chunks = o->view_distance, .content_chunks = o->view_distance + 2};
+                          .visibility_chunks = o->view_distance, .content_chunks = o->view_distance + 2,
+                          .viewer = true, .far_copy_from = RENDER_LOD_FROM};   /* as the game's player */
     UpdaterCallbacks cb = {.user = NULL, .mesh_ready = drop_mesh, .chunk_released = no_release};
     double t0 = now_us();
     updater_set_location(up, 0, &loc);
@@ -397,6 +424,8 @@ static void print_json(const BenchResults *r)
     bench_render_print_json(stdout, &r->render);
     printf(", \"game_ready_ms_vd8\": %.1f, \"game_ready_ms_vd16\": %.1f, \"game_ready_ms_vd32\": %.1f", r->game_ready_ms_vd8,
            r->game_ready_ms_vd16, r->game_ready_ms_vd32);
+    printf(", \"vertex_pass_mean_us\": [%.1f, %.1f], \"vertex_pass_both_us\": [%.1f, %.1f]", r->vertex_pass_mean_us[0],
+           r->vertex_pass_mean_us[1], r->vertex_pass_both_us[0], r->vertex_pass_both_us[1]);
     printf(", \"threads\": %d, \"world_hash\": \"%016llx\", \"chunks_hot_at_ready\": %d", r->threads,
            (unsigned long long)r->world_hash, r->chunks_hot_at_ready);
     BenchFlightResults flight;
@@ -419,6 +448,8 @@ static void print_table(const BenchOptions *o, const BenchResults *r)
     printf("  %-28s %10.1f us\n", "light propagation", r->propagate_us);
     printf("  %-28s %10.1f us\n", "vertex pass 1", r->vertex_pass_us[0]);
     printf("  %-28s %10.1f us\n", "vertex pass 2", r->vertex_pass_us[1]);
+    printf("  %-28s %10.1f / %.1f us (mean)\n", "vertex passes 1 / 2", r->vertex_pass_mean_us[0], r->vertex_pass_mean_us[1]);
+    printf("  %-28s %10.1f / %.1f us\n", "vertex passes, both copies", r->vertex_pass_both_us[0], r->vertex_pass_both_us[1]);
     printf("  %-28s %10.0f\n", "vertices per chunk", r->vertices_per_chunk);
     printf("  %-28s %10.1f us (worker time)\n", "single-block edit", r->edit_us);
     printf("  %-28s %10.1f us (main thread)\n", "brush sphere r16", r->editing.brush_sphere_r16_us);

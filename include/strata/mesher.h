@@ -65,7 +65,7 @@ typedef struct ChunkGeometry {
     int slice_lod_vertices[CHUNK_SLICES][MESH_SUBSET_COUNT]; /* each list's first part: half resolution */
     int slice_leaf_vertices[CHUNK_SLICES]; /* then, in the alpha-tested list, its leaves' faces (ChunkMesh) */
     int slices_rebuilt_last_pass;        /* for tests and the benchmark */
-    bool lod;                            /* built with the half-resolution copies (mesher_context_set_lod) */
+    unsigned copies;                     /* MESH_COPY_* the slices were built with (mesher_context_set_copies) */
     bool occluders_current;              /* visibility's occluders match the cells (no slice rebuilt since) */
     VisibilityChunk visibility;          /* occlusion culling: slice graphs and occluders (visibility.h) */
 } ChunkGeometry;
@@ -91,6 +91,9 @@ typedef struct ChunkMesh {
     int alpha_leaf_vertices[CHUNK_SLICES];
     bool lod;                            /* the half-resolution copies are there (a mesh built without them,
                                           * or by hand, is drawn at full resolution at any distance) */
+    bool far_only;                       /* built without full resolution (MESH_COPY_FAR alone): only the
+                                          * half-resolution copies and what far chunks draw besides are there,
+                                          * so it is drawn from them at any distance */
     VisibilityChunk visibility;
 } ChunkMesh;
 
@@ -161,8 +164,21 @@ void mesher_context_set_season(MesherContext *ctx, int season);
 /* Greedy merging of coplanar faces on (default) or off (one quad per face, for tests that count faces). */
 void mesher_context_set_merge(MesherContext *ctx, bool merge);
 /* The half-resolution copy of each slice (ChunkMesh.lod_vertices) on (default) or off (for tests that look
- * at the faces themselves). */
+ * at the faces themselves): off, every build is full resolution alone, whatever mesher_context_set_copies says. */
 void mesher_context_set_lod(MesherContext *ctx, bool lod);
+
+/* The copies of a chunk a build makes (the update worker chooses them per chunk by its distance to the player,
+ * update.h): MESH_COPY_FULL, the cells at full resolution, what the renderer draws nearer than
+ * RENDER_LOD_FROM; MESH_COPY_FAR, the half-resolution copy (mesher_lod.c) with the faces far chunks draw cell
+ * by cell besides it (water, glass, plants and other shapes: every face of a cell that is not opaque, leaves
+ * or ice). A far-only build leaves out the full-resolution faces of opaque blocks (cubes, snow cover, magma),
+ * leaves and ice (its mesh is ChunkMesh.far_only); a full-only build the half-resolution copy (ice's faces still come last in
+ * the transparent list). Default both. The slice hashes include the copies: a change rebuilds every slice.
+ * Thread: the owner of the context, between builds. 0 is taken as both. */
+#define MESH_COPY_FULL 1u
+#define MESH_COPY_FAR  2u
+#define MESH_COPIES_BOTH (MESH_COPY_FULL | MESH_COPY_FAR)
+void mesher_context_set_copies(MesherContext *ctx, unsigned copies);
 
 /* The tint colour of grass, foliage or water for a column's temperature and humidity (0..15) in a season;
  * white for BLOCK_TINT_NONE. Pure; any thread. */

@@ -96,6 +96,15 @@ static inline bool render_uses_lod(float distance, float lod_from)
     return lod_from > 0.0f && distance >= lod_from;
 }
 
+/* Which copy of a chunk's mesh is drawn (the update worker builds only the copies wanted at the player's
+ * distance, update.h): the half-resolution one where the mesh has it (`has_far`, ChunkMesh.lod) and the
+ * chunk is far (render_uses_lod), or where it has nothing else (`far_only`, ChunkMesh.far_only: a chunk the
+ * player came near before its full resolution arrived), never nothing. Pure. */
+static inline bool render_chunk_draws_far(bool has_far, bool far_only, float distance, float lod_from)
+{
+    return has_far && (far_only || render_uses_lod(distance, lod_from));
+}
+
 /* A chunk that crosses RENDER_LOD_FROM does not switch at once: it dissolves from one resolution to the other
  * over this long (a screen-door dither; both are drawn meanwhile), so the switch does not pop. Short, as the
  * chunk costs both while it lasts: in the flight benchmark 0.5 s took about 7% more CPU a frame, 0.25 s about
@@ -191,6 +200,9 @@ void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const
 void renderer_end_fades(Renderer *renderer);
 /* true when the chunk's latest mesh has been uploaded (or it has none queued). */
 bool renderer_chunk_uploaded(const Renderer *renderer, int coord_x, int coord_z);
+/* The distance (blocks, horizontal, camera to chunk centre) from which chunks are drawn from their far copy:
+ * RENDER_LOD_FROM, or STRATA_LOD_FROM's; 0 never. What the game tells the update worker (UpdateLocation). */
+float renderer_lod_from(const Renderer *renderer);
 
 /* ---- UI: 2D drawing in framebuffer pixels, top-left origin (render_ui.c) ----
  * Calls queue quads; the next renderer_draw or renderer_draw_loading draws them over everything, in call

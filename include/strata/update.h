@@ -44,7 +44,26 @@ typedef struct UpdateLocation {
     int visibility_chunks;      /* chunks within this radius go to Valid */
     int content_chunks;         /* chunks within this radius are kept loaded (raised to >= visibility + 2:
                                  * edge chunks need neighbours with neighbours to reach Valid) */
+    /* A viewer (the game's player, whose eye the renderer measures from): chunks build only the geometry
+     * copies drawn from here (updater_copies_wanted). false (tests, tools): every chunk builds both; so do
+     * all with STRATA_COPIES=both in the environment (comparisons). */
+    bool viewer;
+    float far_copy_from;        /* with viewer: chunks from this far (blocks, horizontal, to the chunk's centre)
+                                 * are drawn from their far copy (the renderer's RENDER_LOD_FROM); 0: never */
 } UpdateLocation;
+
+/* Geometry copies (mesher.h's MESH_COPY_*): a viewer wants a chunk's full resolution while it is nearer than
+ * far_copy_from + UPDATE_COPY_MARGIN and its far copy from far_copy_from - UPDATE_COPY_MARGIN on, so in the
+ * band between, where the renderer switches, both are there, and a player walking about does not rebuild
+ * a chunk at every crossing. A Valid chunk whose wanted copies grow (the player came near, or went away) is
+ * sent back to InvalidVertices1 by the exchange (it is not ready until they are built, nearest first; the
+ * renderer draws the copy it has meanwhile); one whose wanted copies shrink keeps what it has until it is
+ * meshed again for another reason. */
+#define UPDATE_COPY_MARGIN 16.0f
+
+/* The copies chunk (cx, cz) wants from `count` locations: the union over the active ones whose content
+ * distance (+1) holds it, each a viewer's rule or both; both when none does. Pure; any thread. */
+unsigned updater_copies_wanted(const UpdateLocation *locations, int count, int cx, int cz);
 
 typedef struct UpdaterConfig {
     Terrain *terrain;

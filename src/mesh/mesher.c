@@ -1,5 +1,9 @@
 /* mesher.c — the two vertex passes: slice neighbourhood copies, content hashes, and slice building.
  *
+ * Which geometry copies a build makes (full resolution, the far copy, or both: mesher_context_set_copies,
+ * chosen per chunk by the update worker) is a mask on the emission loop of mesher_build_lists and a switch
+ * on the far copy; the copies go into every slice hash, so a slice built with others is rebuilt.
+ *
  * Design. A pass visits the slices of one parity. It first hashes each slice plus a one-cell border
  * straight from the 3x3 chunks (relaxed atomic loads: neighbours may be edited concurrently), together
  * with everything else the geometry depends on (the columns' temperature and humidity, the brightness
@@ -32,6 +36,7 @@ MesherContext *mesher_context_create(void)
     ctx->season = MESHER_SEASON_SUMMER;
     ctx->merge = true;
     ctx->lod = true;
+    ctx->copies = MESH_COPIES_BOTH;
     mesher_light_init_taps(ctx);
     mesher_light_init_tables(ctx);
     return ctx;
@@ -69,6 +74,18 @@ void mesher_context_set_lod(MesherContext *ctx, bool lod)
     ctx->lod = lod;
 }
 
+void mesher_context_set_copies(MesherContext *ctx, unsigned copies)
+{
+    copies &= MESH_COPIES_BOTH;
+    ctx->copies = copies ? copies : MESH_COPIES_BOTH;
+}
+
+/* The copies a build makes: those asked for, or full resolution alone without the half-resolution layout. */
+static inline unsigned mesher_build_copies(const MesherContext *ctx)
+{
+    return ctx->lod ? ctx->copies : MESH_COPY_FULL;
+}
+
 void mesher_context_set_merge(MesherContext *ctx, bool merge)
 {
     ctx->merge = merge;
@@ -101,7 +118,7 @@ static uint64_t mesher_pass_seed(const MesherContext *ctx, const TerrainChunk *c
     uint32_t bright;
     memcpy(&bright, &ctx->brightness, sizeof bright);
     h = mesher_hash_round(h, ((uint64_t)bright << 8) | (uint64_t)ctx->season | (uint64_t)ctx->merge << 40 |
-                                 (uint64_t)ctx->lod << 41);
+                                 (uint64_t)ctx->lod << 41 | (uint64_t)mesher_build_copies(ctx) << 42);
     h = mesher_hash_round(h, (uint64_t)(uintptr_t)ctx->blocks);
     for (int i = 0; i < CHUNK_SHAFTS; i += 2) {
         uint64_t a = (uint32_t)chunk->shafts[i] & 0xFF00u, b = (uint32_t)chunk->shafts[i + 1] & 0xFF00u;
@@ -445,7 +462,10 @@ static bool mesher_list_append(MesherContext *ctx, VertexList *to, const VertexL
  * other cut-outs (ChunkMesh.lod_vertices, alpha_leaf_vertices). The transparent list, which has no half-
  * resolution faces, starts instead with the faces far chunks draw too (water, glass), then those of cubes
  * their copy holds (ice). Sets lod_counts[k] to list k's first part and *leaf_count to the alpha-tested
- * list's second. */
+ * list's second. The copies (mesher_context_set_copies) choose what is built: without MESH_COPY_FAR no
+ * half-resolution part; without MESH_COPY_FULL only the cells that are not opaque cubes, leaves, ice or other
+ * opaque blocks (snow cover, magma) are emitted (the emission mask below: water, glass, plants and other
+ * shapes, what far chunks draw cell by cell), the bulk of a slice's faces and of its greedy merging left out. */
 static void mesher_build_lists(MesherContext *ctx, const MesherSlab *slab, int slice, VertexList *lists,
                                int lod_counts[MESH_SUBSET_COUNT], int *leaf_count)
 {
@@ -457,7 +477,10 @@ static void mesher_build_lists(MesherContext *ctx, const MesherSlab *slab, int s
     ctx->slab = slab->cells;
     ctx->slice_y0 = slice * CHUNK_SLICE_HEIGHT;
     const uint32_t *om = slab->opaque, *nm = slab->nonair, *wm = slab->water, *lm = slab->leaves;
+    const uint32_t *fm = slab->far_opaque;
     const uint32_t inner = ((1u << CHUNK_SLICE_HEIGHT) - 1) << 1;
+    const unsigned copies = mesher_build_copies(ctx);
+    const bool full = copies & MESH_COPY_FULL, far = copies & MESH_COPY_FAR;
     for (int z = 0; z < CHUNK_SIZE_Z; z++)
         for (int x = 0; x < CHUNK_SIZE_X; x++) {
             int col = SLAB_COLUMN(x, z);
@@ -478,6 +501,16 @@ static void mesher_build_lists(MesherContext *ctx, const MesherSlab *slab, int s
                           (om[col - SLAB_SIZE] | lm[col - SLAB_SIZE]) & (om[col + SLAB_SIZE] | lm[col + SLAB_SIZE]);
             }
             uint32_t todo = nonair & ~hidden;
+            if (!full) {   /* far only: the cells far chunks draw cell by cell (not opaque: no snow cover) */
+                uint32_t rest = todo & ~(o | l | fm[col]);
+                todo = 0;
+                while (rest) {
+                    int j = __builtin_ctz(rest);
+                    rest &= rest - 1;
+                    if (ctx->blocks->layer[cell_contents(slab->cells[SLAB_INDEX(x, j - 1, z)])] != BLOCK_LAYER_OPAQUE)
+                        todo |= 1u << j;
+                }
+            }
             while (todo) {
                 int j = __builtin_ctz(todo);
                 todo &= todo - 1;
@@ -485,7 +518,7 @@ static void mesher_build_lists(MesherContext *ctx, const MesherSlab *slab, int s
             }
         }
     VertexList *lod = ctx->lod_lists;
-    if (ctx->lod)
+    if (far)
         mesher_lod_build(ctx, slab, slice, lod);
     else
         for (int k = 0; k < MESH_SUBSET_COUNT; k++) lod[k].count = 0;
@@ -493,7 +526,8 @@ static void mesher_build_lists(MesherContext *ctx, const MesherSlab *slab, int s
         mesher_merge_slice(ctx, lists);
         mesher_merge_list(ctx, &ctx->leaf_list);
         mesher_merge_list(ctx, &ctx->near_list);
-        for (int k = 0; k < MESH_SUBSET_COUNT; k++) mesher_lod_merge(ctx, &lod[k]);
+        if (far)
+            for (int k = 0; k < MESH_SUBSET_COUNT; k++) mesher_lod_merge(ctx, &lod[k]);
     }
     if (ctx->lod) {
         lod_counts[MESH_SUBSET_TRANSPARENT] = lists[MESH_SUBSET_TRANSPARENT].count;
@@ -552,7 +586,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
         }
         chunk->worker_geometry = g;
     }
-    g->lod = ctx->lod;   /* a change of the setting changes every slice hash: all are rebuilt */
+    g->copies = mesher_build_copies(ctx);   /* a change of them changes every slice hash: all are rebuilt */
     mesher_light_prepare_blocks(ctx, blocks);
     mesher_light_prepare_columns(ctx, chunk);
     const CellViewConst own = chunk_cell_view_const(chunk);

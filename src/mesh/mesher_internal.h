@@ -113,7 +113,9 @@ struct MesherContext {
 
     /* greedy merging (mesher_merge.c) */
     bool merge;                            /* merge coplanar faces (default on) */
-    bool lod;                              /* build the half-resolution copy (default on) */
+    bool lod;                              /* the half-resolution layout (default on): ice's faces after the rest
+                                            * of the transparent list, and the copy where `copies` asks for it */
+    unsigned copies;                       /* MESH_COPY_* this build makes (mesher_context_set_copies) */
     struct MesherMergeRec *merge_recs;     /* scratch: one record per quad of a list */
     struct MesherMergeRec *merge_sorted;   /* scratch: the records in key order */
     uint32_t *merge_order;                 /* scratch: 9 x capacity words for the sort (mesher_merge.c) */

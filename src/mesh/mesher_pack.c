@@ -19,7 +19,8 @@ ChunkMesh *mesher_pack(const TerrainChunk *chunk)
     if (!mesh) return NULL;
     mesh->coord_x = chunk->coord_x;
     mesh->coord_z = chunk->coord_z;
-    mesh->lod = chunk->worker_geometry && chunk->worker_geometry->lod;
+    mesh->lod = chunk->worker_geometry && (chunk->worker_geometry->copies & MESH_COPY_FAR);
+    mesh->far_only = chunk->worker_geometry && !(chunk->worker_geometry->copies & MESH_COPY_FULL);
     visibility_chunk_init(&mesh->visibility);
     const ChunkGeometry *g = chunk->worker_geometry;
     if (!g) return mesh;

@@ -292,6 +292,7 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     memcpy(c->slice_vertices, mesh->slice_vertices, sizeof c->slice_vertices);
     memcpy(c->lod_vertices, mesh->lod_vertices, sizeof c->lod_vertices);
     c->has_lod = mesh->lod;
+    c->far_only = mesh->far_only;
     memcpy(c->alpha_leaf_vertices, mesh->alpha_leaf_vertices, sizeof c->alpha_leaf_vertices);
     c->visibility = mesh->visibility;
     c->graph_known = mesh->visibility.known;

@@ -9,7 +9,8 @@
  * (visibility.h), then
  *   1. opaque: back faces culled, only the side subsets the camera can see (camera-side mask), near to far
  *      so early depth rejects hidden fragments, chunks from RENDER_LOD_FROM on at half resolution
- *      (ChunkMesh.lod_vertices), a chunk crossing that distance dissolving from one to the other over
+ *      (ChunkMesh.lod_vertices; a chunk whose mesh has only that copy, ChunkMesh.far_only, at any distance:
+ *      render_chunk_draws_far, never nothing while its full resolution is being built), a chunk crossing that distance dissolving from one to the other over
  *      RENDER_LOD_DISSOLVE_SECONDS (RenderChunk.lod_share: both drawn, by FADE builds that keep complementary
  *      pixels of a 4x4 dither; render_chunk_round); then the far terrain, without its patches behind the
  *      occluders' horizon nor its squares under drawn chunks;
@@ -252,6 +253,11 @@ void renderer_flush_uploads(Renderer *renderer, const RenderCamera *camera)
     renderer_end_fades(renderer); /* the next frame shows everything */
 }
 
+float renderer_lod_from(const Renderer *renderer)
+{
+    return renderer->lod_from;
+}
+
 bool renderer_chunk_uploaded(const Renderer *renderer, int coord_x, int coord_z)
 {
     const RenderChunk *c = chunk_buffers_find((ChunkBufferTable *)&renderer->chunks, coord_x, coord_z);
@@ -399,6 +405,10 @@ static int renderer_collect_visible(Renderer *r, const double camera[3], mat4 vi
         for (int side = 0; side < 2; side++) {
             int one_sided, two_sided;
             render_alpha_parts(v->distance, r->far_leaves_from, side == 1, &one_sided, &two_sided);
+            if (side == 1 && c->far_only) {   /* its leaves are the half-resolution ones alone, at any distance */
+                one_sided = MESH_ALPHA_LOD_LEAVES;
+                two_sided = -1;
+            }
             v->alpha_one_sided[side] = (int8_t)one_sided;
             v->alpha_two_sided[side] = (int8_t)two_sided;
         }
@@ -596,11 +606,12 @@ static void renderer_advance_chunks(Renderer *r, const RenderCamera *camera, con
         RenderChunk *c = &t->chunks[i];
         if (c->urgent_draws > 0)
             c->urgent_draws--;
-        /* the resolution of its distance, dissolving toward it (a mesh without the copies draws its cells) */
+        /* the resolution of its distance, dissolving toward it (a mesh without the copies draws its cells; one
+         * with the far copy alone draws it at once, at any distance: it has nothing to dissolve from) */
         double cx = (double)c->coord_x * CHUNK_SIZE_X + CHUNK_SIZE_X * 0.5 - camera->position[0];
         double cz = (double)c->coord_z * CHUNK_SIZE_Z + CHUNK_SIZE_Z * 0.5 - camera->position[2];
-        bool half = c->has_lod && render_uses_lod((float)sqrt(cx * cx + cz * cz), r->lod_from);
-        c->lod_share = render_lod_share_step(c->lod_share, half, dt, r->lod_dissolve);
+        bool half = render_chunk_draws_far(c->has_lod, c->far_only, (float)sqrt(cx * cx + cz * cz), r->lod_from);
+        c->lod_share = c->far_only && c->has_lod ? 1.0f : render_lod_share_step(c->lod_share, half, dt, r->lod_dissolve);
     }
 }
 

@@ -176,6 +176,7 @@ typedef struct RenderChunk {
     int lod_vertices[MESH_SUBSET_COUNT][CHUNK_SLICES]; /* each slice's part of each subset: half resolution first */
     int alpha_leaf_vertices[CHUNK_SLICES]; /* then, alpha-tested, leaves, then the rest (ChunkMesh) */
     bool has_lod;                  /* ChunkMesh.lod: the half-resolution copies are there */
+    bool far_only;                 /* ChunkMesh.far_only: nothing at full resolution (render_chunk_draws_far) */
     VisibilityChunk visibility;    /* slice graphs and occluders (visibility.h), valid once graph_known */
     bool graph_known;
     bool has_geometry;             /* uploaded and non-empty: drawn */

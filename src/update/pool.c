@@ -36,6 +36,7 @@ static ChunkState pool_run_step(UpdateJob *job, StepContext *step, float *bright
         mesher_context_set_season(step->mesher, job->season);
     }
     step->sky_light = job->sky_light;
+    mesher_context_set_copies(step->mesher, job->copies);   /* 0 (not a vertex pass): both */
     return updater_step_run(job->chunk, job->from, step);
 }
 

@@ -1,5 +1,11 @@
 /* schedule.c — which chunk steps run now: the worker's scheduler over the job pool (pool.c).
  *
+ * Geometry copies (update.h): a vertex pass builds the copies of its chunk that the locations want drawn
+ * (full resolution near a viewer, the far copy far from it, both in the band between, both without a
+ * viewer); they are chosen when pass 1 is handed over, recorded in the chunk's scheduler bits, and pass 2
+ * builds the same (job.copies, applied to the pool thread's mesher). The exchange sends a Valid chunk whose
+ * wanted copies grew back to InvalidVertices1; from there it is an ordinary candidate, nearest first.
+ *
  * Design. The scheduler runs with the updater's mutex held (on the worker thread, or on the caller of
  * updater_run_steps). It commits finished jobs, then fills the free job slots with the best runnable steps,
  * ordered as the single-threaded worker ordered them: downgraded by an edit first, then nearest to a
@@ -178,6 +184,19 @@ static UpdateJob *schedule_free_slot(TerrainUpdater *u)
     return NULL;
 }
 
+/* The geometry copies a vertex pass of `chunk` builds (mesher_context_set_copies; update.h's rule): pass 1
+ * chooses them for the build from the chunk's distance to the locations, plus those its slice geometry still
+ * holds while it is hot (an edit then rebuilds only the slices it changed, not all 16 for a copy it no longer
+ * needs), and records them on the chunk; pass 2 builds the same, so every slice of the mesh has them. */
+static unsigned schedule_copies(TerrainUpdater *u, TerrainChunk *chunk, ChunkState from)
+{
+    if (from != CHUNK_STATE_INVALID_VERTICES1) return update_chunk_copies(chunk);
+    unsigned copies = updater_copies_wanted(u->worker_locations, UPDATE_MAX_LOCATIONS, chunk->coord_x, chunk->coord_z);
+    if (chunk->worker_geometry) copies |= update_chunk_copies(chunk);
+    chunk->worker_schedule = (chunk->worker_schedule & ~UPDATE_WORKER_FLAG_COPIES) | copies << UPDATE_WORKER_COPIES_SHIFT;
+    return copies;
+}
+
 /* Hands `chunk`'s next step over as a job. Loads run on the scheduler's thread: the storage is used by
  * one thread only (the worker also writes its saves). */
 static void schedule_hand_over(TerrainUpdater *u, UpdateJob *job, TerrainChunk *chunk)
@@ -194,6 +213,8 @@ static void schedule_hand_over(TerrainUpdater *u, UpdateJob *job, TerrainChunk *
     job->sky_light = u->step.sky_light;
     job->brightness = u->worker_brightness;
     job->season = u->worker_season;
+    job->copies = job->from == CHUNK_STATE_INVALID_VERTICES1 || job->from == CHUNK_STATE_INVALID_VERTICES2
+                      ? schedule_copies(u, chunk, job->from) : 0;
     if (job->from == CHUNK_STATE_NOT_LOADED && u->pool.threads > 1) {
         job->used = true;
         u->pool.in_flight++;

@@ -63,6 +63,9 @@ StResult updater_create(const UpdaterConfig *config, TerrainUpdater **out)
     u->blocks = config->blocks;
     u->storage = config->storage;
     u->threaded = config->threaded;
+    /* STRATA_COPIES=both (comparisons): every chunk builds both geometry copies, as before Step 18 */
+    const char *copies = getenv("STRATA_COPIES");
+    u->viewers = !(copies && strcmp(copies, "both") == 0);
     u->sky_light = config->sky_light < 0 ? 0 : config->sky_light > LIGHT_MAX ? LIGHT_MAX : config->sky_light;
     u->brightness = 0.5f;              /* the mesher's defaults (mesher.h) */
     u->season = MESHER_SEASON_SUMMER;
@@ -171,6 +174,7 @@ void updater_set_location(TerrainUpdater *u, int index, const UpdateLocation *lo
         /* Edge chunks of the visibility area need neighbours at InvalidVertices1, which need theirs to
          * exist: the content area must reach two chunks further for the visibility area to become Valid. */
         if (loc.content_chunks < loc.visibility_chunks + 2) loc.content_chunks = loc.visibility_chunks + 2;
+        if (!u->viewers) loc.viewer = false;
     }
     UpdateLocation *cur = &u->locations[index];
     /* Allocation and release depend only on the location's chunk and radii, not on where inside its

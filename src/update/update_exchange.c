@@ -8,7 +8,9 @@
  * before anything can be released; downgrades are applied to thread_state before the states are copied
  * back (a pending downgrade wins); releases happen before the state copy so a released chunk never
  * delivers a mesh. Mesh callbacks run after the lock is dropped, so a slow GPU upload never holds up the
- * worker.
+ * worker. A Valid chunk that lacks a geometry copy the locations now want (update.h: the player came near
+ * or went away) is sent back to InvalidVertices1 here, in the same exchange that takes the new location, so
+ * the main thread never sees it ready without them (exchange_grow_copies).
  *
  * Allocation: every chunk within a location's content distance (Chebyshev, in chunks) is allocated;
  * a chunk is released once it is more than content + 1 from every location (one ring of hysteresis, so
@@ -149,6 +151,34 @@ static void exchange_mark_stale(TerrainUpdater *u, const TerrainChunk *chunk, Ch
     }
 }
 
+/* Sends back to InvalidVertices1 every Valid chunk that a location wants Valid and whose wanted geometry copies
+ * (update.h) its build lacks: the player came within reach of its full resolution, or went far enough for
+ * its far copy. It is not ready until they are built; the worker remeshes it nearest first (schedule.c
+ * chooses the copies), and the renderer keeps drawing the mesh it has meanwhile. A chunk a job in flight
+ * reads keeps its state until a later exchange. Returns true if it sent any back. */
+static bool exchange_grow_copies(TerrainUpdater *u)
+{
+    bool viewer = false;
+    for (int i = 0; i < UPDATE_MAX_LOCATIONS; i++) viewer |= u->locations[i].active && u->locations[i].viewer;
+    if (!viewer) return false;   /* no viewer: every build makes both */
+    bool changed = false;
+    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
+        TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
+        if (chunk->thread_state != CHUNK_STATE_VALID) continue;
+        unsigned wanted = updater_copies_wanted(u->locations, UPDATE_MAX_LOCATIONS, chunk->coord_x, chunk->coord_z);
+        if (!(wanted & ~update_chunk_copies(chunk))) continue;
+        bool visible = false;
+        for (int k = 0; k < UPDATE_MAX_LOCATIONS && !visible; k++) {
+            const UpdateLocation *loc = &u->locations[k];
+            visible = loc->active && update_location_distance(loc, chunk->coord_x, chunk->coord_z) <= loc->visibility_chunks;
+        }
+        if (!visible || update_chunk_in_footprint(u, chunk)) continue;
+        chunk->thread_state = CHUNK_STATE_INVALID_VERTICES1;
+        changed = true;
+    }
+    return changed;
+}
+
 /* Moves load results (worker_flags) into the main thread's flags. */
 static void exchange_take_load_result(TerrainChunk *chunk)
 {
@@ -208,6 +238,7 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         u->locations_dirty = false;
         if (exchange_allocate(u)) changed = true;
     }
+    if (exchange_grow_copies(u)) changed = true;
     if (u->autosave_requested) {
         u->autosave_requested = false;
         changed = true;   /* also retries chunks left NotLoaded by a load that could not read (update_step.c) */

@@ -29,10 +29,25 @@
  * its slice geometry) until the idle delay, not packed as soon as it settles: the next edit is likely
  * nearby, and unpacking and remeshing every slice would cost it several times the edit. */
 #define UPDATE_WORKER_FLAG_NEAR_EDIT 0x2000u
+/* chunk->worker_schedule bits, worker (and the exchange, mutex held): the geometry copies (MESH_COPY_* shifted
+ * by UPDATE_WORKER_COPIES_SHIFT) of the chunk's build, chosen when its vertex pass 1 is handed over
+ * (schedule.c) and built by both passes; none set: not known, taken as both. */
+#define UPDATE_WORKER_COPIES_SHIFT 14
+#define UPDATE_WORKER_FLAG_COPIES (MESH_COPIES_BOTH << UPDATE_WORKER_COPIES_SHIFT)
 _Static_assert(((UPDATE_WORKER_FLAG_SAVE_FAILED | UPDATE_WORKER_FLAG_NEAR_EDIT) &
                 (UPDATE_WORKER_FLAG_EDITED | UPDATE_WORKER_FLAG_BLOCKED)) == 0 &&
-               (UPDATE_WORKER_FLAG_SAVE_FAILED & UPDATE_WORKER_FLAG_NEAR_EDIT) == 0,
+               (UPDATE_WORKER_FLAG_SAVE_FAILED & UPDATE_WORKER_FLAG_NEAR_EDIT) == 0 &&
+               (UPDATE_WORKER_FLAG_COPIES & (UPDATE_WORKER_FLAG_SAVE_FAILED | UPDATE_WORKER_FLAG_NEAR_EDIT |
+                                             UPDATE_WORKER_FLAG_EDITED | UPDATE_WORKER_FLAG_BLOCKED)) == 0 &&
+               UPDATE_WORKER_FLAG_COPIES < 0x10000u,
                "the scheduler's flags overlap");
+
+/* The copies of the chunk's build (UPDATE_WORKER_FLAG_COPIES), both when not known. */
+static inline unsigned update_chunk_copies(const TerrainChunk *chunk)
+{
+    unsigned copies = (chunk->worker_schedule & UPDATE_WORKER_FLAG_COPIES) >> UPDATE_WORKER_COPIES_SHIFT;
+    return copies ? copies : MESH_COPIES_BOTH;
+}
 
 typedef struct PendingDowngrade {
     TerrainChunk *chunk;
@@ -79,6 +94,7 @@ typedef struct UpdateJob {
     int sky_light;             /* the worker's settings when handed over */
     float brightness;
     int season;
+    unsigned copies;           /* a vertex pass's geometry copies (MESH_COPY_*; schedule.c) */
     /* pool lock */
     UpdateJobStatus status;
     unsigned long seq;         /* hand-over order: pool threads take the oldest queued job */
@@ -125,6 +141,7 @@ struct TerrainUpdater {
     const BlockRegistry *blocks;
     const ChunkStorage *storage;
     bool threaded;
+    bool viewers;                  /* a viewer location builds only the copies it draws (STRATA_COPIES=both: no) */
 
     /* main */
     UpdateLocation locations[UPDATE_MAX_LOCATIONS];

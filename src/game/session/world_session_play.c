@@ -51,6 +51,9 @@ void world_session_exchange(WorldSession *ws, const Player *player, int view_dis
         .z = (float)player->position[2],
         .visibility_chunks = view_distance,
         .content_chunks = view_distance + 2,
+        /* the renderer measures from the eye, over the player: chunks build only the copies it draws them from */
+        .viewer = true,
+        .far_copy_from = renderer ? renderer_lod_from(renderer) : RENDER_LOD_FROM,
     };
     updater_set_location(ws->updater, 0, &loc);
     UpdaterCallbacks cb = {renderer, on_mesh_ready, on_chunk_released};

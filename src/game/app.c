@@ -219,11 +219,12 @@ typedef struct LoopClock {
     long stats_frames;
 } LoopClock;
 
-/* Chunks, meshes and GL buffers come and go by the hundred when the player travels; glibc keeps the freed
- * pages, so RSS would ratchet up to the largest working set ever seen (defect 9). Every 20 s, while the world
- * is ready, the free pages go back to the system. A trim after a teleport returns a whole area's pages (37 ms
- * seen), so it waits for a light frame: ready for 2 s, no upload waiting (the first frames after a teleport
- * are the heaviest; together they made a 252 ms frame). */
+/* Chunks, meshes and GL buffers come and go by the hundred when the player travels; glibc keeps the freed pages, so RSS
+ * would ratchet up to the largest working set ever seen (defect 9). Every 20 s, while the world is ready, the free
+ * pages go back to the system; the first time as soon as the first load has settled (the loading's scratch, meshes and
+ * hot chunks left ~30 MB of free pages at view distance 8). A trim after a teleport returns a whole area's pages (37 ms
+ * seen), so it waits for a light frame: ready for 2 s, no upload waiting (the first frames after a teleport are the
+ * heaviest; together they made a 252 ms frame). */
 static void loop_trim_memory(App *app, LoopClock *lc, double real_dt)
 {
     lc->trim_timer += real_dt;
@@ -341,12 +342,14 @@ static void loop_frame(App *app, LoopClock *lc, Uint64 now, double real_dt, bool
     if (app->bench && game_bench_after_frame(app->bench, &bench)) app->quit = true;
     /* While dig_visible_within counts frames, a frame lasts at least one 60 Hz display refresh (as with
      * vsync), so the count is what a player at 60 FPS sees however fast this machine renders; the loading
-     * screen leaves the CPU to the update worker between its frames. */
-    double floor_s = app->runner.probe_phase == 2 ? APP_PROBE_FRAME_SECONDS
-                     : app->world.loading.active ? APP_LOADING_FRAME_SECONDS : 0.0;
-    double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)lc->freq;
-    if (app->runner.probe_phase == 2 && spent < floor_s) SDL_Delay((Uint32)((floor_s - spent) * 1000.0) + 1);
-    else if (spent < floor_s) SDL_Delay((Uint32)((floor_s - spent) * 1000.0));
+     * screen draws a few frames a second and leaves the CPU to the chunks' threads, polling the world between
+     * them (app_wait_loading). */
+    if (app->runner.probe_phase == 2) {
+        double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)lc->freq;
+        if (spent < APP_PROBE_FRAME_SECONDS) SDL_Delay((Uint32)((APP_PROBE_FRAME_SECONDS - spent) * 1000.0) + 1);
+    } else if (app->world.loading.active && !app->quit) {
+        app_wait_loading(app, now, APP_LOADING_FRAME_SECONDS);
+    }
 
     if (app->ui.storage_notice_seconds > 0.0) app->ui.storage_notice_seconds -= real_dt;
     loop_trim_memory(app, lc, real_dt);
@@ -363,7 +366,8 @@ static void loop_frame(App *app, LoopClock *lc, Uint64 now, double real_dt, bool
 int app_run(App *app)
 {
     bool lockstep = app->opts.script_path != NULL;
-    LoopClock lc = {.freq = SDL_GetPerformanceFrequency(), .frame_stats = getenv("STRATA_FRAME_STATS") != NULL};
+    LoopClock lc = {.freq = SDL_GetPerformanceFrequency(), .frame_stats = getenv("STRATA_FRAME_STATS") != NULL,
+                    .trim_timer = APP_TRIM_SECONDS};
     Uint64 prev = SDL_GetPerformanceCounter();
     while (!app->quit) {
         Uint64 now = SDL_GetPerformanceCounter();

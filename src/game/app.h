@@ -40,7 +40,10 @@
 
 #define APP_PATH_MAX 1024
 #define APP_MAX_STEPS_PER_FRAME 15   /* physics catch-up cap (a quarter second) */
-#define APP_LOADING_FRAME_SECONDS (1.0 / 60.0) /* the loading screen's frames last at least this long */
+#define APP_LOADING_FRAME_SECONDS (1.0 / 15.0) /* the loading screen's frames last at least this long: each
+                                                * costs llvmpipe a full-window clear and swap, CPU the
+                                                * chunks' threads want (app_wait_loading polls between) */
+#define APP_LOADING_POLL_MS 4                  /* between loading frames: the world is polled this often */
 #define APP_LOADING_UPLOAD_MS 24.0f            /* upload time a loading frame may spend */
 #define APP_PROBE_FRAME_SECONDS (1.0 / 60.0)   /* dig_visible_within: a frame is at least a 60 Hz refresh */
 
@@ -87,6 +90,10 @@ void app_change_setting(App *app, UserSettingId id, double value);
 void app_apply_input(App *app, double dt);
 /* The clock, the exchange with the worker, the editor's frame, the autosave. */
 void app_update_world(App *app, double dt);
+/* The rest of a loading frame that began at `frame_start` (SDL performance counter) and lasts at least
+ * `frame_seconds`: every APP_LOADING_POLL_MS the spawn, the exchange and the uploads, as a frame has them,
+ * without a draw; it ends early once the world is ready. */
+void app_wait_loading(App *app, uint64_t frame_start, double frame_seconds);
 /* Target, HUD, the world (or the loading screen), the UI, the far terrain, screenshots, the probe. */
 StResult app_draw_frame(App *app, double dt, HudInfo *hud);
 

@@ -134,6 +134,30 @@ void app_update_world(App *app, double dt)
     world_session_autosave(w, &app->player, &app->tools.hotbar, dt, app->opts.autosave_seconds);
 }
 
+/* While loading, a frame of the loading screen is drawn only every APP_LOADING_FRAME_SECONDS (on llvmpipe a
+ * frame is a full-window clear and swap: at 60 Hz its threads took ~0.25 s of CPU from the chunks' threads at
+ * view distance 8), but the world does not wait for the next frame: the exchange gives the worker its next
+ * chunks to allocate (at most UPDATE_ALLOCATION_AHEAD wait) and takes finished meshes, which go up at once
+ * (nothing is drawn meanwhile, so there is no budget to keep). The last upload ends the wait, so the next
+ * frame ends the loading screen. */
+void app_wait_loading(App *app, uint64_t frame_start, double frame_seconds)
+{
+    WorldSession *w = &app->world;
+    Renderer *r = app->view.renderer;
+    double freq = (double)SDL_GetPerformanceFrequency();
+    for (;;) {
+        double left_ms = (frame_seconds - (double)(SDL_GetPerformanceCounter() - frame_start) / freq) * 1000.0;
+        if (left_ms <= 0.0) return;
+        SDL_Delay(left_ms < APP_LOADING_POLL_MS ? (Uint32)left_ms + 1 : APP_LOADING_POLL_MS);
+        world_session_place_spawn(w, &app->player, app->opts.view_distance);
+        world_session_exchange(w, &app->player, app->opts.view_distance, r);
+        RenderCamera cam = {0};
+        player_eye(&app->player, cam.position);
+        renderer_flush_uploads(r, &cam);
+        if (world_session_ready(w, r)) return;
+    }
+}
+
 /* The frame's camera and everything the renderer draws besides the chunks. */
 static void app_compose_frame(App *app, double dt, const HudLines *lines, RenderCamera *cam, RenderFrame *frame)
 {

@@ -11,9 +11,14 @@
  * still read it, because a freed range only returns to its allocator once the frame that last drew it has
  * finished (chunk_arena_reclaim, after the renderer has waited for that frame's fence). So uploads never
  * wait for the GPU (a plain glBufferSubData on a busy buffer makes llvmpipe finish the frame in flight).
- * A new arena is expensive once: llvmpipe clears the whole buffer when it is created (~60 ms for 66 MiB), which
- * made the flight's longest frame when the first arena filled. So the renderer keeps a reserve for its view
- * distance (chunk_arena_set_reserve), made on loading-screen frames (chunk_arena_reserve) and never dropped. */
+ * A new arena is expensive once: llvmpipe clears the whole buffer when it is created (~60 ms for 66 MiB here,
+ * and every page of it resident from then on). So arenas are small (RENDER_ARENA_VERTICES, 22 MiB) and made
+ * only when an upload finds no room: the geometry's own size decides the memory, not a guess. An arena made
+ * in play costs a frame ~20 ms (the flight's longest frame was 134 ms when a 66 MiB one was made there). The
+ * ones the view distance filled are kept while emptied (chunk_arena_set_reserve, set on loading frames), so
+ * a player moving about does not make and drop them over and over. Made ahead on loading frames instead (a
+ * reserve of 16k vertices a chunk, 132 MiB at view distance 8 for 74 MiB of geometry), they cost the
+ * loading ~0.3 s of main-thread CPU on 2 cores and the game ~60 MB. */
 #include <stdlib.h>
 #include <string.h>
 #include "render_internal.h"
@@ -78,8 +83,7 @@ static void chunk_arena_drop(ChunkArenaSet *set, RenderArena *a)
     set->live--;
 }
 
-/* Vertices the live arenas hold in all. */
-static long chunk_arena_live_capacity(const ChunkArenaSet *set)
+long chunk_arena_live_capacity(const ChunkArenaSet *set)
 {
     long total = 0;
     for (int i = 0; i < set->count; i++)
@@ -109,13 +113,6 @@ static int chunk_arena_add(ChunkArenaSet *set, int capacity, GLuint quad_index_b
         memset(&set->arenas[index], 0, sizeof set->arenas[index]);
     }
     return chunk_arena_make(set, &set->arenas[index], capacity, quad_index_buffer) ? index : -1;
-}
-
-bool chunk_arena_reserve(ChunkArenaSet *set, GLuint quad_index_buffer)
-{
-    if (chunk_arena_live_capacity(set) >= set->reserve_vertices)
-        return false;
-    return chunk_arena_add(set, set->arena_vertices, quad_index_buffer) >= 0;
 }
 
 void chunk_arena_free_all(ChunkArenaSet *set)

@@ -559,14 +559,14 @@ static double renderer_upload_budget(const RenderFrame *frame)
     return frame->upload_ms > 0.0f ? (double)frame->upload_ms : (double)RENDER_UPLOAD_MS_DEFAULT;
 }
 
-/* Vertices of geometry arenas the view distance fills: RENDER_ARENA_RESERVE_PER_CHUNK a chunk of the view
- * square, at most RENDER_ARENA_RESERVE_MAX arenas. */
+/* Vertices of geometry arenas kept while emptied: those the loading filled, at most
+ * RENDER_ARENA_RESERVE_PER_CHUNK a chunk of the view square (a smaller view distance lets the extra ones go). */
 static long renderer_arena_reserve(const Renderer *r)
 {
     long side = 2L * r->view_distance_chunks + 1;
-    long want = side * side * RENDER_ARENA_RESERVE_PER_CHUNK;
-    long most = (long)RENDER_ARENA_RESERVE_MAX * r->chunks.arenas.arena_vertices;
-    return want < most ? want : most;
+    long most = side * side * RENDER_ARENA_RESERVE_PER_CHUNK;
+    long live = chunk_arena_live_capacity(&r->chunks.arenas);
+    return live < most ? live : most;
 }
 
 void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const RenderFrame *frame,
@@ -574,9 +574,8 @@ void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const
 {
     Renderer *r = renderer;
     renderer_wait_frame(r);
-    /* while the player waits anyway: the arenas this view distance will fill, one a frame (chunk_arena.c) */
+    /* the arenas the loading fills are kept while emptied; none is made ahead (chunk_arena.c) */
     chunk_arena_set_reserve(&r->chunks.arenas, renderer_arena_reserve(r));
-    chunk_arena_reserve(&r->chunks.arenas, r->chunks.quad_indices.buffer);
     chunk_buffers_upload(&r->chunks, camera->position, renderer_upload_budget(frame));
     glViewport(0, 0, r->width, r->height);
     glDepthMask(GL_TRUE);

@@ -11,7 +11,9 @@
  * The same levels are also cut into a texture array, one layer per tile (layer = column + 16 * row), for the
  * terrain: with GL_REPEAT a merged quad repeats its tile in the sampler itself, so the terrain shaders take
  * a plain texture() (implicit derivatives, no fract seam, no textureGrad: a third cheaper per pixel on
- * llvmpipe than the atlas lookup). The 2D atlas stays for the UI's block icons. */
+ * llvmpipe than the atlas lookup). The 2D atlas stays for the UI's block icons. The one-channel textures (the
+ * font, the sky's clouds) get their mips here too (render_texture_r8_mipmapped), by a plain box filter: no
+ * glGenerateMipmap anywhere, whose first call costs llvmpipe a JIT compile at start-up. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +213,47 @@ StResult render_atlas_load(const char *asset_dir, RenderAtlas *atlas)
     atlas->mip_levels = levels;
     log_info(RENDER_TAG, "atlas %s: %dx%d, %d px tiles, %d mip levels", path, w, w, tile, levels);
     return ST_OK;
+}
+
+bool render_texture_r8_mipmapped(int width, int height, const uint8_t *pixels)
+{
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, width, height, 0, GL_RED, GL_UNSIGNED_BYTE, pixels);
+    int levels = 1;
+    for (int w = width, h = height; w > 1 || h > 1; w = w > 1 ? w / 2 : 1, h = h > 1 ? h / 2 : 1)
+        levels++;
+    uint8_t *a = malloc((size_t)width * height), *b = malloc((size_t)width * height);
+    bool ok = a && b;
+    if (ok) {
+        memcpy(a, pixels, (size_t)width * height);
+        int w = width, h = height;
+        for (int level = 1; level < levels; level++) {
+            int nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
+            for (int y = 0; y < nh; y++) {
+                /* the source rows and columns this texel averages: two, or three where an odd one is left over */
+                int y0 = h > 1 ? 2 * y : 0, y1 = h > 1 ? (y == nh - 1 ? h - 1 : 2 * y + 1) : 0;
+                for (int x = 0; x < nw; x++) {
+                    int x0 = w > 1 ? 2 * x : 0, x1 = w > 1 ? (x == nw - 1 ? w - 1 : 2 * x + 1) : 0;
+                    unsigned sum = 0, n = 0;
+                    for (int sy = y0; sy <= y1; sy++)
+                        for (int sx = x0; sx <= x1; sx++, n++)
+                            sum += a[(size_t)sy * w + sx];
+                    b[(size_t)y * nw + x] = (uint8_t)((sum + n / 2) / n);
+                }
+            }
+            glTexImage2D(GL_TEXTURE_2D, level, GL_R8, nw, nh, 0, GL_RED, GL_UNSIGNED_BYTE, b);
+            uint8_t *t = a;
+            a = b;
+            b = t;
+            w = nw;
+            h = nh;
+        }
+    }
+    free(a);
+    free(b);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, ok ? levels - 1 : 0);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    return ok;
 }
 
 void render_atlas_free(RenderAtlas *atlas)

@@ -50,6 +50,11 @@ typedef struct RenderAtlas {
  * mipmaps, as the 2D atlas and as the tile array. ST_ERR_IO if missing, ST_ERR_FORMAT if not a usable image; messages name the path. */
 StResult render_atlas_load(const char *asset_dir, RenderAtlas *atlas);
 void render_atlas_free(RenderAtlas *atlas);
+/* Uploads a one-channel image (GL_R8) into the GL_TEXTURE_2D bound now, with its whole mip chain made here by
+ * 2x2 box averages (an odd row or column is folded into its neighbour): glGenerateMipmap on llvmpipe JITs a
+ * blit shader at its first call, ~0.1 s of the start-up's main thread. False when out of memory (level 0 is
+ * uploaded then, without mips). */
+bool render_texture_r8_mipmapped(int width, int height, const uint8_t *pixels);
 
 /* ---- frustum.c ---- */
 
@@ -105,15 +110,17 @@ void render_quad_indices_ensure(RenderQuadIndices *indices, int quads);
 
 /* ---- chunk_arena.c ---- */
 
-#define RENDER_ARENA_VERTICES (3 << 20)    /* per arena: 60 MiB of vertices and 6 MiB of slot ids; the
+#define RENDER_ARENA_VERTICES (1 << 20)    /* per arena: 20 MiB of vertices and 2 MiB of slot ids; the
                                             * environment's STRATA_ARENA_VERTICES overrides it (tests: many
-                                            * small arenas) */
+                                            * small arenas). llvmpipe clears a new buffer's every page (the
+                                            * whole arena is resident from the start), so arenas come in
+                                            * steps a twelfth of view distance 8's geometry: what is made is
+                                            * what the chunks fill, give or take one arena */
 #define RENDER_ARENA_GRANULE 64            /* vertices: ranges round up to this (less fragmentation) */
-#define RENDER_ARENA_RESERVE_PER_CHUNK 16000 /* vertices kept ready per chunk of the view square: the flight
-                                            * over seed 1 at view distance 8 filled 3M (arena 0) 4 s in, with
-                                            * ~340 chunks resident for the 289 of the square at ~9k each
-                                            * (copies, granules, ranges waiting for their frame) */
-#define RENDER_ARENA_RESERVE_MAX 4         /* arenas made ahead at most (264 MiB: view distances to about 12) */
+#define RENDER_ARENA_RESERVE_PER_CHUNK 16000 /* at most this many vertices a chunk of the view square are kept
+                                            * while emptied (seed 1 at view distance 8: ~11.6k a chunk at
+                                            * ready, ~340 chunks resident in flight for the 289 of the
+                                            * square: copies, granules, ranges waiting for their frame) */
 #define RENDER_SLOT_MAX 65535              /* chunk slots (uint16 per vertex; 0xFFFF unused) */
 
 typedef struct RenderArena {
@@ -134,7 +141,7 @@ typedef struct ChunkArenaSet {
     int deferred_count, deferred_capacity;
     long frames_ended;             /* frames submitted so far (the renderer keeps it) */
     int arena_vertices;            /* capacity of a new arena (RENDER_ARENA_VERTICES or the override) */
-    long reserve_vertices;         /* arenas of this capacity in all are made ahead and kept when emptied */
+    long reserve_vertices;         /* arenas of this capacity in all are kept when emptied */
 } ChunkArenaSet;
 
 /* Empty, with the arena size of RENDER_ARENA_VERTICES or STRATA_ARENA_VERTICES (1024..2^24). */
@@ -144,12 +151,10 @@ void chunk_arena_init(ChunkArenaSet *set);
  * False when out of memory. */
 bool chunk_arena_alloc(ChunkArenaSet *set, int vertices, GLuint quad_index_buffer, int *arena, int *offset,
                        int *size);
-/* Sets the capacity kept ready (chunk_arena_reserve makes it; emptied arenas within it are not dropped). */
+/* Sets the capacity kept: emptied arenas within it are not dropped. Nothing is made ahead for it. */
 void chunk_arena_set_reserve(ChunkArenaSet *set, long vertices);
-/* Makes one more arena if the live ones hold less than the reserve; true if it made one. A new buffer costs
- * llvmpipe a clear of all its pages (~60 ms for an arena here: a frame over 100 ms in flight), so the renderer
- * calls this on loading-screen frames, not in play. */
-bool chunk_arena_reserve(ChunkArenaSet *set, GLuint quad_index_buffer);
+/* Vertices the live arenas hold in all (used or not). */
+long chunk_arena_live_capacity(const ChunkArenaSet *set);
 /* Gives a range back once the frames in flight that may draw it are done (see chunk_arena_reclaim). */
 void chunk_arena_release(ChunkArenaSet *set, int arena, int offset, int size);
 /* Returns to their allocators the ranges last drawable in frames <= finished_frame (their fence has

@@ -135,9 +135,46 @@ static float sky_lattice(int o, int i, int j, int cells)
     return sky_hash2((float)(i + 1031 * o), (float)(j + 517 * o));
 }
 
+/* Every octave's lattice over one period, computed once per texture (the hash four times a texel an octave was
+ * most of the 40 ms the texture took): octave o's cells (16 >> o texels each) at lattice[o][j * cells + i]. */
+typedef struct SkyLattice {
+    float *values[SKY_CLOUD_OCTAVES];
+} SkyLattice;
+
+static bool sky_lattice_make(SkyLattice *l)
+{
+    memset(l, 0, sizeof *l);
+    int size = 16;
+    for (int o = 0; o < SKY_CLOUD_OCTAVES; o++, size /= 2) {
+        int cells = RENDER_CLOUD_PERIOD / size;
+        l->values[o] = malloc(sizeof(float) * (size_t)cells * cells);
+        if (!l->values[o])
+            return false;
+        for (int j = 0; j < cells; j++)
+            for (int i = 0; i < cells; i++)
+                l->values[o][(size_t)j * cells + i] = sky_lattice(o, i, j, cells);
+    }
+    return true;
+}
+
+static void sky_lattice_free(SkyLattice *l)
+{
+    for (int o = 0; o < SKY_CLOUD_OCTAVES; o++)
+        free(l->values[o]);
+}
+
+/* Octave o's lattice value at (i, j) of a lattice of `cells` a side: from the table if there is one. */
+static float sky_lattice_at(const SkyLattice *l, int o, int i, int j, int cells)
+{
+    if (!l)
+        return sky_lattice(o, i, j, cells);
+    return l->values[o][(size_t)(j % cells) * cells + (i % cells)];   /* i, j >= 0 here */
+}
+
 /* The density's raw sum at texel (x, z) of the period, 0..1: smooth (smoothstep-interpolated) value noise,
- * four octaves, each half the last's size and 0.6 of its weight (ragged edges, not round blobs). */
-static float sky_cloud_raw(int x, int z)
+ * four octaves, each half the last's size and 0.6 of its weight (ragged edges, not round blobs). The same
+ * numbers with or without the table `l`. */
+static float sky_cloud_raw(const SkyLattice *l, int x, int z)
 {
     float sum = 0.0f, weight = 0.0f, amplitude = 1.0f;
     int size = 16;
@@ -146,8 +183,8 @@ static float sky_cloud_raw(int x, int z)
         float fx = (float)(x % size) / (float)size, fz = (float)(z % size) / (float)size;
         fx = fx * fx * (3.0f - 2.0f * fx);
         fz = fz * fz * (3.0f - 2.0f * fz);
-        float a = sky_lattice(o, i, j, cells), b = sky_lattice(o, i + 1, j, cells);
-        float c = sky_lattice(o, i, j + 1, cells), d = sky_lattice(o, i + 1, j + 1, cells);
+        float a = sky_lattice_at(l, o, i, j, cells), b = sky_lattice_at(l, o, i + 1, j, cells);
+        float c = sky_lattice_at(l, o, i, j + 1, cells), d = sky_lattice_at(l, o, i + 1, j + 1, cells);
         float near = a + (b - a) * fx, far = c + (d - c) * fx;
         sum += amplitude * (near + (far - near) * fz);
         weight += amplitude;
@@ -187,30 +224,37 @@ float render_sky_cloud_density(int x, int z)
             return 0.0f;
         for (int j = 0; j < RENDER_CLOUD_PERIOD; j++)
             for (int i = 0; i < RENDER_CLOUD_PERIOD; i++)
-                raw[(size_t)j * RENDER_CLOUD_PERIOD + i] = sky_cloud_raw(i, j);
+                raw[(size_t)j * RENDER_CLOUD_PERIOD + i] = sky_cloud_raw(NULL, i, j);
         edge = sky_cloud_edge(raw);
         free(raw);
     }
     x = ((x % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
     z = ((z % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
-    return sky_cloud_store(sky_cloud_raw(x, z), edge);
+    return sky_cloud_store(sky_cloud_raw(NULL, x, z), edge);
 }
 
 /* The cloud density as an R8 texture on RENDER_CLOUD_UNIT, 0.5 at a cloud's edge, filtered and mipmapped so
- * a cloud's edge is soft and the layer far off is an even haze instead of streaks. */
+ * a cloud's edge is soft and the layer far off is an even haze instead of streaks. The mips are box-filtered
+ * here (render_texture_r8_mipmapped): glGenerateMipmap cost llvmpipe ~0.1 s of CPU at start-up. */
 static bool render_sky_make_clouds(RenderSky *sky)
 {
     size_t n = (size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD;
     float *raw = malloc(sizeof *raw * n);
     uint8_t *cells = malloc(n);
-    if (!raw || !cells) {
+    SkyLattice lattice;
+    bool ok = raw && cells && sky_lattice_make(&lattice);
+    if (ok) {
+        for (int z = 0; z < RENDER_CLOUD_PERIOD; z++)
+            for (int x = 0; x < RENDER_CLOUD_PERIOD; x++)
+                raw[(size_t)z * RENDER_CLOUD_PERIOD + x] = sky_cloud_raw(&lattice, x, z);
+    }
+    if (raw && cells)
+        sky_lattice_free(&lattice);
+    if (!ok) {
         free(raw);
         free(cells);
         return false;
     }
-    for (int z = 0; z < RENDER_CLOUD_PERIOD; z++)
-        for (int x = 0; x < RENDER_CLOUD_PERIOD; x++)
-            raw[(size_t)z * RENDER_CLOUD_PERIOD + x] = sky_cloud_raw(x, z);
     float edge = sky_cloud_edge(raw);
     for (size_t k = 0; k < n; k++)
         cells[k] = (uint8_t)lrintf(sky_cloud_store(raw[k], edge) * 255.0f);
@@ -218,17 +262,14 @@ static bool render_sky_make_clouds(RenderSky *sky)
     glGenTextures(1, &sky->clouds);
     glActiveTexture(GL_TEXTURE0 + RENDER_CLOUD_UNIT);
     glBindTexture(GL_TEXTURE_2D, sky->clouds);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, RENDER_CLOUD_PERIOD, RENDER_CLOUD_PERIOD, 0, GL_RED, GL_UNSIGNED_BYTE, cells);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glGenerateMipmap(GL_TEXTURE_2D);
+    ok = render_texture_r8_mipmapped(RENDER_CLOUD_PERIOD, RENDER_CLOUD_PERIOD, cells);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
     glActiveTexture(GL_TEXTURE0);
     free(cells);
-    return true;
+    return ok;
 }
 
 static StResult render_sky_program(RenderSkyProgram *p, const char *shader_dir, const char *defines)

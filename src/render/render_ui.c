@@ -74,10 +74,8 @@ static StResult ui_load_font(RenderUi *ui, const char *asset_dir)
     ui->font_ascent = (float)ascent;
     glGenTextures(1, &ui->font_texture);
     glBindTexture(GL_TEXTURE_2D, ui->font_texture);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, w, h, 0, GL_RED, GL_UNSIGNED_BYTE, pixels);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glGenerateMipmap(GL_TEXTURE_2D);
+    if (!render_texture_r8_mipmapped(w, h, pixels))
+        log_warn(RENDER_TAG, "%s: out of memory for the font's mipmaps; small text may shimmer", path);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);

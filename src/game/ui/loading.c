@@ -2,10 +2,11 @@
  * distance is Valid and uploaded.
  *
  * Design: while loading, the app draws no world (renderer_draw_loading: uploads, a clear and a few quads)
- * and paces its frames to APP_LOADING_FRAME_SECONDS so the update worker has the CPU; the frame's uploads get
- * a generous time budget, since nothing else is drawn. The state (since when, how many chunks, why) and its
- * end are the world session's (world_session_loading.c); this file only draws it, from one UI pixel of
- * height / 360 framebuffer pixels. */
+ * and paces its frames to APP_LOADING_FRAME_SECONDS (a few a second) so the chunks' threads have the CPU,
+ * polling the world in between (app_wait_loading: exchange and uploads, so no chunk waits for a frame); the
+ * frame's uploads get a generous time budget, since nothing else is drawn. The state (since when, how many
+ * chunks, why) and its end are the world session's (world_session_loading.c); this file only draws it, from
+ * one UI pixel of height / 360 framebuffer pixels. */
 #include "ui/loading.h"
 
 #include <inttypes.h>

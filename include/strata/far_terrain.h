@@ -1,21 +1,24 @@
 /* far_terrain.h — far terrain: a quadtree of patches of block columns beyond the voxel view distance (no GL).
  *
  * Purpose. Shows kilometres of terrain cheaply, in the voxel chunks' style (after Distant Horizons): square
- * patches of FAR_PATCH_QUADS x FAR_PATCH_QUADS columns (levels from FAR_COARSE_LEVEL on:
- * FAR_PATCH_QUADS_COARSE, so that a column, 8 to 64 blocks, is 10 to 30 pixels wide on screen at its
- * distance: triangles are what far terrain costs a software renderer) built from the generator's surface
- * height, surface block and tree rules, level 0 the finest (FAR_LEVEL0_SIZE blocks a side, columns of 2) and
- * each level twice the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its
- * nearest point) has the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks;
- * beyond: the coarsest level). A column is drawn as the voxels draw a block (far_terrain_columns.c): a flat top at
- * the voxels' surface height at its centre, a vertical side toward each lower neighbour, one colour a face
- * (its surface block's top or side under the climate's tint: FarPalette) shaded by the face's direction as
- * the mesher shades; woodland's canopy (Generator.tree_cover) a volume of leaves over its ground; water flat
- * at the voxel sea's level, darker as it deepens. Seams: a border column hangs its side (a skirt) down to the
- * neighbour patch's column there, whatever its level, and deeper. The renderer leaves out far pixels over
- * drawn voxel chunks, so the far surface is not sunk under them but for the land's `sink` (2 blocks in the
- * game: the chunks' half-resolution copies round their ground by a block); leaves wholly inside the voxel
- * view distance are not made.
+ * patches of FAR_PATCH_QUADS x FAR_PATCH_QUADS columns at every level, so that a column is 1, 2, 4, 8 and 16
+ * blocks wide at levels 0..4 (about 6 to 12 pixels at 720p in its level's distance band: distant mountains
+ * stand as stepped slopes, not towers), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level
+ * twice the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
+ * the smallest level L with d < distance[L] * bias (defaults 100, 200, 400, 800 blocks; beyond: the coarsest
+ * level). The generator is sampled only on a grid, 8 x 8 cells a patch (4 << level blocks apart), shared by
+ * neighbouring patches and levels (the far worker's cache, far_terrain_lattice.c); a column is drawn as the
+ * voxels draw a block (far_terrain_columns.c): a flat top at the grid's height mixed at its centre and rounded
+ * up to its cube (1 << level blocks: at level 0 the voxels' own surface cell), a vertical side toward each
+ * lower neighbour, one colour a face (its nearest grid point's surface block, top or side, under the climate's
+ * tint: FarPalette) shaded by the face's direction as the mesher shades; woodland's canopy (Generator.tree_cover,
+ * mixed between the grid's points) a volume of leaves over its ground; water flat at the voxel sea's level,
+ * darker as it deepens. Triangles are what far terrain costs a software renderer: equal tops are merged, and
+ * the sides facing away from the camera are not drawn (far_patch_runs). Seams: a border column hangs its side (a
+ * skirt) down to the neighbour patch's column there, whatever its level, and deeper. The renderer leaves out
+ * far pixels over drawn voxel chunks, so the far surface is not sunk under them but for the land's `sink` (2
+ * blocks in the game: the chunks' half-resolution copies round their ground by a block); leaves wholly inside
+ * the voxel view distance are not made.
  *
  * Ownership and threads. far_terrain_create starts one worker thread (own mutex and condition variable,
  * independent of the voxel update worker, so it never delays voxel chunks) that builds patches; the main

@@ -1,20 +1,24 @@
 /* far_terrain_columns.c — one far patch's mesh: block columns in the voxel chunks' style.
  *
- * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (2 blocks wide at level
- * 0, 8 at level 1, twice as wide each level up). A column has one height, that of the generator's surface
- * at its centre as the voxel chunks would stand it (the top of the ground cell; the voxel sea's surface, 14/16
- * of a cell over the sea level, for water; woodland's canopy FAR_CANOPY_HEIGHT blocks over its ground), and
- * one colour, its surface block's in the palette (the atlas tiles' means in the game) under the climate's
- * tint. It is drawn as the voxels draw a block: a flat top, and a vertical side wherever its neighbour is
- * lower, each face one flat colour shaded by its direction as the mesher shades faces (top 1, +-Z 0.9,
- * +-X 0.8); a side takes the block's side tile and, under its first block, the ground's (dirt under grass,
- * stone under snow), mixed by their shares of its height in one quad. Water is flat at the sea level and
- * shaded by its depth in bands, as the voxel sea shows its floor through the water (deep sea darker), so the
- * two seas meet in one colour.
+ * Design. A patch of level L is a grid of 32 x 32 columns (1 block wide at level 0, then 2, 4, 8 and 16: twice
+ * as wide each level up, as the distance bands double). The generator is not asked per column: the patch's 9 x 9
+ * points of its level's height grid (far_terrain_lattice.c, 4 << L blocks apart, shared with its neighbours and
+ * the levels above and below) are, and a column's height is their bilinear mix at its centre, rounded up to the
+ * top of its cube (1 << L blocks; at level 0 the top of the ground cell, as the voxel chunks stand it; a
+ * stack of 2-block cubes at level 1, as the chunks' half-resolution copies), the voxel sea's surface (14/16 of
+ * a cell over the sea level) where the mix is under the sea, and woodland's canopy FAR_CANOPY_HEIGHT blocks
+ * over its ground where the grid's tree cover, mixed likewise, reaches FAR_CANOPY_COVER. Its colours are its
+ * nearest grid point's (its surface block, Generator.surface_block with the voxels' snow and sand rules, in the
+ * palette under the climate's tint), or the nearest corner's that agrees with it on sea and canopy (a coast, a
+ * wood's edge); the sea is shaded by the column's own depth. It is drawn as the voxels draw a block: a flat
+ * top, and a vertical side wherever its neighbour is lower, each face one flat colour shaded by its direction
+ * as the mesher shades faces (top 1, +-Z 0.9, +-X 0.8); a side takes the block's side tile and, under its first
+ * block, the ground's (dirt under grass, stone under snow), mixed by their shares of its height in one quad.
  * Triangles are what far terrain costs a software renderer: tops of equal height and colour are merged into
  * rectangles and sides of equal extent and colour into strips, both within the squares of
- * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square's run holds its tops and
- * the sides its columns own; a sea patch is a few quads). A border column hangs its side toward the patch
+ * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square holds its tops, then the
+ * sides its columns own in four groups by facing, +X, +Z, -X, -Z, so that far_patch_runs leaves out the groups
+ * that face away from the camera; a sea patch is a few quads). A border column hangs its side toward the patch
  * beyond down to that neighbour's column where that is lower (a coarser one's own, else the lowest of ours
  * and the finer level's there) and FAR_SKIRT_DEPTH deeper: the skirt that keeps cracks closed.
  * The far surface is not sunk under the voxel chunks: the renderer leaves out every far pixel over a drawn
@@ -26,8 +30,9 @@
 
 #include "far_internal.h"
 
-#define FAR_FLOOR_LEVELS 2      /* levels whose sea squares have a floor: those that reach under a chunk table of
-                                  * view distance 16 and less (its corners: 407 blocks); farther, never drawn */
+#define FAR_FLOOR_LEVELS 3      /* levels whose sea squares have a floor: those that reach under a chunk table of
+                                  * view distance 16 and less (its corners: 407 blocks; level 3 from 400); farther,
+                                  * never drawn */
 #define FAR_SKIRT_DEPTH 0.25f   /* blocks a border's side reaches below the neighbour's column */
 #define FAR_MAX_COLUMNS 32                     /* columns a side, the most a level may have */
 #define FAR_RING (FAR_MAX_COLUMNS + 2)         /* with the neighbours' ring */

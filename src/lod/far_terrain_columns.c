@@ -3,9 +3,9 @@
  * Design. A patch of level L is a grid of 32 x 32 columns (1 block wide at level 0, then 2, 4, 8 and 16: twice
  * as wide each level up, as the distance bands double). The generator is not asked per column: the patch's 9 x 9
  * points of its level's height grid (far_terrain_lattice.c, 4 << L blocks apart, shared with its neighbours and
- * the levels above and below) are, and a column's height is their bilinear mix at its centre, rounded up to the
- * top of its cube (1 << L blocks; at level 0 the top of the ground cell, as the voxel chunks stand it; a
- * stack of 2-block cubes at level 1, as the chunks' half-resolution copies), the voxel sea's surface (14/16 of
+ * the levels above and below) are, and a column's height is their bilinear mix at its centre, rounded to the
+ * top of the ground cell (levels 0 and 1, next to the voxel chunks, as they stand it) or from level 2 on to the
+ * nearest multiple of its width (a stack of cubes as wide as the column), the voxel sea's surface (14/16 of
  * a cell over the sea level) where the mix is under the sea, and woodland's canopy FAR_CANOPY_HEIGHT blocks
  * over its ground where the grid's tree cover, mixed likewise, reaches FAR_CANOPY_COVER. Its colours are its
  * nearest grid point's (its surface block, Generator.surface_block with the voxels' snow and sand rules, in the
@@ -33,6 +33,7 @@
 #define FAR_FLOOR_LEVELS 3      /* levels whose sea squares have a floor: those that reach under a chunk table of
                                   * view distance 16 and less (its corners: 407 blocks; level 3 from 400); farther,
                                   * never drawn */
+#define FAR_CUBE_LEVEL 2        /* levels from which a column's top is rounded to a cube of its width */
 #define FAR_SKIRT_DEPTH 0.25f   /* blocks a border's side reaches below the neighbour's column */
 #define FAR_MAX_COLUMNS 32                     /* columns a side, the most a level may have */
 #define FAR_RING (FAR_MAX_COLUMNS + 2)         /* with the neighbours' ring */
@@ -196,14 +197,16 @@ static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0
     }
 }
 
-/* The top of a land column of `level` over ground of height h: the top of the cube of 1 << level blocks (as
- * wide as the column, so a far column is a stack of cubes, as the voxel chunks' half-resolution copies are of
- * 2-block cubes) that holds the ground cell: level 0's the ground cell's own top. The sea keeps its surface. */
+/* The top of a land column of `level` over ground of height h. Levels 0 and 1 (the rings next to the voxel
+ * chunks): the top of the ground cell, as the voxels stand it, so flat land meets them flat. From level 2 on
+ * (200 blocks and farther), the nearest multiple of the column's width: a far column is a stack of cubes as
+ * wide as it, whose fewer steps merge into fewer faces (triangles are what far terrain costs). The sea keeps
+ * its surface. */
 static float far_level_top(int level, float h, float ocean)
 {
-    if (level == 0 || h < ocean + 0.5f) return far_surface_of(h, ocean);
+    if (level < FAR_CUBE_LEVEL || h < ocean + 0.5f) return far_surface_of(h, ocean);
     float cube = (float)(1 << level);
-    return (floorf(floorf(h) / cube) + 1.0f) * cube;
+    return floorf((floorf(h) + 1.0f) / cube + 0.5f) * cube;
 }
 
 /* Blocks a column of `level` is wide: 1, 2, 4, 8, 16. */

@@ -105,9 +105,10 @@ static bool smooth_at(int level, double x, double z)
 /* Points from 24 blocks inside the voxel distance to 48 beyond it, against the surface the voxel chunks would
  * have at their column's centre (far_terrain_sample: the ground cell's top, the sea's surface, woodland's
  * canopy): the far columns go on at the voxels' height, unsunk (far.frag leaves out what lies over drawn
- * voxel chunks instead). A column's height is the shared grid's mixed and rounded up to its cube (1 << level
- * blocks: the ground cell's top at level 0), so where the terrain is smooth (smooth_at) it is within a cube of
- * the voxels' (an eighth more where one is the sea's surface; off counts the others; *rough the points on
+ * voxel chunks instead). A column's height is the shared grid's mixed and rounded to its ground cell's top
+ * (levels 0 and 1) or to the nearest cube of its width (1 << level blocks, from level 2 on), so where the terrain
+ * is smooth (smooth_at) it is within a block, or that cube, of the voxels' (an eighth more where one is the
+ * sea's surface; off counts the others; *rough the points on
  * steeper ground, not compared); its canopy is its nearest grid point's, so at a wood's edge it may stand
  * FAR_CANOPY_HEIGHT over or under (*edge). Every top is a whole block (or the sea's surface). */
 static int count_off(const FarTerrainSettings *s, double cx, double cz, const FarPatch *leaves, int n, int *near,
@@ -129,7 +130,7 @@ static int count_off(const FarTerrainSettings *s, double cx, double cz, const Fa
             float surface = far_terrain_sample(gen, &palette, mx, mz, rgb, &water);
             float y = far_patch_height_at(&leaves[i], x, z);
             if (y != sea && y != floorf(y)) off++;   /* a whole block, or the sea's surface */
-            float d = fabsf(y - surface), cube = (float)(1 << leaves[i].level) + 0.125f + 1e-3f;
+            float d = fabsf(y - surface), cube = (float)(leaves[i].level < 2 ? 1 : 1 << leaves[i].level) + 0.125f + 1e-3f;
             if (d <= cube) continue;
             if (fabsf(d - 6.0f) <= cube) {   /* FAR_CANOPY_HEIGHT: a wood's edge */
                 (*edge)++;

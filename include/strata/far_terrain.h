@@ -8,8 +8,9 @@
  * the smallest level L with d < distance[L] * bias (defaults 100, 200, 400, 800 blocks; beyond: the coarsest
  * level). The generator is sampled only on a grid, 8 x 8 cells a patch (4 << level blocks apart), shared by
  * neighbouring patches and levels (the far worker's cache, far_terrain_lattice.c); a column is drawn as the
- * voxels draw a block (far_terrain_columns.c): a flat top at the grid's height mixed at its centre and rounded
- * up to its cube (1 << level blocks: at level 0 the voxels' own surface cell), a vertical side toward each
+ * voxels draw a block (far_terrain_columns.c): a flat top at the grid's height mixed at its centre, rounded to
+ * the top of its ground cell at levels 0 and 1 (next to the voxel chunks, as they stand it) and from level 2 on
+ * to the nearest multiple of its width (cubes as wide as the column), a vertical side toward each
  * lower neighbour, one colour a face (its nearest grid point's surface block, top or side, under the climate's
  * tint: FarPalette) shaded by the face's direction as the mesher shades; woodland's canopy (Generator.tree_cover,
  * mixed between the grid's points) a volume of leaves over its ground; water flat at the voxel sea's level,

@@ -1,21 +1,25 @@
 /* far_terrain.h — far terrain: a quadtree of patches of block columns beyond the voxel view distance (no GL).
  *
  * Purpose. Shows kilometres of terrain cheaply, in the voxel chunks' style (after Distant Horizons): square
- * patches of FAR_PATCH_QUADS x FAR_PATCH_QUADS columns (levels from FAR_COARSE_LEVEL on:
- * FAR_PATCH_QUADS_COARSE, so that a column, 8 to 64 blocks, is 10 to 30 pixels wide on screen at its
- * distance: triangles are what far terrain costs a software renderer) built from the generator's surface
- * height, surface block and tree rules, level 0 the finest (FAR_LEVEL0_SIZE blocks a side, columns of 2) and
- * each level twice the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its
- * nearest point) has the smallest level L with d < distance[L] * bias (defaults 100, 250, 600, 1500 blocks;
- * beyond: the coarsest level). A column is drawn as the voxels draw a block (far_terrain_columns.c): a flat top at
- * the voxels' surface height at its centre, a vertical side toward each lower neighbour, one colour a face
- * (its surface block's top or side under the climate's tint: FarPalette) shaded by the face's direction as
- * the mesher shades; woodland's canopy (Generator.tree_cover) a volume of leaves over its ground; water flat
- * at the voxel sea's level, darker as it deepens. Seams: a border column hangs its side (a skirt) down to the
- * neighbour patch's column there, whatever its level, and deeper. The renderer leaves out far pixels over
- * drawn voxel chunks, so the far surface is not sunk under them but for the land's `sink` (2 blocks in the
- * game: the chunks' half-resolution copies round their ground by a block); leaves wholly inside the voxel
- * view distance are not made.
+ * patches of FAR_PATCH_QUADS x FAR_PATCH_QUADS columns at every level, so that a column is 1, 2, 4, 8 and 16
+ * blocks wide at levels 0..4 (about 6 to 12 pixels at 720p in its level's distance band: distant mountains
+ * stand as stepped slopes, not towers), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level
+ * twice the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
+ * the smallest level L with d < distance[L] * bias (defaults 100, 200, 400, 800 blocks; beyond: the coarsest
+ * level). The generator is sampled only on a grid, 8 x 8 cells a patch (4 << level blocks apart), shared by
+ * neighbouring patches and levels (the far worker's cache, far_terrain_lattice.c); a column is drawn as the
+ * voxels draw a block (far_terrain_columns.c): a flat top at the grid's height mixed at its centre, rounded to
+ * the top of its ground cell at levels 0 and 1 (next to the voxel chunks, as they stand it) and from level 2 on
+ * to the nearest multiple of its width (cubes as wide as the column), a vertical side toward each
+ * lower neighbour, one colour a face (its nearest grid point's surface block, top or side, under the climate's
+ * tint: FarPalette) shaded by the face's direction as the mesher shades; woodland's canopy (Generator.tree_cover,
+ * mixed between the grid's points) a volume of leaves over its ground; water flat at the voxel sea's level,
+ * darker as it deepens. Triangles are what far terrain costs a software renderer: equal tops are merged, and
+ * the sides facing away from the camera are not drawn (far_patch_runs). Seams: a border column hangs its side (a
+ * skirt) down to the neighbour patch's column there, whatever its level, and deeper. The renderer leaves out
+ * far pixels over drawn voxel chunks, so the far surface is not sunk under them but for the land's `sink` (2
+ * blocks in the game: the chunks' half-resolution copies round their ground by a block); leaves wholly inside
+ * the voxel view distance are not made.
  *
  * Ownership and threads. far_terrain_create starts one worker thread (own mutex and condition variable,
  * independent of the voxel update worker, so it never delays voxel chunks) that builds patches; the main
@@ -34,10 +38,8 @@
 #include "strata/generator.h"
 
 #define FAR_LEVELS 5
-#define FAR_PATCH_QUADS 16          /* quads a side of a level-0 patch (far_terrain_patch_quads) */
-#define FAR_PATCH_QUADS_COARSE 8    /* levels FAR_COARSE_LEVEL and up */
-#define FAR_COARSE_LEVEL 1
-#define FAR_LEVEL0_SIZE 32           /* blocks a side of a level-0 patch (2 blocks a quad) */
+#define FAR_PATCH_QUADS 32          /* columns a side of a patch (far_terrain_patch_quads): level L's 1 << L blocks wide */
+#define FAR_LEVEL0_SIZE 32           /* blocks a side of a level-0 patch (1 block a column) */
 #define FAR_DEFAULT_DISTANCE 2048    /* blocks: a player sees about 2 km */
 
 typedef enum FarPriorityMode { FAR_PRIORITY_DISTANCE_BASED = 0, FAR_PRIORITY_DIRECTION_BASED } FarPriorityMode;
@@ -75,8 +77,11 @@ typedef struct FarVertex {
     uint8_t color[4];
 } FarVertex;
 
-#define FAR_PATCH_BLOCK_QUADS 4   /* columns a side of the squares far_patch_runs keeps or leaves out */
+#define FAR_PATCH_BLOCK_QUADS 8   /* columns a side of the squares far_patch_runs keeps or leaves out */
 #define FAR_PATCH_MAX_SQUARES ((FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS) * (FAR_PATCH_QUADS / FAR_PATCH_BLOCK_QUADS))
+/* A square's indices: its tops (and a sea square's floor), then its sides in four groups by the way they face:
+ * FAR_SIDES_POS_X, _POS_Z, _NEG_X, _NEG_Z (FarPatch.square_sides). */
+enum { FAR_SIDES_POS_X = 0, FAR_SIDES_POS_Z, FAR_SIDES_NEG_X, FAR_SIDES_NEG_Z };
 
 typedef struct FarPatch {
     int level, px, pz;                  /* patch (px, pz) of its level: origin (px, pz) * size */
@@ -90,6 +95,8 @@ typedef struct FarPatch {
                                          * FAR_PATCH_BLOCK_QUADS) columns a side, row by row (z, then x): the
                                          * square's tops and the sides its columns own (skirts on the border) */
     int square_first[FAR_PATCH_MAX_SQUARES + 1]; /* first index of each square; [blocks^2] = index_count */
+    int square_sides[FAR_PATCH_MAX_SQUARES][4];  /* first index of each of its side groups (FAR_SIDES_*); a
+                                                  * group ends where the next begins (the last: the square's end) */
     uint32_t square_water;              /* bit b: square b has a top of the sea (far_patch_runs keeps it) */
     float *tops;                        /* quads x quads: each column's top (z, then x) */
     uint64_t key;                       /* level, px, pz and the stitching: same key, same mesh */
@@ -106,7 +113,7 @@ void far_terrain_set_lod_bias(FarTerrainSettings *s, float bias);
 int far_terrain_level_for_distance(const FarTerrainSettings *s, float distance);
 /* Edge length of a patch of `level` in blocks. */
 int far_terrain_patch_size(int level);
-/* Quads a side of a land patch of `level`: FAR_PATCH_QUADS, FAR_PATCH_QUADS_COARSE from FAR_COARSE_LEVEL on. */
+/* Columns a side of a patch of `level`: FAR_PATCH_QUADS at every level (columns 1 << level blocks wide). */
 int far_terrain_patch_quads(int level);
 
 /* Surface sample at world (x, z): the top of a far column centred there before sinking (the ground cell's
@@ -123,9 +130,10 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
 void far_patch_free(FarPatch *patch);
 /* Whether voxel chunks are drawn over all of the square x0..x1 by z0..z1 (world blocks) now. */
 typedef bool (*FarCoveredFn)(void *user, double x0, double z0, double x1, double z1);
-#define FAR_PATCH_MAX_RUNS FAR_PATCH_MAX_SQUARES
+#define FAR_PATCH_MAX_RUNS (3 * FAR_PATCH_MAX_SQUARES)
 /* Index runs of a built patch to draw for a camera at (cam_x, cam_z) whose voxel chunks reach `voxel_cover`
- * blocks: its squares (FarPatch.blocks, each with its sides and skirts), but those wholly inside that disc
+ * blocks: its squares (FarPatch.blocks, each with its tops and those of its side groups, skirts included, that
+ * may face the camera: a group facing away is all back faces, and is left out), but those wholly inside that disc
  * that `covered` (NULL: all) says are under drawn chunks (chunks still loading leave no hole) and that have
  * no top of the sea (far.frag shades the sea under drawn chunks' water where their floor is missing); runs that
  * touch are joined. Writes at most FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */

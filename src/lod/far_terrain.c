@@ -7,18 +7,21 @@
  * most StreamingBudgetPerFrame of them into the main thread's cache, and switches the drawn set to the
  * wanted cut only once every leaf of it is in the cache: the previous cut stays drawn until then, so
  * patches never leave holes or overlap while they stream. Cached patches that neither cut uses and that
- * lie beyond UnloadRadius (or when the cache outgrows four times the cut) are freed. */
+ * lie beyond UnloadRadius (or when the cache outgrows four times the cut) are freed. The worker keeps the
+ * generator's samples in a FarLattice of its own (far_terrain_lattice.c): a patch next to, over or under one
+ * already built finds most of its samples made, which is what keeps the far terrain streaming in a flight. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "strata/far_terrain.h"
+#include "far_internal.h"
 #include "strata/log.h"
 #include "strata/thread_priority.h"
 
 #define FAR_MAX_LEAVES 4096
+#define FAR_LATTICE_LOG2 15   /* the worker's grid samples: 32768 (1.5 MB), about a 2 km cut's */
 #define FAR_SINK 2.0f   /* blocks the far land stands lower (never under the sea; the sea keeps its level): the
                           * voxel chunks' half-resolution copies round their ground a block up or down, and a
                           * far column over it showed its side as a brown line along the voxel chunks' edge
@@ -33,6 +36,7 @@ struct FarTerrain {
     FarTerrainSettings settings;
     const Generator *gen;
     FarPalette palette;
+    FarLattice *lattice;           /* the worker's: the grid samples its patches share */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -84,7 +88,8 @@ static void *far_worker(void *arg)
         ft->building_active = true;
         pthread_mutex_unlock(&ft->lock);
         FarPatch *p = malloc(sizeof *p);
-        if (p && far_patch_build(ft->gen, &ft->palette, leaf.level, leaf.px, leaf.pz, leaf.coarser, FAR_SINK, p) != ST_OK) {
+        if (p && far_patch_build_in(ft->lattice, ft->gen, &ft->palette, leaf.level, leaf.px, leaf.pz, leaf.coarser,
+                                    FAR_SINK, p) != ST_OK) {
             free(p);
             p = NULL;
         }
@@ -120,7 +125,8 @@ StResult far_terrain_create(const Generator *gen, const FarPalette *palette, con
     ft->wanted = malloc(FAR_MAX_LEAVES * sizeof *ft->wanted);
     ft->drawn = malloc(FAR_MAX_LEAVES * sizeof *ft->drawn);
     ft->scratch = malloc(FAR_MAX_LEAVES * sizeof *ft->scratch);
-    if (!ft->wanted || !ft->drawn || !ft->scratch) {
+    ft->lattice = far_lattice_create(FAR_LATTICE_LOG2);
+    if (!ft->wanted || !ft->drawn || !ft->scratch || !ft->lattice) {
         far_terrain_destroy(ft);
         return st_fail(ST_ERR_NOMEM, "far terrain: out of memory");
     }
@@ -132,6 +138,7 @@ StResult far_terrain_create(const Generator *gen, const FarPalette *palette, con
         free(ft->wanted);
         free(ft->drawn);
         free(ft->scratch);
+        far_lattice_destroy(ft->lattice);
         free(ft);
         return st_fail(ST_ERR_STATE, "far terrain: cannot start the patch worker");
     }
@@ -142,7 +149,7 @@ StResult far_terrain_create(const Generator *gen, const FarPalette *palette, con
 void far_terrain_destroy(FarTerrain *ft)
 {
     if (!ft) return;
-    if (ft->wanted && ft->drawn && ft->scratch) {
+    if (ft->wanted && ft->drawn && ft->scratch && ft->lattice) {
         pthread_mutex_lock(&ft->lock);
         ft->quit = true;
         pthread_cond_signal(&ft->wake);
@@ -165,6 +172,7 @@ void far_terrain_destroy(FarTerrain *ft)
     free(ft->wanted);
     free(ft->drawn);
     free(ft->scratch);
+    far_lattice_destroy(ft->lattice);
     free(ft);
 }
 

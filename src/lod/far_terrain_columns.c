@@ -1,20 +1,24 @@
 /* far_terrain_columns.c — one far patch's mesh: block columns in the voxel chunks' style.
  *
- * Design. A patch of level L is a grid of far_terrain_patch_quads(L) columns a side (2 blocks wide at level
- * 0, 8 at level 1, twice as wide each level up). A column has one height, that of the generator's surface
- * at its centre as the voxel chunks would stand it (the top of the ground cell; the voxel sea's surface, 14/16
- * of a cell over the sea level, for water; woodland's canopy FAR_CANOPY_HEIGHT blocks over its ground), and
- * one colour, its surface block's in the palette (the atlas tiles' means in the game) under the climate's
- * tint. It is drawn as the voxels draw a block: a flat top, and a vertical side wherever its neighbour is
- * lower, each face one flat colour shaded by its direction as the mesher shades faces (top 1, +-Z 0.9,
- * +-X 0.8); a side takes the block's side tile and, under its first block, the ground's (dirt under grass,
- * stone under snow), mixed by their shares of its height in one quad. Water is flat at the sea level and
- * shaded by its depth in bands, as the voxel sea shows its floor through the water (deep sea darker), so the
- * two seas meet in one colour.
+ * Design. A patch of level L is a grid of 32 x 32 columns (1 block wide at level 0, then 2, 4, 8 and 16: twice
+ * as wide each level up, as the distance bands double). The generator is not asked per column: the patch's 9 x 9
+ * points of its level's height grid (far_terrain_lattice.c, 4 << L blocks apart, shared with its neighbours and
+ * the levels above and below) are, and a column's height is their bilinear mix at its centre, rounded to the
+ * top of the ground cell (levels 0 and 1, next to the voxel chunks, as they stand it) or from level 2 on to the
+ * nearest multiple of its width (a stack of cubes as wide as the column), the voxel sea's surface (14/16 of
+ * a cell over the sea level) where the mix is under the sea, and woodland's canopy FAR_CANOPY_HEIGHT blocks
+ * over its ground where the grid's tree cover, mixed likewise, reaches FAR_CANOPY_COVER. Its colours are its
+ * nearest grid point's (its surface block, Generator.surface_block with the voxels' snow and sand rules, in the
+ * palette under the climate's tint), or the nearest corner's that agrees with it on sea and canopy (a coast, a
+ * wood's edge); the sea is shaded by the column's own depth. It is drawn as the voxels draw a block: a flat
+ * top, and a vertical side wherever its neighbour is lower, each face one flat colour shaded by its direction
+ * as the mesher shades faces (top 1, +-Z 0.9, +-X 0.8); a side takes the block's side tile and, under its first
+ * block, the ground's (dirt under grass, stone under snow), mixed by their shares of its height in one quad.
  * Triangles are what far terrain costs a software renderer: tops of equal height and colour are merged into
  * rectangles and sides of equal extent and colour into strips, both within the squares of
- * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square's run holds its tops and
- * the sides its columns own; a sea patch is a few quads). A border column hangs its side toward the patch
+ * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square holds its tops, then the
+ * sides its columns own in four groups by facing, +X, +Z, -X, -Z, so that far_patch_runs leaves out the groups
+ * that face away from the camera; a sea patch is a few quads). A border column hangs its side toward the patch
  * beyond down to that neighbour's column where that is lower (a coarser one's own, else the lowest of ours
  * and the finer level's there) and FAR_SKIRT_DEPTH deeper: the skirt that keeps cracks closed.
  * The far surface is not sunk under the voxel chunks: the renderer leaves out every far pixel over a drawn
@@ -26,8 +30,10 @@
 
 #include "far_internal.h"
 
-#define FAR_FLOOR_LEVELS 2      /* levels whose sea squares have a floor: those that reach under a chunk table of
-                                  * view distance 16 and less (its corners: 407 blocks); farther, never drawn */
+#define FAR_FLOOR_LEVELS 3      /* levels whose sea squares have a floor: those that reach under a chunk table of
+                                  * view distance 16 and less (its corners: 407 blocks; level 3 from 400); farther,
+                                  * never drawn */
+#define FAR_CUBE_LEVEL 2        /* levels from which a column's top is rounded to a cube of its width */
 #define FAR_SKIRT_DEPTH 0.25f   /* blocks a border's side reaches below the neighbour's column */
 #define FAR_MAX_COLUMNS 32                     /* columns a side, the most a level may have */
 #define FAR_RING (FAR_MAX_COLUMNS + 2)         /* with the neighbours' ring */
@@ -148,11 +154,15 @@ static bool far_same_side(const FarColumn *a, float a_bottom, const FarColumn *b
 
 /* The sides the columns of square (x0..x1, z0..z1) own: toward each lower neighbour, and on the patch's
  * border a skirt; runs of columns with equal sides are merged into strips. n: columns a side. */
-static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0, int z0, int x1, int z1, float w)
+static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0, int z0, int x1, int z1, float w,
+                           int group_first[4])
 {
     static const int dir[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    static const int order[4] = {0, 2, 1, 3};   /* FAR_SIDES_*: +X, +Z, -X, -Z (far_patch_runs' groups) */
     float skirt = FAR_SKIRT_DEPTH;
-    for (int d = 0; d < 4; d++) {
+    for (int g = 0; g < 4; g++) {
+        int d = order[g];
+        group_first[g] = m->ni;
         bool along_z = d < 2;   /* X faces run along z */
         int lines0 = along_z ? x0 : z0, lines1 = along_z ? x1 : z1, s0 = along_z ? z0 : x0, s1 = along_z ? z1 : x1;
         for (int line = lines0; line < lines1; line++) {
@@ -187,55 +197,121 @@ static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0
     }
 }
 
-/* Column of width w centred at world (x, z): height and colours. `full`: the colours too (the ring of
- * neighbours needs only the height). */
-static void far_column_at(const Generator *gen, const FarPalette *palette, double x, double z, bool full,
-                          FarColumn *c)
+/* The top of a land column of `level` over ground of height h. Levels 0 and 1 (the rings next to the voxel
+ * chunks): the top of the ground cell, as the voxels stand it, so flat land meets them flat. From level 2 on
+ * (200 blocks and farther), the nearest multiple of the column's width: a far column is a stack of cubes as
+ * wide as it, whose fewer steps merge into fewer faces (triangles are what far terrain costs). The sea keeps
+ * its surface. */
+static float far_level_top(int level, float h, float ocean)
 {
-    FarSurface s;
-    far_surface_at(gen, palette, x, z, full, &s);
-    c->top = s.top;
-    c->ground = s.ground;
-    c->water = s.water;
-    memcpy(c->rgb, s.rgb, 3);
-    memcpy(c->side, s.side, 3);
-    memcpy(c->under, s.under, 3);
+    if (level < FAR_CUBE_LEVEL || h < ocean + 0.5f) return far_surface_of(h, ocean);
+    float cube = (float)(1 << level);
+    return floorf((floorf(h) + 1.0f) / cube + 0.5f) * cube;
+}
+
+/* Blocks a column of `level` is wide: 1, 2, 4, 8, 16. */
+static double far_column_width(int level)
+{
+    return (double)far_terrain_patch_size(level) / far_terrain_patch_quads(level);
+}
+
+/* The ground top of the column of `level` whose centre is world (x, z): the grid's height there rounded as the
+ * voxels stand a block (no canopy; a border's neighbour). */
+static float far_ring_top(FarLattice *lat, const Generator *gen, int level, double x, double z, float ocean, bool *water)
+{
+    float h = far_lattice_height(lat, gen, level, x, z);
+    *water = h < ocean + 0.5f;
+    return far_level_top(level, h, ocean);
 }
 
 /* The neighbour beyond border k (+X, -X, +Z, -Z) of patch p, next to its column centred at (x, z): the
  * lowest top it may have there (its ground; a canopy stands higher). A coarser neighbour's column is known
- * (its level is p->coarser[k]): its own centre's; a neighbour of the same level or a finer one may have
- * narrower columns: the lowest of ours and the finer level's along the border. */
-static void far_ring_column(const Generator *gen, const FarPatch *p, int k, double x, double z, float w, FarColumn *c)
+ * (its level is p->coarser[k]): its own, from its own grid; a neighbour of the same level or a finer one may
+ * have narrower columns: the lowest of ours and the finer level's along the border. */
+static void far_ring_column(FarLattice *lat, const Generator *gen, const FarPatch *p, int k, double x, double z,
+                            double w, float ocean, FarColumn *c)
 {
-    FarSurface s;
+    bool water = false;
     if (p->coarser[k] > p->level) {
-        double cw = (double)far_terrain_patch_size(p->coarser[k]) / far_terrain_patch_quads(p->coarser[k]);
-        far_surface_at(gen, NULL, (floor(x / cw) + 0.5) * cw, (floor(z / cw) + 0.5) * cw, false, &s);
-        c->top = s.top;
-        c->water = s.water;
+        double cw = far_column_width(p->coarser[k]);
+        c->top = far_ring_top(lat, gen, p->coarser[k], (floor(x / cw) + 0.5) * cw, (floor(z / cw) + 0.5) * cw, ocean,
+                              &water);
+        c->water = water;
         return;
     }
-    far_surface_at(gen, NULL, x, z, false, &s);
-    c->top = s.top;
-    c->water = s.water;
+    c->top = far_ring_top(lat, gen, p->level, x, z, ocean, &water);
+    c->water = water;
     if (p->level == 0) return;
     /* the finer level's columns along this one's border, just outside it */
-    double fw = (double)far_terrain_patch_size(p->level - 1) / far_terrain_patch_quads(p->level - 1);
+    double fw = far_column_width(p->level - 1);
     int count = (int)lrint(w / fw);
     bool along_z = k < 2;   /* an X border runs along z */
     double out = (k == 0 || k == 2 ? -1.0 : 1.0) * (w - fw) * 0.5;   /* from the ring's centre towards the border */
     for (int f = 0; f < count; f++) {
         double along = (f + 0.5) * fw - w * 0.5;
         double fx = along_z ? x + out : x + along, fz = along_z ? z + along : z + out;
-        far_surface_at(gen, NULL, fx, fz, false, &s);
-        c->top = fminf(c->top, s.top);
-        c->water |= s.water;
+        c->top = fminf(c->top, far_ring_top(lat, gen, p->level - 1, fx, fz, ocean, &water));
+        c->water |= water;
     }
 }
 
-StResult far_patch_build(const Generator *gen, const FarPalette *palette, int level, int px, int pz,
-                         const uint8_t coarser[4], float sink, FarPatch *out)
+#define FAR_GRID_CELLS 8                      /* grid cells a side of a patch (its 32 columns: 4 a cell) */
+#define FAR_GRID (FAR_GRID_CELLS + 1)         /* grid points a side */
+
+/* Column (i, j) of a patch of `level` at origin (ox, oz), its columns w wide: the grid's height at its centre
+ * rounded up to its cube (far_level_top), sea where that height is under the sea level, canopy where the
+ * grid's tree cover mixed there reaches FAR_CANOPY_COVER (so woods' edges follow the columns, not the grid),
+ * and the colours of the nearest of the cell's corners that agrees on sea and canopy (the sea's shade by the
+ * column's own depth); if none does, the generator's own colours at the column's centre. */
+static void far_inner_column(const Generator *gen, const FarPalette *palette, const FarSurface (*grid)[FAR_GRID],
+                             int level, double ox, double oz, long gx0, long gz0, double w, int i, int j, float ocean,
+                             FarColumn *c)
+{
+    double x = ox + (i + 0.5) * w, z = oz + (j + 0.5) * w;
+    float tx, tz;
+    long gx = far_lattice_cell(level, x, &tx) - gx0, gz = far_lattice_cell(level, z, &tz) - gz0;
+    const FarSurface *s00 = &grid[gz][gx], *s10 = &grid[gz][gx + 1], *s01 = &grid[gz + 1][gx], *s11 = &grid[gz + 1][gx + 1];
+    float h = far_lattice_mix(s00->height, s10->height, s01->height, s11->height, tx, tz);
+    bool water = h < ocean + 0.5f;
+    bool canopy = !water && far_lattice_mix(s00->cover, s10->cover, s01->cover, s11->cover, tx, tz) >= FAR_CANOPY_COVER;
+    /* the corners nearest first */
+    const FarSurface *order[4];
+    bool east = tx >= 0.5f, south = tz >= 0.5f;
+    const FarSurface *corner[2][2] = {{s00, s10}, {s01, s11}};
+    order[0] = corner[south][east];
+    bool x_nearer = fabsf(tx - 0.5f) >= fabsf(tz - 0.5f);   /* the nearer edge: its other corner next */
+    order[1] = x_nearer ? corner[!south][east] : corner[south][!east];
+    order[2] = x_nearer ? corner[south][!east] : corner[!south][east];
+    order[3] = corner[!south][!east];
+    const FarSurface *s = NULL;
+    for (int k = 0; k < 4 && !s; k++)
+        if (order[k]->water == water && order[k]->canopy == canopy) s = order[k];
+    FarSurface own;
+    if (!s) {
+        far_surface_at(gen, palette, x, z, true, &own);
+        s = &own;
+        canopy = !water && own.canopy;
+    }
+    c->top = far_level_top(level, h, ocean);
+    c->ground = c->top - 1.0f;
+    c->water = water;
+    memcpy(c->rgb, s->rgb, 3);
+    memcpy(c->side, s->side, 3);
+    memcpy(c->under, s->under, 3);
+    if (water && s->water) {
+        float shade = far_water_shade(ocean - h);
+        for (int k = 0; k < 3; k++) {
+            float v = s->base[k] * shade;
+            c->rgb[k] = (uint8_t)(v > 255.0f ? 255.0f : v);
+        }
+    } else if (canopy) {
+        c->ground = c->top;
+        c->top += FAR_CANOPY_HEIGHT;
+    }
+}
+
+StResult far_patch_build_in(FarLattice *lattice, const Generator *gen, const FarPalette *palette, int level, int px,
+                            int pz, const uint8_t coarser[4], float sink, FarPatch *out)
 {
     memset(out, 0, sizeof *out);
     out->level = level;
@@ -245,28 +321,43 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
     int n = far_terrain_patch_quads(level);
     if (n > FAR_MAX_COLUMNS) n = FAR_MAX_COLUMNS;
     double size = far_terrain_patch_size(level);
-    float w = (float)(size / n);
+    double w = size / n;
     out->origin_x = (double)px * size;
     out->origin_z = (double)pz * size;
     out->quads = n;
     float ocean = (float)gen->ocean_level(gen);
+    FarLattice *own = NULL;
+    if (!lattice && !(lattice = own = far_lattice_create(10))) {
+        return st_fail(ST_ERR_NOMEM, "far terrain: out of memory for a patch's samples");
+    }
+    /* the grid points of the patch (8 x 8 cells of its level's spacing), colours and all */
+    static _Thread_local FarSurface grid[FAR_GRID][FAR_GRID];
+    long step = 1L << level, gx0 = (long)px * FAR_GRID_CELLS, gz0 = (long)pz * FAR_GRID_CELLS;
+    for (int j = 0; j < FAR_GRID; j++)
+        for (int i = 0; i < FAR_GRID; i++)
+            far_lattice_sample(lattice, gen, palette, (gx0 + i) * step, (gz0 + j) * step, true, &grid[j][i]);
     static _Thread_local FarColumn col[FAR_RING][FAR_RING];   /* [j + 1][i + 1]: z, x; 11 kB: not on the stack */
     for (int j = -1; j <= n; j++)
         for (int i = -1; i <= n; i++) {
             bool inside = i >= 0 && i < n && j >= 0 && j < n;
             if (!inside && (i < 0 || i >= n) && (j < 0 || j >= n)) continue;   /* the ring's corners: unused */
             FarColumn *c = &col[j + 1][i + 1];
-            double x = out->origin_x + (i + 0.5) * w, z = out->origin_z + (j + 0.5) * w;
-            if (inside) far_column_at(gen, palette, x, z, true, c);
-            else far_ring_column(gen, out, i < 0 ? 1 : i >= n ? 0 : j < 0 ? 3 : 2, x, z, w, c);
+            if (inside) {
+                far_inner_column(gen, palette, (const FarSurface (*)[FAR_GRID])grid, level, out->origin_x,
+                                 out->origin_z, gx0, gz0, w, i, j, ocean, c);
+            } else {
+                double x = out->origin_x + (i + 0.5) * w, z = out->origin_z + (j + 0.5) * w;
+                far_ring_column(lattice, gen, out, i < 0 ? 1 : i >= n ? 0 : j < 0 ? 3 : 2, x, z, w, ocean, c);
+            }
             if (!c->water) {   /* land only (the sea keeps the voxel sea's level), and never under the sea */
                 float top = fmaxf(c->top - sink, ocean + 1.0f);
                 c->ground -= c->top - top;
                 c->top = top;
             }
         }
+    far_lattice_destroy(own);
     out->tops = malloc((size_t)n * (size_t)n * sizeof *out->tops);
-    int bq = n < FAR_PATCH_BLOCK_QUADS ? n : n > FAR_PATCH_QUADS ? n * FAR_PATCH_BLOCK_QUADS / FAR_PATCH_QUADS : FAR_PATCH_BLOCK_QUADS;
+    int bq = n < FAR_PATCH_BLOCK_QUADS ? n : FAR_PATCH_BLOCK_QUADS;
     out->blocks = n / bq;
     /* at most: every top its own quad, every column four sides */
     FarMesh m = {.cap_v = n * n * 4 * 5 + 64, .cap_i = n * n * 6 * 5 + 96, .min_y = 1e9f, .max_y = -1e9f};
@@ -280,6 +371,7 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
     }
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) out->tops[j * n + i] = col[j + 1][i + 1].top;
+    float fw = (float)w;
     for (int bz = 0; bz < out->blocks; bz++)
         for (int bx = 0; bx < out->blocks; bx++) {
             out->square_first[bz * out->blocks + bx] = m.ni;
@@ -287,10 +379,10 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
             for (int j = z0; j < z0 + bq; j++)
                 for (int i = x0; i < x0 + bq; i++)
                     if (col[j + 1][i + 1].water) out->square_water |= 1u << (bz * out->blocks + bx);
-            far_mesh_tops(&m, col, x0, z0, x0 + bq, z0 + bq, w);
-            far_mesh_sides(&m, col, n, x0, z0, x0 + bq, z0 + bq, w);
+            far_mesh_tops(&m, col, x0, z0, x0 + bq, z0 + bq, fw);
             if (level <= FAR_FLOOR_LEVELS && (out->square_water >> (bz * out->blocks + bx) & 1u))
-                far_mesh_floor(&m, x0 * w, z0 * w, (x0 + bq) * w, (z0 + bq) * w);
+                far_mesh_floor(&m, x0 * fw, z0 * fw, (x0 + bq) * fw, (z0 + bq) * fw);
+            far_mesh_sides(&m, col, n, x0, z0, x0 + bq, z0 + bq, fw, out->square_sides[bz * out->blocks + bx]);
         }
     out->square_first[out->blocks * out->blocks] = m.ni;
     if (m.failed) {   /* cannot happen with the capacity above; kept as a guard */
@@ -307,4 +399,10 @@ StResult far_patch_build(const Generator *gen, const FarPalette *palette, int le
     out->max_y = m.max_y;
     out->key = far_patch_key(level, px, pz, coarser);
     return ST_OK;
+}
+
+StResult far_patch_build(const Generator *gen, const FarPalette *palette, int level, int px, int pz,
+                         const uint8_t coarser[4], float sink, FarPatch *out)
+{
+    return far_patch_build_in(NULL, gen, palette, level, px, pz, coarser, sink, out);
 }

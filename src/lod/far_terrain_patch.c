@@ -22,7 +22,7 @@
 void far_terrain_settings_default(FarTerrainSettings *s)
 {
     memset(s, 0, sizeof *s);
-    static const float d[FAR_LEVELS - 1] = {100, 250, 600, 1500};
+    static const float d[FAR_LEVELS - 1] = {100, 200, 400, 800};   /* columns 1, 2, 4, 8, 16 blocks: each 6 to 12 pixels wide at 720p */
     memcpy(s->lod_distance, d, sizeof d);
     s->lod_bias = 1.0f;
     s->far_distance = FAR_DEFAULT_DISTANCE;
@@ -57,7 +57,8 @@ int far_terrain_patch_size(int level)
 
 int far_terrain_patch_quads(int level)
 {
-    return level >= FAR_COARSE_LEVEL ? FAR_PATCH_QUADS_COARSE : FAR_PATCH_QUADS;
+    (void)level;   /* every level has the same grid of columns: they double in width with the patch */
+    return FAR_PATCH_QUADS;
 }
 
 /* ---- samples ---- */
@@ -65,13 +66,6 @@ int far_terrain_patch_quads(int level)
 static void far_mul(uint8_t rgb[3], const uint8_t a[3], const uint8_t b[3])
 {
     for (int i = 0; i < 3; i++) rgb[i] = (uint8_t)((a[i] * (b[i] + 1)) >> 8);
-}
-
-/* The far mesh's height over ground of height h: the voxel water surface (14/16 of the cell at the sea
- * level) where h is under the sea, else the top of the surface cell. */
-static inline float far_surface_of(float h, float ocean)
-{
-    return h < ocean + 0.5f ? ocean + 0.875f : floorf(h) + 1.0f;
 }
 
 void far_palette_init(FarPalette *palette, const BlockRegistry *blocks)
@@ -113,7 +107,7 @@ static int far_under_block(int block)
 
 /* Shade of the voxel sea over a floor `depth` blocks down, in bands (so that open sea merges into few quads):
  * the voxel sea shows its sand floor through the water near the shore and grows darker as it deepens. */
-static float far_water_shade(float depth)
+float far_water_shade(float depth)
 {
     return depth < 2.0f ? 0.95f : depth < 5.0f ? 0.88f : depth < 10.0f ? 0.8f : 0.72f;
 }
@@ -123,9 +117,12 @@ void far_surface_at(const Generator *gen, const FarPalette *palette, double x, d
     float fx = (float)x, fz = (float)z;
     float h = gen->calculate_height(gen, fx, fz);
     float ocean = (float)gen->ocean_level(gen);
+    s->height = h;
     s->water = h < ocean + 0.5f;
     s->top = far_surface_of(h, ocean);
     s->ground = s->top - 1.0f;
+    s->canopy = false;
+    s->cover = 0.0f;
     if (!full) return;
     int t = gen->calculate_temperature(gen, fx, fz), hu = gen->calculate_humidity(gen, fx, fz);
     int block = gen->surface_block ? gen->surface_block(gen, fx, fz, h, t, hu) : s->water ? BLOCK_WATER : BLOCK_GRASS;
@@ -134,7 +131,8 @@ void far_surface_at(const Generator *gen, const FarPalette *palette, double x, d
     if (gen->tree_cover && (leaves || block == BLOCK_GRASS)) {
         /* the scatter's tree rules decide where the canopy stands (surface_block's woodland guess aside) */
         int kind = BLOCK_OAK_LEAVES;
-        block = gen->tree_cover(gen, fx, fz, &kind) >= FAR_CANOPY_COVER ? kind : BLOCK_GRASS;
+        s->cover = gen->tree_cover(gen, fx, fz, &kind);
+        block = s->cover >= FAR_CANOPY_COVER ? kind : BLOCK_GRASS;
         leaves = block != BLOCK_GRASS;
     }
     far_block_color(palette, block, BLOCK_FACE_POS_Y, t, hu, s->rgb);
@@ -149,7 +147,10 @@ void far_surface_at(const Generator *gen, const FarPalette *palette, double x, d
         far_block_color(palette, BLOCK_DIRT, BLOCK_FACE_POS_X, t, hu, s->under);
         s->ground = s->top;
         s->top += FAR_CANOPY_HEIGHT;
-    } else if (block == BLOCK_WATER) {
+        s->canopy = true;
+    }
+    memcpy(s->base, s->rgb, 3);
+    if (!leaves && block == BLOCK_WATER) {
         float shade = far_water_shade(ocean - h);
         for (int i = 0; i < 3; i++) {
             float c = s->rgb[i] * shade;
@@ -275,6 +276,22 @@ int far_patch_runs(const FarPatch *p, double cam_x, double cam_z, double voxel_c
                                 NULL);
 }
 
+/* Appends square b's tops and the side groups that may face a camera at (cam_x, cam_z): a +X side at x = e is
+ * a front face only for a camera at x > e, and the square's +X sides lie beyond its west edge x0. */
+static int far_square_runs(const FarPatch *p, int b, double x0, double z0, double x1, double z1, double cam_x,
+                           double cam_z, int *first, int *count, int n)
+{
+    const int *sides = p->square_sides[b];
+    int end = p->square_first[b + 1];
+    n = mesh_runs_append(first, count, n, p->square_first[b], sides[FAR_SIDES_POS_X] - p->square_first[b]);
+    bool facing[4] = {cam_x > x0, cam_z > z0, cam_x < x1, cam_z < z1};   /* FAR_SIDES_* */
+    for (int g = 0; g < 4; g++) {
+        int start = sides[g], stop = g < 3 ? sides[g + 1] : end;
+        if (facing[g] && stop > start) n = mesh_runs_append(first, count, n, start, stop - start);
+    }
+    return n;
+}
+
 int far_patch_runs_split(const FarPatch *p, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                          void *user, FarCoveredFn touches, void *touches_user, int *first, int *count,
                          int *touched_first, int *touched_count, int *touched_runs)
@@ -282,7 +299,7 @@ int far_patch_runs_split(const FarPatch *p, double cam_x, double cam_z, double v
     int blocks = p->blocks > 0 ? p->blocks : 1, n = 0, t = 0;
     double bsize = (double)far_terrain_patch_size(p->level) / blocks;
     for (int b = 0; b < blocks * blocks; b++) {
-        int start = p->square_first[b], length = p->square_first[b + 1] - start;
+        int length = p->square_first[b + 1] - p->square_first[b];
         if (length <= 0) continue;
         double x0 = p->origin_x + (b % blocks) * bsize, z0 = p->origin_z + (b / blocks) * bsize;
         double x1 = x0 + bsize, z1 = z0 + bsize;
@@ -291,9 +308,9 @@ int far_patch_runs_split(const FarPatch *p, double cam_x, double cam_z, double v
             (!covered || covered(user, x0, z0, x1, z1)))
             continue;   /* wholly under drawn voxel chunks */
         if (touches && touches(touches_user, x0, z0, x1, z1))
-            t = mesh_runs_append(touched_first, touched_count, t, start, length);
+            t = far_square_runs(p, b, x0, z0, x1, z1, cam_x, cam_z, touched_first, touched_count, t);
         else
-            n = mesh_runs_append(first, count, n, start, length);
+            n = far_square_runs(p, b, x0, z0, x1, z1, cam_x, cam_z, first, count, n);
     }
     if (touched_runs) *touched_runs = t;
     return n;

@@ -200,6 +200,9 @@ void renderer_draw_loading(Renderer *renderer, const RenderCamera *camera, const
 void renderer_end_fades(Renderer *renderer);
 /* true when the chunk's latest mesh has been uploaded (or it has none queued). */
 bool renderer_chunk_uploaded(const Renderer *renderer, int coord_x, int coord_z);
+/* true when the chunk has a mesh to draw: one was uploaded (empty or not), though a newer one may be queued
+ * or the chunk be meshed again (an edit, copies it now wants). */
+bool renderer_chunk_drawable(const Renderer *renderer, int coord_x, int coord_z);
 /* The distance (blocks, horizontal, camera to chunk centre) from which chunks are drawn from their far copy:
  * RENDER_LOD_FROM, or STRATA_LOD_FROM's; 0 never. What the game tells the update worker (UpdateLocation). */
 float renderer_lod_from(const Renderer *renderer);

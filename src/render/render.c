@@ -264,6 +264,12 @@ bool renderer_chunk_uploaded(const Renderer *renderer, int coord_x, int coord_z)
     return !c || !c->pending;
 }
 
+bool renderer_chunk_drawable(const Renderer *renderer, int coord_x, int coord_z)
+{
+    const RenderChunk *c = chunk_buffers_find((ChunkBufferTable *)&renderer->chunks, coord_x, coord_z);
+    return c && (c->has_geometry || !c->pending);
+}
+
 void renderer_get_stats(const Renderer *renderer, RenderStats *stats)
 {
     *stats = renderer->stats;

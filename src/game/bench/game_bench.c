@@ -10,7 +10,8 @@
  * (CLOCK_THREAD_CPUTIME_ID) and the whole process's (all threads: llvmpipe rasterizes on its own threads),
  * triangles and draw calls (RenderStats), the worker's backlog (chunks of the
  * view square not Valid with their mesh uploaded) and holes (chunks within APP_BENCH_HOLE_RANGE blocks in
- * the horizontal view wedge that are not drawable yet). The report: percentiles, maxima and counts, as
+ * the horizontal view wedge with no mesh to draw yet: a chunk meshed again, for an edit or for the copies it
+ * now wants, draws its last mesh meanwhile). The report: percentiles, maxima and counts, as
  * JSON (--json) and a summary on stdout. */
 #include "bench/game_bench.h"
 
@@ -133,8 +134,8 @@ void game_bench_before_frame(GameBench *b, const BenchScene *scene, double real_
 }
 
 /* Chunks whose footprint comes within APP_BENCH_HOLE_RANGE blocks of the eye inside the horizontal view
- * wedge (half angle from the vertical field of view and the aspect, plus a chunk's margin), that are not
- * Valid with their mesh uploaded. */
+ * wedge (half angle from the vertical field of view and the aspect, plus a chunk's margin), that have no mesh
+ * to draw (renderer_chunk_drawable). */
 static int bench_count_holes(const BenchScene *scene)
 {
     double eye[3];
@@ -160,8 +161,7 @@ static int bench_count_holes(const BenchScene *scene)
                 in_view = len < 1e-6 || (dx * fx + dz * fz) / len >= cos_half;
             }
             if (!in_view) continue;
-            const TerrainChunk *c = terrain_get_chunk(scene->world->terrain, cx, cz);
-            if (!c || c->state != CHUNK_STATE_VALID || !renderer_chunk_uploaded(v->renderer, cx, cz)) holes++;
+            if (!renderer_chunk_drawable(v->renderer, cx, cz)) holes++;   /* a chunk meshed again draws its last mesh */
         }
     return holes;
 }

@@ -2,17 +2,20 @@
  * around spawn at view distance 8, seeds 1 and 2, once the world is ready and the idle worker has packed
  * it), sections by kind, rss_mb_vd16 / rss_mb_vd32 (a child strata-bench that loads only that world, so
  * the figure is not the earlier benches' heap) and rss_mb_game_vd8 (the real game beside strata-bench,
- * SDL's offscreen driver, sampled from /proc/PID/status after its script's wait_ready).
+ * SDL's offscreen driver, its VmRSS from /proc/PID/status 5 s after its log says it is ready).
  *
  * Design. A world is loaded as strata-bench's world_ready does (threaded updater, one location, meshes
  * dropped). "Packed" is waited for as chunk_scratch_in_use() reaching 0: the idle worker packs every hot
- * chunk. The game runs with a script that waits until the world is ready, then idles a few seconds while
- * the parent samples VmRSS; the last sample before the game quits is the figure. */
+ * chunk. The game runs with a script that waits until the world is ready, then idles; the parent reads the
+ * game's log and samples VmRSS 5 s after the "launch to ready" line, then stops the game (an earlier version
+ * kept the last sample before the game quit, which could fall in its teardown, after the geometry was freed). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_memory.h"
 #include "bench_world.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +99,9 @@ static double memory_probe_child(const char *self, int vd, const char *asset_dir
     return mb;
 }
 
-/* The game at view distance 8 (seed 1, no save), window on SDL's offscreen driver. */
+/* The game at view distance 8 (seed 1, no save), window on SDL's offscreen driver: its VmRSS 5 s after the
+ * log's "launch to ready" line (read from its stderr through a pipe), then the game is stopped. The figure
+ * is never a sample of the game's teardown. */
 static double memory_game_rss(const char *self_dir, const char *asset_dir)
 {
     char game[1100], script[] = "/tmp/strata-bench-rss-XXXXXX";
@@ -104,39 +109,64 @@ static double memory_game_rss(const char *self_dir, const char *asset_dir)
     if (access(game, X_OK) != 0) return -1;
     int fd = mkstemp(script);
     if (fd < 0) return -1;
-    const char *text = "wait_ready\nwait 240\nquit\n";
+    const char *text = "wait_ready\nwait 1000000\nquit\n";   /* stopped by the parent long before */
     if (write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
         close(fd);
         unlink(script);
         return -1;
     }
     close(fd);
+    int out[2];
+    if (pipe(out) != 0) {
+        unlink(script);
+        return -1;
+    }
     pid_t pid = fork();
     if (pid == 0) {
         setenv("SDL_VIDEODRIVER", "offscreen", 1);
         setenv("SDL_AUDIODRIVER", "dummy", 1);
-        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+        close(out[0]);
+        if (!freopen("/dev/null", "w", stdout) || dup2(out[1], STDERR_FILENO) < 0) _exit(127);
         execl(game, game, "--seed", "1", "--view-distance", "8", "--no-save", "--assets", asset_dir, "--width",
               "1280", "--height", "720", "--script", script, (char *)NULL);
         _exit(127);
     }
-    double last = -1;
-    int status = 0;
+    close(out[1]);
+    fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+    const char *marker = "launch to ready";
+    char tail[256] = "";   /* the last bytes read, so a marker split across reads is still found */
+    double mb = -1;
+    int ready_at = -1, status = 0;
+    bool exited = false;
     for (int t = 0; t < 6000; t++) { /* 10 minutes at most */
-        pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid) break;
-        double mb = bench_memory_rss_mb((int)pid);
-        if (mb > 0) last = mb;
-        sleep_ms(100);
-        if (t == 5999) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            last = -1;
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(out[0], buf, sizeof buf - 1)) > 0) {
+            buf[n] = '\0';
+            size_t keep = strlen(tail);
+            char joined[sizeof tail + sizeof buf];
+            snprintf(joined, sizeof joined, "%s%s", tail, buf);
+            if (ready_at < 0 && strstr(joined, marker)) ready_at = t;
+            size_t len = keep + (size_t)n, from = len > sizeof tail - 1 ? len - (sizeof tail - 1) : 0;
+            snprintf(tail, sizeof tail, "%s", joined + from);
         }
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            exited = true;
+            break;
+        }
+        if (ready_at >= 0 && t - ready_at >= 50) {   /* 5 s after ready */
+            mb = bench_memory_rss_mb((int)pid);
+            break;
+        }
+        sleep_ms(100);
     }
+    if (!exited) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    close(out[0]);
     unlink(script);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
-    return last;
+    return mb;
 }
 
 StResult bench_memory_run(const char *asset_dir, const BlockRegistry *blocks, BenchMemory *out)

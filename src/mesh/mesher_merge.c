@@ -84,6 +84,29 @@ static inline uint32_t merge_color(const TerrainVertex *v)
     return c;
 }
 
+/* A record's sort key and place: facing and alpha, the plane, the tile, the corners' tile signature, the
+ * colour's plane (gradients along s and t, and its value at s = t = 0), the min corner and the quad. */
+static inline void merge_rec_set(MesherMergeRec *rec, uint32_t facing_alpha, float plane, uint32_t tile, uint32_t sig,
+                                 const int32_t grad_s[3], const int32_t grad_t[3], const int32_t base[3], int s0,
+                                 int t0, int q)
+{
+    uint32_t plane_bits;
+    memcpy(&plane_bits, &plane, 4);
+    rec->key[0] = facing_alpha;
+    rec->key[1] = plane_bits;
+    rec->key[2] = tile;
+    rec->key[3] = sig;
+    rec->key[4] = 0;
+    rec->key[5] = 0;
+    for (int ch = 0; ch < 3; ch++) {
+        rec->key[4] |= (uint32_t)(grad_s[ch] + 512) << (10 * ch);
+        rec->key[5] |= (uint32_t)(grad_t[ch] + 512) << (10 * ch);
+        rec->key[6 + ch] = (uint32_t)base[ch];
+    }
+    rec->s = (int16_t)s0;
+    rec->t = (int16_t)t0;
+    rec->quad = q;
+}
 /* Fills `rec` for quad q if it is a full face that can merge; false otherwise. */
 static bool merge_classify(const TerrainVertex *v, int q, MesherMergeRec *rec)
 {
@@ -149,24 +172,10 @@ static bool merge_classify(const TerrainVertex *v, int q, MesherMergeRec *rec)
      * corners 0, 1, 2 as the cross product (v1 - v0) x (v2 - v0): unit steps, so exact */
     float n_axis = (sv[1] - sv[0]) * (tv[2] - tv[0]) - (tv[1] - tv[0]) * (sv[2] - sv[0]);
     int facing = axis * 2 + (n_axis > 0.0f);
-    uint32_t plane_bits;
-    memcpy(&plane_bits, &plane, 4);
     uint32_t sig = 0;
     for (int c = 0; c < 4; c++) sig |= (uint32_t)((lu[c] >> 4) | (lv[c] >> 4) << 1) << (2 * c);
-    rec->key[0] = (uint32_t)facing | (col[0] >> 24) << 8;
-    rec->key[1] = plane_bits;
-    rec->key[2] = (uint32_t)tile_u | (uint32_t)tile_v << 16;
-    rec->key[3] = sig;
-    rec->key[4] = 0;
-    rec->key[5] = 0;
-    for (int ch = 0; ch < 3; ch++) {
-        rec->key[4] |= (uint32_t)(grad_s[ch] + 512) << (10 * ch);
-        rec->key[5] |= (uint32_t)(grad_t[ch] + 512) << (10 * ch);
-        rec->key[6 + ch] = (uint32_t)base[ch];
-    }
-    rec->s = (int16_t)s0;
-    rec->t = (int16_t)t0;
-    rec->quad = q;
+    merge_rec_set(rec, (uint32_t)facing | (col[0] >> 24) << 8, plane, (uint32_t)tile_u | (uint32_t)tile_v << 16, sig,
+                  grad_s, grad_t, base, s0, t0, q);
     return true;
 }
 
@@ -546,22 +555,8 @@ void mesher_merge_note_face(MesherContext *ctx, const VertexList *list, int face
         grad_t[ch] = c01 - c00;
         base[ch] = c00 - grad_s[ch] * s0 - grad_t[ch] * t0;
     }
-    uint32_t plane_bits;
-    memcpy(&plane_bits, &plane, 4);
-    rec->key[0] = fs->facing | (col[0] >> 24) << 8;
-    rec->key[1] = plane_bits;
-    rec->key[2] = (uint32_t)(tile & 15) | (uint32_t)(tile >> 4) << 16;
-    rec->key[3] = fs->sig;
-    rec->key[4] = 0;
-    rec->key[5] = 0;
-    for (int ch = 0; ch < 3; ch++) {
-        rec->key[4] |= (uint32_t)(grad_s[ch] + 512) << (10 * ch);
-        rec->key[5] |= (uint32_t)(grad_t[ch] + 512) << (10 * ch);
-        rec->key[6 + ch] = (uint32_t)base[ch];
-    }
-    rec->s = (int16_t)s0;
-    rec->t = (int16_t)t0;
-    rec->quad = q;
+    merge_rec_set(rec, fs->facing | (col[0] >> 24) << 8, plane, (uint32_t)(tile & 15) | (uint32_t)(tile >> 4) << 16,
+                  fs->sig, grad_s, grad_t, base, s0, t0, q);
     memcpy(rec->corner, fs->corner, 4);
 }
 

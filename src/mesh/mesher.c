@@ -597,7 +597,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
                 : terrain_get_chunk(terrain, chunk->coord_x + dx, chunk->coord_z + dz);
             ctx->neighbours[n] = k && k != chunk ? chunk_cell_view_const(k) : own;
             ctx->neighbour_missing[n] = !k;
-            ctx->emitter_slices[n] = k ? k->worker_emitter_slices : 0;
+            ctx->warm_emitter_slices[n] = k ? k->worker_warm_emitter_slices : 0;
         }
     mesher_blocklight_begin_pass(ctx);
     uint64_t seed = mesher_pass_seed(ctx, chunk);

@@ -100,7 +100,7 @@ struct MesherContext {
     bool failed;                           /* a vertex list could not grow */
 
     /* block light (mesher_blocklight.c) */
-    uint64_t emitter_slices[9];            /* the 3x3 chunks' worker_emitter_slices (0 for a missing one) */
+    uint64_t warm_emitter_slices[9];       /* the 3x3 chunks' worker_warm_emitter_slices (0 for a missing one) */
     bool block_light_active;               /* slab_block_light holds the slice's block light */
     uint8_t slab_block_light[SLAB_CELLS];  /* block light alone, slab-indexed */
     uint8_t *bl_grid;                      /* scratch: the 48^3 flood grid */
@@ -198,7 +198,7 @@ static inline void mesher_light_face_corners(const MesherContext *ctx, int cell,
     }
 }
 
-/* mesher_blocklight.c: whether an emitter's light can reach slice `slice` (the 3x3 chunks' summaries) */
+/* mesher_blocklight.c: whether a warm emitter's light can reach slice `slice` (the 3x3 chunks' summaries) */
 bool mesher_blocklight_near(const MesherContext *ctx, int slice);
 /* Forgets the last pass's quadrant scans (the cells may have changed since). */
 void mesher_blocklight_begin_pass(MesherContext *ctx);

@@ -259,11 +259,13 @@ static inline int mesher_face_axis(int face)
 }
 void mesher_merge_free(MesherContext *ctx);
 
-/* visibility_graph.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks. */
-uint16_t mesher_visibility_slice(const MesherSlab *slab);
-/* The chunk's occluder boxes (visibility.h) from its own cells. */
+/* visibility_graph.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks, which
+ * it leaves in `opaque` (bit y of column x + 16 z: ChunkGeometry.slice_opaque_rows). */
+uint16_t mesher_visibility_slice(const MesherSlab *slab, uint16_t opaque[CHUNK_SHAFTS]);
+/* The chunk's occluder boxes (visibility.h): from the slices' opaque rows where the geometry holds all 16
+ * (slice_opaque_known), else from its own cells. */
 void mesher_visibility_occluders(const MesherContext *ctx, const TerrainChunk *chunk, CellViewConst cells,
-                                 VisibilityChunk *out);
+                                 const ChunkGeometry *g, VisibilityChunk *out);
 
 /* mesher.c: vertex output */
 /* Grows a list to hold `extra` more vertices; on failure sets ctx->failed and returns false. */

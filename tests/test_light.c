@@ -265,6 +265,11 @@ static void test_emitters(void)
     CHECK_EQ_INT(light_at(t, 32, 40, 40), 14);
     TerrainChunk *c = terrain_get_chunk(t, 0, 0);
     CHECK_EQ_INT(c->worker_emitter_slices, 1ull << (4 * 2 + 0));   /* slice 2, quadrant x < 8, z < 8 */
+    CHECK_EQ_INT(c->worker_warm_emitter_slices, 0);   /* magma alone (a fluid): no warm emitter */
+    /* the jack o'lantern (chunk -1, x 15, z 9: quadrant 3) and the torch (chunk 2, 2, x 1, z 8: quadrant 2) */
+    CHECK_EQ_INT(terrain_get_chunk(t, -1, 0)->worker_warm_emitter_slices, 1ull << (4 * 2 + 3));
+    CHECK_EQ_INT(edge->worker_warm_emitter_slices, 1ull << (4 * 2 + 2));
+    CHECK_EQ_INT(edge->worker_emitter_slices, 1ull << (4 * 2 + 2));
     CHECK_EQ_INT(c->worker_sky_light, LIGHT_MAX);
     terrain_destroy(t);
 }

@@ -74,6 +74,7 @@ int main(void)
     CHECK_EQ_INT(cell_light(chunk_get_cell(terrain_get_chunk(t, 0, 0), 8, BOX_Y0 + 1, 8)), blocks->emission[BLOCK_TORCH] - 1);
     TerrainChunk *c = terrain_get_chunk(t, 0, 0);
     CHECK(c->worker_emitter_slices != 0);
+    CHECK(c->worker_warm_emitter_slices == c->worker_emitter_slices);   /* a torch: warm */
     ChunkMesh *m = mesh_fixture_build(t, 0, 0, blocks, mctx);
     ColourStats box = colours(m, BOX_Y0, BOX_Y1 + 1), top = colours(m, SURFACE_Y, SURFACE_Y);
     fprintf(stderr, "torch: box %d vertices, %d lit, %d warm, %d neutral; surface %d vertices, %d neutral, %d lit\n",
@@ -89,6 +90,7 @@ int main(void)
     terrain_set_cell_value(t, 8, BOX_Y0, 8, cell_make(BLOCK_AIR, 0));
     relight(t);
     CHECK_EQ_INT((int)c->worker_emitter_slices, 0);
+    CHECK_EQ_INT((int)c->worker_warm_emitter_slices, 0);
     mesher_build_pass(t, c, blocks, mctx, 1);
     mesher_build_pass(t, c, blocks, mctx, 2);
     m = mesher_pack(c);

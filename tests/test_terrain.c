@@ -189,6 +189,7 @@ static void test_cells(void)
     a->thread_state = CHUNK_STATE_VALID;
     a->worker_flags = 7;
     a->worker_emitter_slices = 0x8001;
+    a->worker_warm_emitter_slices = 0x8001;
     a->worker_sky_light = 15;
     a->shafts[CHUNK_SHAFT_INDEX(3, 4)] = 77;
     terrain_free_chunk(t, a);
@@ -202,6 +203,7 @@ static void test_cells(void)
     CHECK_EQ_INT(c->thread_state, CHUNK_STATE_NOT_LOADED);
     CHECK_EQ_INT(c->worker_flags, 0);
     CHECK_EQ_INT(c->worker_emitter_slices, 0);
+    CHECK_EQ_INT(c->worker_warm_emitter_slices, 0);
     CHECK_EQ_INT(c->worker_sky_light, 0);
     CHECK_EQ_INT(c->shafts[CHUNK_SHAFT_INDEX(3, 4)], 0);
     CHECK(c->worker_geometry == NULL && c->worker_finished_mesh == NULL);

@@ -84,6 +84,9 @@ typedef struct TerrainChunk {
     uint8_t worker_sky_light;              /* the sky light level the last sunlight step used */
     uint64_t worker_emitter_slices;        /* bit 4*s + q: in slice s, quadrant q = (x >= 8) + 2*(z >= 8), an
                                             * emitter whose light can get out */
+    uint64_t worker_warm_emitter_slices;   /* the bits of worker_emitter_slices whose quadrant also holds an
+                                            * emitter that is not a fluid (a torch, not magma): the mesher's
+                                            * warm tint (mesher_blocklight.c) */
     uint64_t worker_dark_rows[4];          /* bit y: a cell of the chunk's border ring of columns in row y
                                             * may hold light >= 2 that is not plain sky above its column top */
 

@@ -32,7 +32,8 @@ void light_context_destroy(LightContext *ctx);
 /* sky_light: the current sky light level 0..15 (day 15). Also records in the chunk what light_propagate
  * reads of it (worker_dark_rows: the rows where its border ring of columns may hold light other than
  * plain sky; worker_sky_light), and which slice quadrants hold emitters whose light can get out
- * (worker_emitter_slices: bit 4 * slice + quadrant, quadrant = (x >= 8) + 2 * (z >= 8)).
+ * (worker_emitter_slices: bit 4 * slice + quadrant, quadrant = (x >= 8) + 2 * (z >= 8)), and which of
+ * those also hold an emitter that is not a fluid (worker_warm_emitter_slices, for the mesher's warm tint).
  * Allocates its scratch per call; the update worker uses light_compute_sunlight_ctx. */
 void light_compute_sunlight(TerrainChunk *chunk, const BlockRegistry *blocks, int sky_light);
 /* The same result with plain stores instead of compare-and-swap, several times faster on a freshly

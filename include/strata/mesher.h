@@ -67,6 +67,10 @@ typedef struct ChunkGeometry {
     int slices_rebuilt_last_pass;        /* for tests and the benchmark */
     unsigned copies;                     /* MESH_COPY_* the slices were built with (mesher_context_set_copies) */
     bool occluders_current;              /* visibility's occluders match the cells (no slice rebuilt since) */
+    uint16_t slice_opaque_known;         /* bit s: slice_opaque_rows[s] holds slice s's rows as last built */
+    uint16_t slice_opaque_rows[CHUNK_SLICES][CHUNK_SHAFTS]; /* per slice and column (x + 16 z): bit y where the
+                                          * slice's row y is an opaque cube (its graph's input), so the
+                                          * occluders are found without reading the cells again */
     VisibilityChunk visibility;          /* occlusion culling: slice graphs and occluders (visibility.h) */
 } ChunkGeometry;
 

@@ -15,8 +15,10 @@
 #include "strata/light.h"
 
 /* Per block id, in LightTables.class: emission in the low 4 bits, LIGHT_CLASS_SUN when sunlight passes
- * (BlockRegistry.transparent_to_sun). */
+ * (BlockRegistry.transparent_to_sun), LIGHT_CLASS_WARM for an emitter that is not a fluid (a torch, not magma:
+ * the mesher's warm tint comes from those alone, TerrainChunk.worker_warm_emitter_slices). */
 #define LIGHT_CLASS_SUN 0x10u
+#define LIGHT_CLASS_WARM 0x20u
 
 typedef struct LightTables {
     const BlockRegistry *blocks;   /* the registry the tables were built from */

@@ -30,6 +30,9 @@ void light_tables_prepare(LightTables *t, const BlockRegistry *blocks)
 {
     if (t->blocks == blocks) return;
     t->blocks = blocks;
-    for (int id = 0; id < BLOCK_MAX; id++)
-        t->class[id] = (uint8_t)((blocks->emission[id] & 15) | (blocks->transparent_to_sun[id] ? LIGHT_CLASS_SUN : 0));
+    for (int id = 0; id < BLOCK_MAX; id++) {
+        bool warm = blocks->emission[id] && blocks->shape[id] != BLOCK_SHAPE_FLUID;
+        t->class[id] = (uint8_t)((blocks->emission[id] & 15) | (blocks->transparent_to_sun[id] ? LIGHT_CLASS_SUN : 0) |
+                                 (warm ? LIGHT_CLASS_WARM : 0));
+    }
 }

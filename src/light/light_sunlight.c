@@ -28,7 +28,9 @@
  * operation costs several ns, a plain store a fraction of one).
  * The step also records for light_propagate the rows where the chunk's border ring may hold light
  * (worker_dark_rows, see light_internal.h), the sky level it used (worker_sky_light), and which slice
- * quadrants hold emitters whose light can get out (worker_emitter_slices, a summary for tools and tests). */
+ * quadrants hold emitters whose light can get out (worker_emitter_slices, a summary for tools and tests),
+ * and which of those hold an emitter that is not a fluid (worker_warm_emitter_slices: where the mesher's warm
+ * tint floods block light; a quadrant of magma alone is left out). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -97,6 +99,15 @@ static uint32_t sunlight_useful_emitter_slices(CellViewConst cells, const BlockR
     return useful;
 }
 
+/* The bits of `slices` (bit s) as worker_emitter_slices bits of column (x, z)'s quadrant. */
+static uint64_t sunlight_quadrant_bits(uint32_t slices, int x, int z)
+{
+    int quadrant = (x >= 8) + 2 * (z >= 8);
+    uint64_t bits = 0;
+    for (; slices; slices &= slices - 1) bits |= 1ull << (4 * __builtin_ctz(slices) + quadrant);
+    return bits;
+}
+
 /* worker_emitter_slices bits for column (x, z) whose emitters are in `slices`. */
 static uint64_t sunlight_emitter_blocks(CellViewConst cells, const BlockRegistry *blocks, int x, int z,
                                         uint32_t slices, uint64_t known)
@@ -160,6 +171,7 @@ static inline void sunlight_want(SunlightRun *r, int i, int32_t v, int want)
 typedef struct SunlightDark {
     int bottom;            /* lowest cell that lets sunlight through, so far */
     uint32_t slices;       /* slices holding emitters */
+    uint32_t warm;         /* slices holding warm emitters (LIGHT_CLASS_WARM) */
     bool run_ok, run_sun;  /* run_pair: two copies of the last cell, which was right and no emitter */
     int64_t run_pair;
 } SunlightDark;
@@ -181,13 +193,15 @@ static inline __attribute__((always_inline)) void sunlight_dark_cell(SunlightRun
     sunlight_want(r, base + y, v, e);
     if (!e) return;
     dark->slices |= 1u << (y >> 4);
+    if (k & LIGHT_CLASS_WARM) dark->warm |= 1u << (y >> 4);
     if (e >= 2) {
         level_buckets_push(r->q, e, (uint32_t)(base + y));
         if (border) light_mark_row(r->rows, y);
     }
 }
 
-/* Lights column (x, z), queues its emitters, updates its shaft. Returns the slices holding emitters. */
+/* Lights column (x, z), queues its emitters, updates its shaft. Returns the slices holding emitters (bit s),
+ * and those holding warm ones (LIGHT_CLASS_WARM, bit 16 + s). */
 static uint32_t sunlight_column(SunlightRun *r, int x, int z)
 {
     const BlockRegistry *blocks = r->blocks;
@@ -198,7 +212,7 @@ static uint32_t sunlight_column(SunlightRun *r, int x, int z)
     const int32_t sky_air = (int32_t)sky << CELL_LIGHT_SHIFT;
     const int64_t sky_bits = (int64_t)(((uint64_t)(uint32_t)sky_air << 32) | (uint32_t)sky_air);
     const int64_t pair_sky_light = sky_bits;   /* the light bits of a pair at the sky level */
-    uint32_t slices = 0;
+    uint32_t slices = 0, warm = 0;
 
     /* 1. air above TopHeight: the sky, sixteen or eight cells per test while they are right already,
      * then pairs */
@@ -256,6 +270,7 @@ static uint32_t sunlight_column(SunlightRun *r, int x, int z)
         if (border && w >= 2) light_mark_row(r->rows, y);
         if (e) {
             slices |= 1u << (y >> 4);
+            if (class[c] & LIGHT_CLASS_WARM) warm |= 1u << (y >> 4);
             if (w >= 2) level_buckets_push(r->q, w, (uint32_t)(base + y));
         }
     }
@@ -264,7 +279,7 @@ static uint32_t sunlight_column(SunlightRun *r, int x, int z)
     /* 3. darkness below; emitters keep their own light. Read a pair of cells per load: a pair equal to
      * two copies of a cell already right (and not an emitter: buried stone) is right too, and so are
      * the three pairs after it when they are equal as well. */
-    SunlightDark dark = {.bottom = bottom, .slices = slices};
+    SunlightDark dark = {.bottom = bottom, .slices = slices, .warm = warm};
     if (y >= 0 && !(y & 1)) sunlight_dark_cell(r, &dark, base, y--, border);   /* then pairs (y - 1, y) */
     for (; y >= 1; y -= 2) {
         const SunlightPair *p = (const SunlightPair *)&column[y - 1];
@@ -281,7 +296,7 @@ static uint32_t sunlight_column(SunlightRun *r, int x, int z)
         sunlight_dark_cell(r, &dark, base, y - 1, border);
     }
     bottom = dark.bottom;
-    slices = dark.slices;
+    slices = dark.slices | dark.warm << 16;
 
     int s = CHUNK_SHAFT_INDEX(x, z);
     r->top[s] = (int16_t)top;
@@ -388,7 +403,7 @@ void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_
     r->own = own;
     q->failed = false;
     for (int level = 0; level <= LIGHT_MAX; level++) q->count[level] = 0;
-    uint64_t emitter_blocks = 0;
+    uint64_t emitter_blocks = 0, warm_blocks = 0;   /* warm_blocks: quadrants holding a warm emitter */
     for (int z = 0; z < CHUNK_SIZE_Z; z++)
         for (int x = 0; x < CHUNK_SIZE_X; x++) {
             /* Columns are read top-down, which the hardware prefetchers follow poorly: ask for the next
@@ -398,10 +413,11 @@ void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_
                 const char *next = (const char *)cell_view_at(r->view, ahead);
                 for (int line = 0; line < CHUNK_SIZE_Y * 4; line += 64) __builtin_prefetch(next + line);
             }
-            uint32_t slices = sunlight_column(r, x, z);
+            uint32_t found = sunlight_column(r, x, z), slices = found & 0xFFFFu;
             if (slices)
                 emitter_blocks |= sunlight_emitter_blocks(cell_view_to_const(r->view), r->blocks, x, z, slices,
                                                           emitter_blocks);
+            if (found >> 16) warm_blocks |= sunlight_quadrant_bits(found >> 16, x, z);
         }
     for (int z = 0; z < CHUNK_SIZE_Z; z++)
         for (int x = 0; x < CHUNK_SIZE_X; x++) {
@@ -418,6 +434,10 @@ void light_sunlight_run(TerrainChunk *chunk, const LightTables *tables, int sky_
     sunlight_flood(r);
     sunlight_lower_deferred(r);
     chunk->worker_emitter_slices = emitter_blocks;
+    /* a quadrant whose light can get out and that holds a warm emitter (its own light need not get out: the
+     * mesher's flood seeds every warm emitter of a flagged quadrant, so it skips exactly the quadrants whose
+     * only emitters are fluids) */
+    chunk->worker_warm_emitter_slices = emitter_blocks & warm_blocks;
     chunk->worker_sky_light = (uint8_t)r->sky;
     chunk->worker_flags &= ~LIGHT_WORKER_FLAG_PROPAGATED;
     memcpy(chunk->worker_dark_rows, r->rows, sizeof r->rows);

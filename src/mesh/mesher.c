@@ -597,7 +597,7 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
                 : terrain_get_chunk(terrain, chunk->coord_x + dx, chunk->coord_z + dz);
             ctx->neighbours[n] = k && k != chunk ? chunk_cell_view_const(k) : own;
             ctx->neighbour_missing[n] = !k;
-            ctx->emitter_slices[n] = k ? k->worker_emitter_slices : 0;
+            ctx->warm_emitter_slices[n] = k ? k->worker_warm_emitter_slices : 0;
         }
     mesher_blocklight_begin_pass(ctx);
     uint64_t seed = mesher_pass_seed(ctx, chunk);
@@ -616,13 +616,15 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
             g->slice_leaf_vertices[s] = 0;
             memset(g->slice_lod_vertices[s], 0, sizeof g->slice_lod_vertices[s]);
             g->visibility.slice_graph[s] = VISIBILITY_ALL_OPEN;
+            memset(g->slice_opaque_rows[s], 0, sizeof g->slice_opaque_rows[s]);
         } else {
             mesher_copy_slab(ctx, s);
             mesher_blocklight_prepare(ctx, s);
             mesher_build_slice(ctx, &ctx->slab_data, s, g->slices[s], g->slice_lod_vertices[s],
                                &g->slice_leaf_vertices[s]);
-            g->visibility.slice_graph[s] = mesher_visibility_slice(&ctx->slab_data);
+            g->visibility.slice_graph[s] = mesher_visibility_slice(&ctx->slab_data, g->slice_opaque_rows[s]);
         }
+        g->slice_opaque_known = (uint16_t)(g->slice_opaque_known | 1u << s);
         mesher_measure_slice(g, s);
         g->slice_hash[s] = h;
         g->slice_built[s] = !ctx->failed;   /* retried next pass if a list could not grow */
@@ -632,10 +634,11 @@ void mesher_build_pass(const Terrain *terrain, TerrainChunk *chunk, const BlockR
     }
     /* The occluders come from the chunk's own cells, which every slice hash covers: while no slice is rebuilt
      * (an edit next door that changed only light, or nothing here) they stay as they are. Whole-chunk work:
-     * once per build, in the pass that finishes it. */
+     * once per build, in the pass that finishes it, from the opaque rows each slice's build kept (the slab's
+     * masks; an all-air slice has none), which are those of the cells while its hash holds. */
     if (g->slices_rebuilt_last_pass > 0) g->occluders_current = false;
     if (pass == 2 && !g->occluders_current) {
-        mesher_visibility_occluders(ctx, chunk, own, &g->visibility);
+        mesher_visibility_occluders(ctx, chunk, own, g, &g->visibility);
         g->occluders_current = true;
     }
 }

@@ -3,19 +3,22 @@
  * Design. A cell holds one light value, the max of sunlight and block light (light_sunlight.c,
  * light_propagate.c), so a room lit by torches would be drawn in the same white as daylight. The mesher
  * recovers the block-light part for the slices that can have any: for a slice being rebuilt, when a chunk
- * of the 3x3 neighbourhood has an emitter whose light can get out (TerrainChunk.worker_emitter_slices, the
- * light step's summary, bits for quadrants of 16-cell slices) in the slice or the slices just above and
- * below (light reaches 15 cells at most), it floods block light alone from the emitters in those quadrants
- * over a 48 x 48 x 48 grid (the 3x3 chunks, 16 rows above and below the slice: a path that leaves it cannot
- * come back to the slice with light left), with the propagation's rule: a neighbour gets light - 1 - its
- * block's attenuation, an emitter at least its emission; a missing chunk blocks light. Dial's buckets,
- * brightest first, as light_propagate.c. The slab's part is copied into ctx->slab_block_light. Slices with
- * no such emitter near (almost all) skip all of it: one test of 9 words per slice. Only emitters that are not
- * fluids seed the flood (mesher_bl_warm_emitter): magma's light stays neutral, and a slice whose emitters near
- * are all magma skips the flood after the scan. A pass remembers which quadrants it scanned and found
- * without a warm emitter (ctx->bl_warm_quadrants, cleared at each pass's start: cells may change between
- * passes), so the slices of one pass scan a magma lake's quadrants once, and a scan asks for the quadrant's
- * 64 cache lines before it reads them (the neighbours' cells there are rarely in cache).
+ * of the 3x3 neighbourhood has a warm emitter (one that is not a fluid: mesher_bl_warm_emitter) in a quadrant
+ * whose light can get out (TerrainChunk.worker_warm_emitter_slices, the light step's summary, bits for
+ * quadrants of 16-cell slices) in the slice or the slices just above and below (light reaches 15 cells at
+ * most), it floods block light alone from the warm emitters in those quadrants over a 48 x 48 x 48 grid (the
+ * 3x3 chunks, 16 rows above and below the slice: a path that leaves it cannot come back to the slice with
+ * light left), with the propagation's rule: a neighbour gets light - 1 - its block's attenuation, an emitter
+ * at least its emission; a missing chunk blocks light. Dial's buckets, brightest first, as light_propagate.c.
+ * The slab's part is copied into ctx->slab_block_light. Slices with no such emitter near (almost all) skip
+ * all of it: one test of 9 words per slice. Only emitters that are not fluids seed the flood: magma's light
+ * stays neutral, and since the summary leaves out quadrants whose only emitters are fluids (magma lakes lie
+ * near most chunks of seed 1), a slice near magma alone is not even scanned. The summary flags exactly the
+ * quadrants of worker_emitter_slices that hold a warm emitter, so the seeds are those a scan of every
+ * flagged quadrant would find. A pass remembers which quadrants it scanned and found without a warm emitter
+ * (ctx->bl_warm_quadrants, cleared at each pass's start: cells may change between passes; with the warm
+ * summary such a quadrant is one edited since its light step), and a scan asks for the quadrant's 64 cache
+ * lines before it reads them (the neighbours' cells there are rarely in cache).
  * A face corner reads the same 4 cells as its light (mesher_light_face_corners): when the brightest block
  * light among them reaches the brightest light, the light there is the torches' and the corner's colour is
  * multiplied by a candle colour, dimmed more the lower the level (from 1 next to a torch to 1/2 at light 0),
@@ -48,7 +51,7 @@ static const uint16_t MESHER_WARM[3] = {256, 188, 120};
  * falls off towards darkness faster than daylight's curve alone (a room lit 7..14 would read as day) */
 #define MESHER_WARM_DIM 128u
 
-/* The bits of worker_emitter_slices for slices s-1..s+1 (12 bits, shifted to bit 0). */
+/* The bits of a summary (worker_warm_emitter_slices) for slices s-1..s+1 (12 bits, shifted to bit 0). */
 static inline uint64_t mesher_emitter_bits(uint64_t summary, int slice)
 {
     int lo = slice > 0 ? slice - 1 : 0, hi = slice + 1 < CHUNK_SLICES ? slice + 1 : CHUNK_SLICES - 1;
@@ -59,7 +62,7 @@ static inline uint64_t mesher_emitter_bits(uint64_t summary, int slice)
 bool mesher_blocklight_near(const MesherContext *ctx, int slice)
 {
     uint64_t any = 0;
-    for (int n = 0; n < 9; n++) any |= mesher_emitter_bits(ctx->emitter_slices[n], slice);
+    for (int n = 0; n < 9; n++) any |= mesher_emitter_bits(ctx->warm_emitter_slices[n], slice);
     return any != 0;
 }
 
@@ -158,7 +161,7 @@ bool mesher_blocklight_prepare(MesherContext *ctx, int slice)
     int seeds = 0;
     /* seeds: the emitters of the flagged quadrants */
     for (int n = 0; n < 9; n++) {
-        uint64_t bits = ctx->emitter_slices[n];
+        uint64_t bits = ctx->warm_emitter_slices[n];
         if (!bits || ctx->neighbour_missing[n]) continue;
         int cx = n % 3, cz = n / 3;
         for (int s = slice - 1; s <= slice + 1; s++) {

@@ -100,7 +100,7 @@ struct MesherContext {
     bool failed;                           /* a vertex list could not grow */
 
     /* block light (mesher_blocklight.c) */
-    uint64_t emitter_slices[9];            /* the 3x3 chunks' worker_emitter_slices (0 for a missing one) */
+    uint64_t warm_emitter_slices[9];       /* the 3x3 chunks' worker_warm_emitter_slices (0 for a missing one) */
     bool block_light_active;               /* slab_block_light holds the slice's block light */
     uint8_t slab_block_light[SLAB_CELLS];  /* block light alone, slab-indexed */
     uint8_t *bl_grid;                      /* scratch: the 48^3 flood grid */
@@ -198,7 +198,7 @@ static inline void mesher_light_face_corners(const MesherContext *ctx, int cell,
     }
 }
 
-/* mesher_blocklight.c: whether an emitter's light can reach slice `slice` (the 3x3 chunks' summaries) */
+/* mesher_blocklight.c: whether a warm emitter's light can reach slice `slice` (the 3x3 chunks' summaries) */
 bool mesher_blocklight_near(const MesherContext *ctx, int slice);
 /* Forgets the last pass's quadrant scans (the cells may have changed since). */
 void mesher_blocklight_begin_pass(MesherContext *ctx);
@@ -259,11 +259,13 @@ static inline int mesher_face_axis(int face)
 }
 void mesher_merge_free(MesherContext *ctx);
 
-/* visibility_graph.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks. */
-uint16_t mesher_visibility_slice(const MesherSlab *slab);
-/* The chunk's occluder boxes (visibility.h) from its own cells. */
+/* visibility_graph.c: the occlusion graph of the slab's slice (visibility.h), from its opaque masks, which
+ * it leaves in `opaque` (bit y of column x + 16 z: ChunkGeometry.slice_opaque_rows). */
+uint16_t mesher_visibility_slice(const MesherSlab *slab, uint16_t opaque[CHUNK_SHAFTS]);
+/* The chunk's occluder boxes (visibility.h): from the slices' opaque rows where the geometry holds all 16
+ * (slice_opaque_known), else from its own cells. */
 void mesher_visibility_occluders(const MesherContext *ctx, const TerrainChunk *chunk, CellViewConst cells,
-                                 VisibilityChunk *out);
+                                 const ChunkGeometry *g, VisibilityChunk *out);
 
 /* mesher.c: vertex output */
 /* Grows a list to hold `extra` more vertices; on failure sets ctx->failed and returns false. */

@@ -8,7 +8,12 @@
  * column steps rather than a step per cell. The cells are 16-bit column masks
  * (bit y = opaque), as the mesher's slab already keeps them, so the mesher hands its masks over with one
  * call after it has built the slice (mesher_visibility_slice): no second pass over the cells. A slice of
- * only air is open everywhere and is never filled; a component that reaches all 6 faces ends the fill. */
+ * only air is open everywhere and is never filled; a component that reaches all 6 faces ends the fill. A
+ * slice of ground under open air (every column's open cells one run up to the top row: most surface slices)
+ * is one component through its top row, and its graph is known from the masks without a fill.
+ * The occluders: the mesher keeps each built slice's opaque masks (ChunkGeometry.slice_opaque_rows, what the
+ * graph was made from), so pass 2 finds the occluder runs in them without reading the cells again; a chunk
+ * whose geometry lacks a slice's masks reads its cells as before. */
 #include "mesher_internal.h"
 #include <string.h>
 
@@ -117,6 +122,19 @@ uint16_t visibility_graph_from_opaque(const uint16_t opaque[VISIBILITY_SLICE * V
         any_open |= left[c];
     }
     if (!any_open) return 0;
+    /* Ground under open air (most surface slices): every column's open cells one run up to the top row. They
+     * all join through the open top row: one component, on the top, the 4 sides, and the bottom if a column
+     * is open all the way down. */
+    bool ground = true, floor_open = false;
+    for (int c = 0; c < 256 && ground; c++) {
+        uint32_t closed = opaque[c];
+        ground = closed != 0xFFFFu && (closed & (closed + 1)) == 0;
+        floor_open = floor_open || closed == 0;
+    }
+    if (ground)
+        return visibility_pairs_of((1u << VISIBILITY_FACE_POS_Y) | (1u << VISIBILITY_FACE_NEG_X) |
+                                   (1u << VISIBILITY_FACE_POS_X) | (1u << VISIBILITY_FACE_NEG_Z) |
+                                   (1u << VISIBILITY_FACE_POS_Z) | (floor_open ? 1u << VISIBILITY_FACE_NEG_Y : 0u));
     uint16_t graph = 0;
     for (int c = 0; c < 256 && graph != VISIBILITY_ALL_OPEN; c++) {
         while (left[c] && graph != VISIBILITY_ALL_OPEN) {
@@ -138,9 +156,8 @@ uint16_t visibility_graph_from_opaque(const uint16_t opaque[VISIBILITY_SLICE * V
     return graph;
 }
 
-uint16_t mesher_visibility_slice(const MesherSlab *slab)
+uint16_t mesher_visibility_slice(const MesherSlab *slab, uint16_t opaque[CHUNK_SHAFTS])
 {
-    uint16_t opaque[256];
     for (int z = 0; z < 16; z++)
         for (int x = 0; x < 16; x++) opaque[x + 16 * z] = (uint16_t)(slab->opaque[SLAB_COLUMN(x, z)] >> 1);
     return visibility_graph_from_opaque(opaque);
@@ -164,9 +181,60 @@ void visibility_chunk_init(VisibilityChunk *chunk)
  * an occluder, so a stale top height or the cap only make it smaller, never wrong). */
 #define MESHER_OCCLUDER_DEPTH 32
 
-void mesher_visibility_occluders(const MesherContext *ctx, const TerrainChunk *chunk, CellViewConst cells,
-                                 VisibilityChunk *out)
+/* Rows of slice s where every column of group (gx, gz) is an opaque cube (bit y). */
+static inline uint32_t mesher_group_rows(const ChunkGeometry *g, int s, int gx, int gz)
 {
+    enum { SPAN = VISIBILITY_OCCLUDER_SPAN };
+    uint32_t all = 0xFFFFu;
+    for (int k = 0; k < SPAN * SPAN; k++)
+        all &= g->slice_opaque_rows[s][CHUNK_SHAFT_INDEX(SPAN * gx + k % SPAN, SPAN * gz + k / SPAN)];
+    return all;
+}
+
+/* The same occluders from the slices' kept opaque rows: the highest opaque row at or under the group's highest
+ * top, then down the run, at most MESHER_OCCLUDER_DEPTH rows. */
+static void mesher_occluders_from_rows(const TerrainChunk *chunk, const ChunkGeometry *g, VisibilityChunk *out)
+{
+    enum { G = VISIBILITY_OCCLUDER_GROUPS, SPAN = VISIBILITY_OCCLUDER_SPAN };
+    for (int gz = 0; gz < G; gz++)
+        for (int gx = 0; gx < G; gx++) {
+            int y = 0, i = gx + G * gz;
+            for (int k = 0; k < SPAN * SPAN; k++) {
+                int top = shaft_top_height(chunk->shafts[CHUNK_SHAFT_INDEX(SPAN * gx + k % SPAN, SPAN * gz + k / SPAN)]);
+                y = top > y ? top : y;
+            }
+            int s = y >> 4;
+            uint32_t rows = mesher_group_rows(g, s, gx, gz) & ((2u << (y & 15)) - 1);
+            while (!rows && s > 0) rows = mesher_group_rows(g, --s, gx, gz);
+            if (!rows) {
+                out->occluder_bottom[i] = 1;
+                out->occluder_top[i] = 0;
+                continue;
+            }
+            int top = 16 * s + 31 - __builtin_clz(rows), low = 0;
+            uint32_t open = ~rows & ((1u << (top & 15)) - 1);   /* rows under the top that are not opaque */
+            for (;;) {
+                if (open) {
+                    low = 16 * s + 32 - __builtin_clz(open);
+                    break;
+                }
+                if (s == 0 || 16 * s <= top - MESHER_OCCLUDER_DEPTH + 1) break;   /* the world's floor, or deep enough */
+                open = ~mesher_group_rows(g, --s, gx, gz) & 0xFFFFu;
+            }
+            int bottom = top - MESHER_OCCLUDER_DEPTH + 1;
+            bottom = low > bottom ? low : bottom;
+            out->occluder_bottom[i] = (uint8_t)bottom;
+            out->occluder_top[i] = (uint8_t)top;
+        }
+}
+
+void mesher_visibility_occluders(const MesherContext *ctx, const TerrainChunk *chunk, CellViewConst cells,
+                                 const ChunkGeometry *g, VisibilityChunk *out)
+{
+    if (g->slice_opaque_known == 0xFFFFu) {
+        mesher_occluders_from_rows(chunk, g, out);
+        return;
+    }
     enum { G = VISIBILITY_OCCLUDER_GROUPS, SPAN = VISIBILITY_OCCLUDER_SPAN };
     const uint8_t *kind = ctx->kind;
     for (int gz = 0; gz < G; gz++)

@@ -16,25 +16,26 @@ static void test_levels(void)
     FarTerrainSettings s;
     far_terrain_settings_default(&s);
     CHECK_EQ_INT(far_terrain_level_for_distance(&s, 0), 0);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 99.9f), 0);
-    /* defaults 100, 200, 400, 800 (were 100, 250, 600, 1500 with columns of 2, 8, 16, 32, 64 blocks): columns
-     * of 1, 2, 4, 8, 16 blocks stay 6 to 12 pixels wide at 720p, twice as wide at twice the distance */
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 100), 1);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 199), 1);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 200), 2);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 399), 2);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 400), 3);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 799), 3);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 800), 4);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 79.9f), 0);
+    /* defaults 80, 160, 320, 640 (were 100, 250, 600, 1500 with columns of 2, 8, 16, 32, 64 blocks, then 100,
+     * 200, 400, 800): columns of 1, 2, 4, 8, 16 blocks at most 12 pixels wide at 720p (fov 75), twice as wide
+     * at twice the distance */
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 80), 1);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 159), 1);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 160), 2);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 319), 2);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 320), 3);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 639), 3);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 640), 4);
     CHECK_EQ_INT(far_terrain_level_for_distance(&s, 1e6f), 4);
     far_terrain_set_lod_bias(&s, 2.0f);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 199), 0);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 200), 1);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 1599), 3);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 1600), 4);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 159), 0);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 160), 1);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 1279), 3);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 1280), 4);
     far_terrain_set_lod_bias(&s, 0.5f);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 49), 0);
-    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 50), 1);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 39), 0);
+    CHECK_EQ_INT(far_terrain_level_for_distance(&s, 40), 1);
     far_terrain_set_lod_bias(&s, 0.0f);   /* ignored */
     CHECK_NEAR(s.lod_bias, 0.5, 1e-6);
     far_terrain_set_lod_bias(&s, 1.0f);
@@ -42,7 +43,7 @@ static void test_levels(void)
     CHECK_EQ_INT(far_terrain_level_for_distance(&s, 39), 0);
     CHECK_EQ_INT(far_terrain_level_for_distance(&s, 41), 1);
     far_terrain_set_lod_distance(&s, 7, 1);   /* no such level: ignored */
-    CHECK_NEAR(s.lod_distance[3], 800, 1e-6);
+    CHECK_NEAR(s.lod_distance[3], 640, 1e-6);
     CHECK_EQ_INT(far_terrain_patch_size(0), FAR_LEVEL0_SIZE);
     CHECK_EQ_INT(far_terrain_patch_size(4), FAR_LEVEL0_SIZE * 16);
     /* columns 1, 2, 4, 8 and 16 blocks wide: the width doubles with each level's distance band */

@@ -32,7 +32,7 @@
 #include "far_internal.h"
 
 #define FAR_FLOOR_LEVELS 3      /* levels whose sea squares have a floor: those that reach under a chunk table of
-                                  * view distance 16 and less (its corners: 407 blocks; level 3 from 400); farther,
+                                  * view distance 16 and less (its corners: 407 blocks; level 4 from 640); farther,
                                   * never drawn */
 #define FAR_CUBE_LEVEL 2        /* levels from which a column's top is rounded to a cube of its width */
 #define FAR_SKIRT_DEPTH 0.25f   /* blocks a border's side reaches below the neighbour's column */
@@ -212,7 +212,7 @@ static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0
 
 /* The top of a land column of `level` over ground of height h. Levels 0 and 1 (the rings next to the voxel
  * chunks): the top of the ground cell, as the voxels stand it, so flat land meets them flat. From level 2 on
- * (200 blocks and farther), the nearest multiple of the column's width: a far column is a stack of cubes as
+ * (160 blocks and farther), the nearest multiple of the column's width: a far column is a stack of cubes as
  * wide as it, whose fewer steps merge into fewer faces (triangles are what far terrain costs). The sea keeps
  * its surface. */
 static float far_level_top(int level, float h, float ocean)

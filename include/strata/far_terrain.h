@@ -2,10 +2,10 @@
  *
  * Purpose. Shows kilometres of terrain cheaply, in the voxel chunks' style (after Distant Horizons): square
  * patches of FAR_PATCH_QUADS x FAR_PATCH_QUADS columns at every level, so that a column is 1, 2, 4, 8 and 16
- * blocks wide at levels 0..4 (about 6 to 12 pixels at 720p in its level's distance band: distant mountains
+ * blocks wide at levels 0..4 (about 6 to 12 pixels at 720p, fov 75, in its level's distance band: distant mountains
  * stand as stepped slopes, not towers), level 0 the finest (FAR_LEVEL0_SIZE blocks a side) and each level
  * twice the size of the one below, up to FAR_LEVELS - 1. A leaf at distance d (camera to its nearest point) has
- * the smallest level L with d < distance[L] * bias (defaults 100, 200, 400, 800 blocks; beyond: the coarsest
+ * the smallest level L with d < distance[L] * bias (defaults 80, 160, 320, 640 blocks; beyond: the coarsest
  * level). The generator is sampled only on a grid, 8 x 8 cells a patch (4 << level blocks apart), shared by
  * neighbouring patches and levels (the far worker's cache, far_terrain_lattice.c); a column is drawn as the
  * voxels draw a block (far_terrain_columns.c): a flat top at the grid's height mixed at its centre, rounded to

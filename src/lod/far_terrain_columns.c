@@ -15,7 +15,8 @@
  * as the mesher shades faces (top 1, +-Z 0.9, +-X 0.8); a side takes the block's side tile and, under its first
  * block, the ground's (dirt under grass, stone under snow), mixed by their shares of its height in one quad.
  * Triangles are what far terrain costs a software renderer: tops of equal height and colour are merged into
- * rectangles and sides of equal extent and colour into strips, both within the squares of
+ * rectangles and neighbouring sides of equal top and colour into strips (down to the lowest of their steps:
+ * what lies below a column's own step is inside the lower columns, hidden), both within the squares of
  * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square holds its tops, then the
  * sides its columns own in four groups by facing, +X, +Z, -X, -Z, so that far_patch_runs leaves out the groups
  * that face away from the camera; a sea patch is a few quads). A border column hangs its side toward the patch
@@ -31,7 +32,7 @@
 #include "far_internal.h"
 
 #define FAR_FLOOR_LEVELS 3      /* levels whose sea squares have a floor: those that reach under a chunk table of
-                                  * view distance 16 and less (its corners: 407 blocks; level 3 from 400); farther,
+                                  * view distance 16 and less (its corners: 407 blocks; level 4 from 640); farther,
                                   * never drawn */
 #define FAR_CUBE_LEVEL 2        /* levels from which a column's top is rounded to a cube of its width */
 #define FAR_SKIRT_DEPTH 0.25f   /* blocks a border's side reaches below the neighbour's column */
@@ -113,17 +114,22 @@ static void far_mesh_tops(FarMesh *m, FarColumn (*col)[FAR_RING], int x0, int z0
         }
 }
 
-/* One side of column c facing direction d (0 +X, 1 -X, 2 +Z, 3 -Z) from y0 down to y1, spanning a along the
- * border from s0 to s1 (blocks, patch-local), at the border coordinate e. One quad (triangles are what the
- * far terrain costs): its colour is the block's side colour and the ground's below c->ground, each by its
- * share of the side's height (a cliff of grass reads as dirt, a step of one block as grass). */
-static void far_mesh_side(FarMesh *m, const FarColumn *c, int d, float e, float s0, float s1, float y0, float y1)
+/* The colour of column c's side from y0 down to y1 (its visible extent): the block's side colour and the
+ * ground's below c->ground, each by its share of the side's height (a cliff of grass reads as dirt, a step of
+ * one block as grass). */
+static void far_side_rgb(const FarColumn *c, float y0, float y1, uint8_t rgb[3])
+{
+    float split = c->ground > y1 ? c->ground : y1, upper = y0 - split, height = y0 - y1;
+    for (int i = 0; i < 3; i++) rgb[i] = (uint8_t)lrintf((c->side[i] * upper + c->under[i] * (height - upper)) / height);
+}
+
+/* A side facing direction d (0 +X, 1 -X, 2 +Z, 3 -Z) from y0 down to y1, spanning along the border from s0 to
+ * s1 (blocks, patch-local), at the border coordinate e, in colour rgb. One quad (triangles are what the far
+ * terrain costs). */
+static void far_mesh_side(FarMesh *m, const uint8_t rgb[3], int d, float e, float s0, float s1, float y0, float y1)
 {
     static const float shade[4] = {0.8f, 0.8f, 0.9f, 0.9f};
-    float split = c->ground > y1 ? c->ground : y1, upper = y0 - split, height = y0 - y1;
-    if (height <= 1e-4f) return;
-    uint8_t rgb[3];
-    for (int i = 0; i < 3; i++) rgb[i] = (uint8_t)lrintf((c->side[i] * upper + c->under[i] * (height - upper)) / height);
+    if (y0 - y1 <= 1e-4f) return;
     float p[4][3];
     /* counter-clockwise seen from outside, along +s for -X and +Z, along -s for +X and -Z */
     float a = d == 0 || d == 3 ? s1 : s0, b = d == 0 || d == 3 ? s0 : s1;
@@ -146,14 +152,12 @@ static void far_mesh_floor(FarMesh *m, float x0, float z0, float x1, float z1)
     far_mesh_quad(m, p, floor_rgb, 1.0f, FAR_FLOOR_ALPHA);
 }
 
-static bool far_same_side(const FarColumn *a, float a_bottom, const FarColumn *b, float b_bottom)
-{
-    return a->top == b->top && a->ground == b->ground && a_bottom == b_bottom && far_same_rgb(a->side, b->side) &&
-           far_same_rgb(a->under, b->under);
-}
-
 /* The sides the columns of square (x0..x1, z0..z1) own: toward each lower neighbour, and on the patch's
- * border a skirt; runs of columns with equal sides are merged into strips. n: columns a side. */
+ * border a skirt. Neighbouring columns' sides facing the same way with the same top and the same colour are
+ * merged into one strip that reaches down to the lowest of their bottoms: below a column's own bottom a side
+ * lies inside the lower neighbour's column (a closed surface of tops and sides, skirts included), so it is
+ * hidden wherever it is drawn (the depth test) and the look is the same with fewer quads. The colour is each
+ * column's own, mixed by its visible extent (far_side_rgb). n: columns a side. */
 static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0, int z0, int x1, int z1, float w,
                            int group_first[4])
 {
@@ -167,30 +171,39 @@ static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0
         int lines0 = along_z ? x0 : z0, lines1 = along_z ? x1 : z1, s0 = along_z ? z0 : x0, s1 = along_z ? z1 : x1;
         for (int line = lines0; line < lines1; line++) {
             int run_start = -1;
-            float run_bottom = 0;
-            const FarColumn *run_col = NULL;
+            float run_top = 0, run_bottom = 0;
+            uint8_t run_rgb[3] = {0, 0, 0};
+            bool run = false;
             for (int s = s0; s <= s1; s++) {
                 const FarColumn *c = NULL;
                 float bottom = 0;
+                uint8_t rgb[3] = {0, 0, 0};
                 if (s < s1) {
                     int i = along_z ? line : s, j = along_z ? s : line;
                     int ni = i + dir[d][0], nj = j + dir[d][1];
                     bool border = ni < 0 || ni >= n || nj < 0 || nj >= n;
                     const FarColumn *here = &col[j + 1][i + 1], *next = &col[nj + 1][ni + 1];
                     bottom = fminf(next->top, here->top) - (border ? skirt : 0.0f);
-                    if (next->top < here->top) c = here;
+                    if (next->top < here->top) {
+                        c = here;
+                        far_side_rgb(c, c->top, bottom, rgb);
+                    }
                 }
-                if (run_col && (!c || !far_same_side(run_col, run_bottom, c, bottom))) {
+                if (run && (!c || c->top != run_top || !far_same_rgb(rgb, run_rgb))) {
                     int i = along_z ? line : run_start;
                     int j = along_z ? run_start : line;
                     float e = d == 0 ? (i + 1) * w : d == 1 ? i * w : d == 2 ? (j + 1) * w : j * w;
-                    far_mesh_side(m, run_col, d, e, run_start * w, s * w, run_col->top, run_bottom);
-                    run_col = NULL;
+                    far_mesh_side(m, run_rgb, d, e, run_start * w, s * w, run_top, run_bottom);
+                    run = false;
                 }
-                if (c && !run_col) {
-                    run_col = c;
+                if (c && !run) {
+                    run = true;
                     run_start = s;
+                    run_top = c->top;
                     run_bottom = bottom;
+                    memcpy(run_rgb, rgb, 3);
+                } else if (c) {
+                    run_bottom = fminf(run_bottom, bottom);
                 }
             }
         }
@@ -199,7 +212,7 @@ static void far_mesh_sides(FarMesh *m, FarColumn (*col)[FAR_RING], int n, int x0
 
 /* The top of a land column of `level` over ground of height h. Levels 0 and 1 (the rings next to the voxel
  * chunks): the top of the ground cell, as the voxels stand it, so flat land meets them flat. From level 2 on
- * (200 blocks and farther), the nearest multiple of the column's width: a far column is a stack of cubes as
+ * (160 blocks and farther), the nearest multiple of the column's width: a far column is a stack of cubes as
  * wide as it, whose fewer steps merge into fewer faces (triangles are what far terrain costs). The sea keeps
  * its surface. */
 static float far_level_top(int level, float h, float ocean)

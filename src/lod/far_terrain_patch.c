@@ -22,7 +22,10 @@
 void far_terrain_settings_default(FarTerrainSettings *s)
 {
     memset(s, 0, sizeof *s);
-    static const float d[FAR_LEVELS - 1] = {100, 200, 400, 800};   /* columns 1, 2, 4, 8, 16 blocks: each 6 to 12 pixels wide at 720p */
+    static const float d[FAR_LEVELS - 1] = {80, 160, 320, 640};   /* columns 1, 2, 4, 8, 16 blocks: each at most
+                                                                   * 12 pixels wide at 720p (fov 75: 11.7 px at a
+                                                                   * band's start); 100, 200, 400, 800 drew 26% more
+                                                                   * far triangles, most in the 2-block ring */
     memcpy(s->lod_distance, d, sizeof d);
     s->lod_bias = 1.0f;
     s->far_distance = FAR_DEFAULT_DISTANCE;

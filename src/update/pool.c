@@ -26,6 +26,37 @@
 
 #define UPDATE_POOL_MAX_THREADS 64
 
+static int pool_chunk_distance(const TerrainChunk *a, const TerrainChunk *b)
+{
+    int dx = abs(a->coord_x - b->coord_x), dz = abs(a->coord_z - b->coord_z);
+    return dx > dz ? dx : dz;
+}
+
+/* schedule.c's footprint rule: whether a job in flight reads or writes `c` (here: it is a question about the slots). */
+bool update_chunk_in_footprint(const TerrainUpdater *u, const TerrainChunk *c)
+{
+    const UpdatePool *p = &u->pool;
+    if (p->in_flight == 0) return false;
+    for (int i = 0; i < p->capacity; i++) {
+        const UpdateJob *j = &p->jobs[i];
+        if (j->used && pool_chunk_distance(c, j->chunk) <= j->read_radius) return true;
+    }
+    return false;
+}
+
+/* update_pack.c's pack itself, here so that the pool calls nothing above it. */
+bool update_pack_cells(TerrainChunk *k, ChunkState state)
+{
+    /* A Valid chunk also drops its slice geometry (kept only to remesh a few slices after an edit: it is several
+     * times the packed cells, so a cold chunk rebuilds all its slices when next meshed). Between the two vertex
+     * passes the geometry is half a mesh and stays. */
+    if (state == CHUNK_STATE_VALID) {
+        chunk_geometry_destroy(k->worker_geometry);
+        k->worker_geometry = NULL;
+    }
+    return chunk_pack(k);
+}
+
 /* Runs a job's step with `step` (settings of the job applied first), or its pack. */
 static ChunkState pool_run_step(UpdateJob *job, StepContext *step, float *brightness, int *season)
 {

@@ -41,8 +41,8 @@
  * first at each dispatch). A step of an edited chunk is handed over as soon as the exchange posts it, even
  * with every loading slot full, and pool threads take it before the queued loading steps (pool.c): a dig
  * waits at most for the steps running when it came.
- * Also here: the state each chunk should reach (update_worker_target). Packing settled chunks after each
- * commit is update_pack.c's; schedule.c calls nothing in worker.c. */
+ * Packing settled chunks after each commit and the state each chunk should reach (update_worker_target)
+ * are update_pack.c's; schedule.c calls nothing in worker.c. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,17 +66,6 @@ bool update_job_conflicts(const TerrainUpdater *u, const TerrainChunk *c, int re
         if (d == 0) return true;
         if (writes && d <= j->read_radius) return true;
         if (j->writes_cells && d <= read_radius) return true;
-    }
-    return false;
-}
-
-bool update_chunk_in_footprint(const TerrainUpdater *u, const TerrainChunk *c)
-{
-    const UpdatePool *p = &u->pool;
-    if (p->in_flight == 0) return false;
-    for (int i = 0; i < p->capacity; i++) {
-        const UpdateJob *j = &p->jobs[i];
-        if (j->used && chunk_distance(c, j->chunk) <= j->read_radius) return true;
     }
     return false;
 }
@@ -321,19 +310,3 @@ bool update_schedule_run(TerrainUpdater *u)
     return did;
 }
 
-/* The state a chunk should reach, or CHUNK_STATE_NOT_LOADED when no location wants it stepped. */
-ChunkState update_worker_target(const WorkerArea *areas, int area_count, const TerrainChunk *chunk, int *distance)
-{
-    ChunkState target = CHUNK_STATE_NOT_LOADED;
-    int nearest = INT_MAX;
-    for (int i = 0; i < area_count; i++) {
-        int dx = abs(chunk->coord_x - areas[i].cx), dz = abs(chunk->coord_z - areas[i].cz);
-        int d = dx > dz ? dx : dz;
-        if (d < nearest) nearest = d;
-        if (d <= areas[i].visibility) target = CHUNK_STATE_VALID;
-        else if (d <= areas[i].content && target < CHUNK_STATE_INVALID_VERTICES1)
-            target = CHUNK_STATE_INVALID_VERTICES1;
-    }
-    *distance = nearest;
-    return target;
-}

@@ -31,21 +31,27 @@
  * and past UPDATE_HOT_BUDGET the hot chunks no step used for a while are packed at once on the worker (a
  * safety net that a world of view distance 8 never reaches). Packing idle chunks once the world is ready is
  * worker.c's (one a unit, on the worker: nothing waits for it then). */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "strata/log.h"
 #include "update_internal.h"
 
-bool update_pack_cells(TerrainChunk *k, ChunkState state)
+/* The state a chunk should reach, or CHUNK_STATE_NOT_LOADED when no location wants it stepped. */
+ChunkState update_worker_target(const WorkerArea *areas, int area_count, const TerrainChunk *chunk, int *distance)
 {
-    /* A Valid chunk also drops its slice geometry (kept only to remesh a few slices after an edit: it is several
-     * times the packed cells, so a cold chunk rebuilds all its slices when next meshed). Between the two vertex
-     * passes the geometry is half a mesh and stays. */
-    if (state == CHUNK_STATE_VALID) {
-        chunk_geometry_destroy(k->worker_geometry);
-        k->worker_geometry = NULL;
+    ChunkState target = CHUNK_STATE_NOT_LOADED;
+    int nearest = INT_MAX;
+    for (int i = 0; i < area_count; i++) {
+        int dx = abs(chunk->coord_x - areas[i].cx), dz = abs(chunk->coord_z - areas[i].cz);
+        int d = dx > dz ? dx : dz;
+        if (d < nearest) nearest = d;
+        if (d <= areas[i].visibility) target = CHUNK_STATE_VALID;
+        else if (d <= areas[i].content && target < CHUNK_STATE_INVALID_VERTICES1)
+            target = CHUNK_STATE_INVALID_VERTICES1;
     }
-    return chunk_pack(k);
+    *distance = nearest;
+    return target;
 }
 
 /* Never a chunk inside a job's footprint (the callers check): packing changes its form. */

@@ -13,3 +13,6 @@ endforeach()
 # update + mesh: each chunk builds only the geometry copies it is drawn with (a viewer location), the same
 # drawn vertices as with both; a move sends chunks whose copies grew back; the same meshes at 1, 2, 4 threads
 strata_add_test(test_mesh_copies test_mesh_copies.c update mesh)
+# update: settled chunks packed by the job pool's pack jobs: the same sections and world at 1, 2 and 4 threads,
+# all packed at ready; an edit's steps before a loading world's with a pool
+strata_add_test(test_update_pack test_update_pack.c update)

@@ -103,6 +103,8 @@ typedef struct UpdaterStats {
     int threads;                        /* threads that run steps (UpdaterConfig.threads as resolved) */
     int jobs_queued, jobs_busy;         /* the job pool at the last exchange: waiting for a thread, running */
     int chunks_hot;                     /* chunk scratches in use (hot chunks) at the last exchange */
+    long pack_jobs;                     /* settled chunks the job pool packed (0 with one thread: the worker
+                                         * packs them itself) */
 } UpdaterStats;
 
 StResult updater_create(const UpdaterConfig *config, TerrainUpdater **out);

@@ -8,7 +8,9 @@
  * exchange. The pool's own lock guards the slots' status, the queue counts and the pause; the lock order
  * is the updater's mutex, then the pool's lock (pool threads take only the latter).
  *
- * Jobs start in hand-over order (the scheduler hands them over nearest first). The scheduler sleeps on
+ * Jobs start in hand-over order (the scheduler hands them over nearest first), except that a step of a chunk an
+ * edit downgraded starts before every queued job that is not (a dig shows within a few frames however much
+ * of a world is queued to load: with one pool thread a core, test_dig_latency). The scheduler sleeps on
  * done_cond with the updater's mutex dropped; a finished job, the exchange (update_pool_wake) and quit wake
  * it. The main thread pauses the pool (no job starts, the running ones end) before it changes the Terrain's
  * table (jobs look neighbours up in it) and before it saves chunks itself.
@@ -24,9 +26,44 @@
 
 #define UPDATE_POOL_MAX_THREADS 64
 
-/* Runs a job's step with `step` (settings of the job applied first). */
+static int pool_chunk_distance(const TerrainChunk *a, const TerrainChunk *b)
+{
+    int dx = abs(a->coord_x - b->coord_x), dz = abs(a->coord_z - b->coord_z);
+    return dx > dz ? dx : dz;
+}
+
+/* schedule.c's footprint rule: whether a job in flight reads or writes `c` (here: it is a question about the slots). */
+bool update_chunk_in_footprint(const TerrainUpdater *u, const TerrainChunk *c)
+{
+    const UpdatePool *p = &u->pool;
+    if (p->in_flight == 0) return false;
+    for (int i = 0; i < p->capacity; i++) {
+        const UpdateJob *j = &p->jobs[i];
+        if (j->used && pool_chunk_distance(c, j->chunk) <= j->read_radius) return true;
+    }
+    return false;
+}
+
+/* update_pack.c's pack itself, here so that the pool calls nothing above it. */
+bool update_pack_cells(TerrainChunk *k, ChunkState state)
+{
+    /* A Valid chunk also drops its slice geometry (kept only to remesh a few slices after an edit: it is several
+     * times the packed cells, so a cold chunk rebuilds all its slices when next meshed). Between the two vertex
+     * passes the geometry is half a mesh and stays. */
+    if (state == CHUNK_STATE_VALID) {
+        chunk_geometry_destroy(k->worker_geometry);
+        k->worker_geometry = NULL;
+    }
+    return chunk_pack(k);
+}
+
+/* Runs a job's step with `step` (settings of the job applied first), or its pack. */
 static ChunkState pool_run_step(UpdateJob *job, StepContext *step, float *brightness, int *season)
 {
+    if (job->kind == UPDATE_JOB_PACK) {
+        update_pack_cells(job->chunk, job->from);
+        return job->from;
+    }
     if (*brightness != job->brightness) {
         *brightness = job->brightness;
         mesher_context_set_brightness(step->mesher, job->brightness);
@@ -40,13 +77,14 @@ static ChunkState pool_run_step(UpdateJob *job, StepContext *step, float *bright
     return updater_step_run(job->chunk, job->from, step);
 }
 
-/* The oldest queued job, or NULL (pool lock held). */
+/* The queued job to run next, or NULL (pool lock held): the oldest step of an edited chunk, else the oldest. */
 static UpdateJob *pool_next_queued(UpdatePool *p)
 {
     UpdateJob *best = NULL;
     for (int i = 0; i < p->capacity; i++) {
         UpdateJob *j = &p->jobs[i];
-        if (j->status == UPDATE_JOB_QUEUED && (!best || j->seq < best->seq)) best = j;
+        if (j->status != UPDATE_JOB_QUEUED) continue;
+        if (!best || j->edited > best->edited || (j->edited == best->edited && j->seq < best->seq)) best = j;
     }
     return best;
 }
@@ -84,7 +122,7 @@ StResult update_pool_create(TerrainUpdater *u, int threads)
     if (threads < 1) threads = 1;
     if (threads > UPDATE_POOL_MAX_THREADS) threads = UPDATE_POOL_MAX_THREADS;
     p->threads = threads;
-    p->capacity = threads == 1 ? 1 : 2 * threads;
+    p->capacity = threads == 1 ? 1 : (UPDATE_POOL_STEP_SLOTS + UPDATE_POOL_EDIT_SLOTS + UPDATE_POOL_PACK_SLOTS) * threads;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->job_cond, NULL);
     pthread_cond_init(&p->done_cond, NULL);
@@ -139,22 +177,37 @@ void update_pool_destroy(TerrainUpdater *u)
     pthread_mutex_destroy(&p->lock);
 }
 
+/* Counts a slot handed over (worker). */
+static void pool_count_in(UpdatePool *p, UpdateJob *job)
+{
+    job->used = true;
+    p->in_flight++;
+    if (job->kind == UPDATE_JOB_PACK) p->packs_in_flight++;
+    else p->steps_in_flight++;
+}
+
+void update_pool_run_here(TerrainUpdater *u, UpdateJob *job)
+{
+    UpdatePool *p = &u->pool;
+    pool_count_in(p, job);
+    /* the worker's own context, whose settings the exchange keeps current */
+    float brightness = job->brightness;
+    int season = job->season;
+    job->result = pool_run_step(job, &u->step, &brightness, &season);
+    pthread_mutex_lock(&p->lock);
+    job->status = UPDATE_JOB_DONE;
+    p->done++;
+    pthread_mutex_unlock(&p->lock);
+}
+
 void update_pool_submit(TerrainUpdater *u, UpdateJob *job)
 {
     UpdatePool *p = &u->pool;
-    job->used = true;
-    p->in_flight++;
     if (p->threads == 1) {
-        /* inline: the worker's own context, whose settings the exchange keeps current */
-        float brightness = job->brightness;
-        int season = job->season;
-        job->result = pool_run_step(job, &u->step, &brightness, &season);
-        pthread_mutex_lock(&p->lock);
-        job->status = UPDATE_JOB_DONE;
-        p->done++;
-        pthread_mutex_unlock(&p->lock);
+        update_pool_run_here(u, job);
         return;
     }
+    pool_count_in(p, job);
     pthread_mutex_lock(&p->lock);
     job->status = UPDATE_JOB_QUEUED;
     job->seq = p->next_seq++;
@@ -184,6 +237,8 @@ void update_pool_release(TerrainUpdater *u, UpdateJob *job)
     job->used = false;
     job->chunk = NULL;
     u->pool.in_flight--;
+    if (job->kind == UPDATE_JOB_PACK) u->pool.packs_in_flight--;
+    else u->pool.steps_in_flight--;
 }
 
 void update_pool_wait(TerrainUpdater *u)

@@ -34,9 +34,15 @@
  * stale; its result is dropped at commit (the chunk is redone from the lower state). Commit order: the
  * finished jobs of one pass are committed sorted by chunk coordinates. Every step is a function of its
  * frozen inputs, so cells, light and vertices do not depend on N or on the order jobs finish in
- * (test_golden_world runs at 1, 2, 4 and 8 threads with the same pins). 
- * Also here: packing settled chunks after each commit (update_pack_settled) and the worker's sweeps, and
- * the state each chunk should reach (update_worker_target): schedule.c calls nothing in worker.c. */
+ * (test_golden_world runs at 1, 2, 4 and 8 threads with the same pins).
+ *
+ * Slots and edits. Each pool thread has UPDATE_POOL_STEP_SLOTS slots for steps, UPDATE_POOL_EDIT_SLOTS more that
+ * only steps of edited chunks may take, and UPDATE_POOL_PACK_SLOTS for pack jobs (update_pack.c, handed over
+ * first at each dispatch). A step of an edited chunk is handed over as soon as the exchange posts it, even
+ * with every loading slot full, and pool threads take it before the queued loading steps (pool.c): a dig
+ * waits at most for the steps running when it came.
+ * Packing settled chunks after each commit and the state each chunk should reach (update_worker_target)
+ * are update_pack.c's; schedule.c calls nothing in worker.c. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,17 +66,6 @@ bool update_job_conflicts(const TerrainUpdater *u, const TerrainChunk *c, int re
         if (d == 0) return true;
         if (writes && d <= j->read_radius) return true;
         if (j->writes_cells && d <= read_radius) return true;
-    }
-    return false;
-}
-
-bool update_chunk_in_footprint(const TerrainUpdater *u, const TerrainChunk *c)
-{
-    const UpdatePool *p = &u->pool;
-    if (p->in_flight == 0) return false;
-    for (int i = 0; i < p->capacity; i++) {
-        const UpdateJob *j = &p->jobs[i];
-        if (j->used && chunk_distance(c, j->chunk) <= j->read_radius) return true;
     }
     return false;
 }
@@ -137,6 +132,7 @@ static int schedule_candidates(TerrainUpdater *u, int max)
     if (!update_array_reserve(&u->candidates, sizeof(StepCandidate), max)) return 0;
     StepCandidate *top = u->candidates.data;
     int kept = 0, total = 0;
+    bool edits_waiting = false;
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
         int distance;
@@ -145,6 +141,7 @@ static int schedule_candidates(TerrainUpdater *u, int max)
             chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_EDITED;
             continue;
         }
+        if (chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED) edits_waiting = true;
         if (chunk->worker_schedule & UPDATE_WORKER_FLAG_BLOCKED) continue;
         StepCandidate c = {
             .chunk = chunk,
@@ -162,6 +159,7 @@ static int schedule_candidates(TerrainUpdater *u, int max)
         top[at] = c;
     }
     u->candidates.count = kept;
+    u->edits_waiting = edits_waiting;
     return total;
 }
 
@@ -199,12 +197,14 @@ static unsigned schedule_copies(TerrainUpdater *u, TerrainChunk *chunk, ChunkSta
 
 /* Hands `chunk`'s next step over as a job. Loads run on the scheduler's thread: the storage is used by
  * one thread only (the worker also writes its saves). */
-static void schedule_hand_over(TerrainUpdater *u, UpdateJob *job, TerrainChunk *chunk)
+static void schedule_hand_over(TerrainUpdater *u, UpdateJob *job, TerrainChunk *chunk, bool edited)
 {
     int radius;
     bool writes;
     schedule_footprint(chunk->thread_state, &radius, &writes);
     if (radius) schedule_heat(u, chunk, radius);
+    job->kind = UPDATE_JOB_STEP;
+    job->edited = edited; /* the edited candidate's, or a neighbour it waits for */
     job->chunk = chunk;
     job->from = chunk->thread_state;
     job->read_radius = radius;
@@ -215,30 +215,34 @@ static void schedule_hand_over(TerrainUpdater *u, UpdateJob *job, TerrainChunk *
     job->season = u->worker_season;
     job->copies = job->from == CHUNK_STATE_INVALID_VERTICES1 || job->from == CHUNK_STATE_INVALID_VERTICES2
                       ? schedule_copies(u, chunk, job->from) : 0;
-    if (job->from == CHUNK_STATE_NOT_LOADED && u->pool.threads > 1) {
-        job->used = true;
-        u->pool.in_flight++;
-        job->result = updater_step_run(chunk, job->from, &u->step);
-        pthread_mutex_lock(&u->pool.lock);
-        job->status = UPDATE_JOB_DONE;
-        u->pool.done++;
-        pthread_mutex_unlock(&u->pool.lock);
-        return;
-    }
-    update_pool_submit(u, job);
+    if (job->from == CHUNK_STATE_NOT_LOADED) update_pool_run_here(u, job);
+    else update_pool_submit(u, job);
+}
+
+/* The slots steps may use now: with a pool, UPDATE_POOL_STEP_SLOTS a thread, and UPDATE_POOL_EDIT_SLOTS more for
+ * the steps of edited chunks (the pack slots are update_pack.c's). */
+static int schedule_step_slots(const TerrainUpdater *u, bool edited)
+{
+    if (u->pool.threads == 1) return u->pool.capacity;
+    return (UPDATE_POOL_STEP_SLOTS + (edited ? UPDATE_POOL_EDIT_SLOTS : 0)) * u->pool.threads;
 }
 
 /* Fills free slots with the best runnable steps; at most `budget` jobs. Returns the number handed over. */
 static int schedule_dispatch(TerrainUpdater *u, int budget)
 {
-    int free_slots = u->pool.capacity - u->pool.in_flight;
+    /* the loading slots full and no edited chunk below its target: nothing can be handed over (no scan) */
+    if (u->pool.steps_in_flight >= schedule_step_slots(u, false) && !u->edits_waiting) return 0;
+    int free_slots = schedule_step_slots(u, true) - u->pool.steps_in_flight;
     if (budget < free_slots) free_slots = budget;
     if (free_slots <= 0) return 0;
     int handed = 0;
     for (int max = 4 * u->pool.capacity + 8;; max = INT_MAX / 2) {
         int total = schedule_candidates(u, max < terrain_chunk_count(u->terrain) ? max : terrain_chunk_count(u->terrain) + 1);
         for (int i = 0; i < u->candidates.count && handed < free_slots; i++) {
-            TerrainChunk *candidate = UPDATE_ARRAY_AT(&u->candidates, StepCandidate, i).chunk;
+            const StepCandidate *c = &UPDATE_ARRAY_AT(&u->candidates, StepCandidate, i);
+            /* candidates come edited first: once a loading chunk's turn comes, only its slots are left */
+            if (u->pool.steps_in_flight >= schedule_step_slots(u, c->edited_rank == 0)) break;
+            TerrainChunk *candidate = c->chunk;
             TerrainChunk *chunk = schedule_resolve(u, candidate, 0);
             /* a missing neighbour, or a chunk behind that could not progress: wait for a change */
             if (!chunk || (chunk->worker_schedule & UPDATE_WORKER_FLAG_BLOCKED)) {
@@ -249,7 +253,7 @@ static int schedule_dispatch(TerrainUpdater *u, int budget)
             bool writes;
             schedule_footprint(chunk->thread_state, &radius, &writes);
             if (update_job_conflicts(u, chunk, radius, writes)) continue; /* busy: a later pass takes it */
-            schedule_hand_over(u, schedule_free_slot(u), chunk);
+            schedule_hand_over(u, schedule_free_slot(u), chunk, c->edited_rank == 0);
             handed++;
         }
         /* Only when the short list was cut and gave nothing: look at every candidate once. */
@@ -274,6 +278,10 @@ int update_schedule_commit(TerrainUpdater *u)
     int advanced = 0;
     for (int i = 0; i < n; i++) {
         UpdateJob *job = done[i];
+        if (job->kind == UPDATE_JOB_PACK) { /* taken back in hand-over order */
+            update_pack_finished(u, job);
+            continue;
+        }
         TerrainChunk *chunk = job->chunk;
         bool stale = job->stale;
         ChunkState from = job->from, result = job->result;
@@ -294,6 +302,7 @@ int update_schedule_commit(TerrainUpdater *u)
 bool update_schedule_run(TerrainUpdater *u)
 {
     bool did = update_schedule_commit(u) > 0;
+    if (update_pack_dispatch(u) > 0) did = true;
     if (schedule_dispatch(u, u->dispatch_budget) > 0) {
         did = true;
         if (u->pool.threads == 1) update_schedule_commit(u);
@@ -301,119 +310,3 @@ bool update_schedule_run(TerrainUpdater *u)
     return did;
 }
 
-/* The state a chunk should reach, or CHUNK_STATE_NOT_LOADED when no location wants it stepped. */
-ChunkState update_worker_target(const WorkerArea *areas, int area_count, const TerrainChunk *chunk, int *distance)
-{
-    ChunkState target = CHUNK_STATE_NOT_LOADED;
-    int nearest = INT_MAX;
-    for (int i = 0; i < area_count; i++) {
-        int dx = abs(chunk->coord_x - areas[i].cx), dz = abs(chunk->coord_z - areas[i].cz);
-        int d = dx > dz ? dx : dz;
-        if (d < nearest) nearest = d;
-        if (d <= areas[i].visibility) target = CHUNK_STATE_VALID;
-        else if (d <= areas[i].content && target < CHUNK_STATE_INVALID_VERTICES1)
-            target = CHUNK_STATE_INVALID_VERTICES1;
-    }
-    *distance = nearest;
-    return target;
-}
-
-/* ---- packing settled chunks (after each commit, and the worker's sweeps) ---- */
-
-/* Packs a chunk; a Valid one also drops its slice geometry (kept only to remesh a few slices after an
- * edit: it is several times the packed cells, so a cold chunk rebuilds all its slices when next meshed).
- * Between the two vertex passes the geometry is half a mesh and stays. Never a chunk inside a job's
- * footprint (the callers check): packing changes its form. */
-bool update_pack(TerrainChunk *k)
-{
-    k->worker_schedule &= ~UPDATE_WORKER_FLAG_NEAR_EDIT;
-    if (k->thread_state == CHUNK_STATE_VALID) {
-        chunk_geometry_destroy(k->worker_geometry);
-        k->worker_geometry = NULL;
-    }
-    return chunk_pack(k);
-}
-
-/* Whether chunk n has no step left that reads its 3x3 block (self: no step left at all): it is at its
- * target, blocked, or one of its neighbours is missing (the content area's outer ring, whose outer
- * neighbours are never allocated, can never propagate or mesh; self: once past sunlight). */
-static bool worker_done_reading(const TerrainUpdater *u, const WorkerArea *areas, int area_count,
-                                const TerrainChunk *n, bool self)
-{
-    int distance;
-    if (n->thread_state >= update_worker_target(areas, area_count, n, &distance)) return true;
-    if (n->worker_schedule & UPDATE_WORKER_FLAG_BLOCKED) return true;
-    if (self && n->thread_state < CHUNK_STATE_INVALID_PROPAGATED_LIGHT) return false;
-    return updater_neighbours_ready(u->terrain, n, CHUNK_STATE_NOT_LOADED, NULL) == NEIGHBOURS_MISSING;
-}
-
-/* Whether nobody needs the chunk's cells soon: neither it nor a neighbour has a step left that reads
- * them (a chunk reads its neighbours' cells only on its way to its target). */
-static bool worker_settled(const TerrainUpdater *u, const WorkerArea *areas, int area_count, const TerrainChunk *k)
-{
-    for (int dz = -1; dz <= 1; dz++) {
-        for (int dx = -1; dx <= 1; dx++) {
-            const TerrainChunk *n = (dx || dz) ? terrain_get_chunk(u->terrain, k->coord_x + dx, k->coord_z + dz) : k;
-            if (n && !worker_done_reading(u, areas, area_count, n, n == k)) return false;
-        }
-    }
-    return true;
-}
-
-/* A hot chunk the worker may pack now: no job in flight reads or writes it, and no edit used it in the
- * last UPDATE_IDLE_PACK_DELAY exchanges. */
-static bool worker_may_pack(const TerrainUpdater *u, const TerrainChunk *k)
-{
-    if (update_chunk_in_footprint(u, k) || !chunk_is_hot(k)) return false;
-    return !(k->worker_schedule & UPDATE_WORKER_FLAG_NEAR_EDIT) ||
-           u->exchanges - k->worker_hot_exchange >= UPDATE_IDLE_PACK_DELAY;
-}
-
-/* Packs every settled hot chunk that no job reads and no edit made hot; returns how many. */
-int update_sweep_settled(TerrainUpdater *u, const WorkerArea *areas, int area_count)
-{
-    int packed = 0;
-    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
-        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
-        if (!(k->worker_schedule & UPDATE_WORKER_FLAG_EDITED) && worker_may_pack(u, k) &&
-            worker_settled(u, areas, area_count, k))
-            packed += update_pack(k);
-    }
-    return packed;
-}
-
-/* After a committed step of `chunk`: a chunk turns cold as soon as it is settled (it and its neighbours
- * are at their targets: the last neighbour that reads it is done), so a loading world stays mostly packed
- * (chunks_hot_at_ready in strata-bench) and each chunk is packed about once. The hot chunks of the block
- * that are not settled are stamped as used now. A block an edit downgraded stays hot until the idle delay
- * (the next edit is likely nearby). Every UPDATE_SWEEP_EVERY steps every settled hot chunk is packed
- * (those skipped because a job read them then), and past UPDATE_HOT_BUDGET scratches the hot chunks that
- * no step used for a while. */
-void update_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
-{
-    WorkerArea areas[UPDATE_MAX_LOCATIONS];
-    int area_count = update_worker_areas(u, areas);
-    bool stay_hot = chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED; /* an edit's block stays hot a while */
-    /* Every chunk of the block has `chunk` among its 3x3: none is settled while `chunk` still has a step
-     * that reads its block (most commits), so the settled tests are skipped then. */
-    if (!stay_hot && !worker_done_reading(u, areas, area_count, chunk, false)) stay_hot = true;
-    for (int dz = -1; dz <= 1; dz++) {
-        for (int dx = -1; dx <= 1; dx++) {
-            TerrainChunk *k = terrain_get_chunk(u->terrain, chunk->coord_x + dx, chunk->coord_z + dz);
-            if (!k || update_chunk_in_footprint(u, k) || !chunk_is_hot(k)) continue;
-            if (!stay_hot && worker_may_pack(u, k) && worker_settled(u, areas, area_count, k)) update_pack(k);
-            else {
-                k->worker_hot_stamp = (uint32_t)u->steps_done;
-                k->worker_hot_exchange = u->exchanges;
-                if (chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED) k->worker_schedule |= UPDATE_WORKER_FLAG_NEAR_EDIT;
-            }
-        }
-    }
-    u->sweep_pending = true;
-    if (u->steps_done % UPDATE_SWEEP_EVERY == 0) update_sweep_settled(u, areas, area_count);
-    if (chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
-    for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
-        TerrainChunk *k = terrain_chunk_at(u->terrain, i);
-        if (worker_may_pack(u, k) && (uint32_t)u->steps_done - k->worker_hot_stamp > UPDATE_HOT_AGE) update_pack(k);
-    }
-}

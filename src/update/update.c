@@ -149,6 +149,7 @@ void updater_destroy(TerrainUpdater *u)
     step_context_free(&u->step);
     chunk_destroy(u->snapshot);
     update_array_free(&u->candidates);
+    update_array_free(&u->pack_queue);
     update_array_free(&u->downgrades);
     update_array_free(&u->ready_meshes);
     update_array_free(&u->released);

@@ -81,6 +81,7 @@ static bool exchange_release(TerrainUpdater *u, const UpdaterCallbacks *cb)
         if (cb && cb->chunk_released) cb->chunk_released(cb->user, chunk);
         exchange_pause_pool(u);
         update_jobs_drop_near(u, chunk); /* a job that would look it up and miss it computes nothing valid */
+        update_pack_forget(u, chunk);
         terrain_detach_chunk(u->terrain, chunk);
         changed = true;
     }
@@ -203,7 +204,10 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         const PendingDowngrade *d = &UPDATE_ARRAY_AT(&u->downgrades, PendingDowngrade, i);
         exchange_mark_stale(u, d->chunk, d->state);
         if (d->chunk->thread_state > d->state) d->chunk->thread_state = d->state;
-        if (d->edited) d->chunk->worker_schedule |= UPDATE_WORKER_FLAG_EDITED;
+        if (d->edited) {
+            d->chunk->worker_schedule |= UPDATE_WORKER_FLAG_EDITED;
+            u->edits_waiting = true;
+        }
         /* Sent back to propagate: its light may rise again (an edit next door that only brightens). A job
          * in flight may read or write this flag word (its own or a neighbour's propagation): running jobs
          * end first (a queued one reads the cleared flag, as with one worker thread). */
@@ -259,8 +263,9 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
         if (changed) chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_BLOCKED;
         /* A chunk a job in flight reads or writes keeps its published state and flags until a later
-         * exchange: a job may be lighting it with plain stores (PRIVATE), or reading its light flags. */
-        if (update_chunk_in_footprint(u, chunk)) {
+         * exchange: a job may be lighting it with plain stores (PRIVATE), or reading its light flags. So
+         * does a chunk whose pack is pending: it is seen at its new state packed (update_pack.c). */
+        if ((chunk->worker_schedule & UPDATE_WORKER_FLAG_PACK_PENDING) || update_chunk_in_footprint(u, chunk)) {
             u->stats.by_state[chunk->state]++;
             continue;
         }
@@ -286,6 +291,7 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
     u->stats.threads = u->pool.threads;
     update_pool_counts(u, &u->stats.jobs_queued, &u->stats.jobs_busy);
     u->stats.chunks_hot = chunk_scratch_in_use();
+    u->stats.pack_jobs = (long)u->packs_taken;
 
     u->exchanges++;
     if (changed || u->released.count || (u->idle_pack_pending && (u->exchanges & 15u) == 0)) {

@@ -34,6 +34,14 @@
  * (schedule.c) and built by both passes; none set: not known, taken as both. */
 #define UPDATE_WORKER_COPIES_SHIFT 14
 #define UPDATE_WORKER_FLAG_COPIES (MESH_COPIES_BOTH << UPDATE_WORKER_COPIES_SHIFT)
+/* chunk->worker_schedule bit, worker (read by the exchange, mutex held): the chunk waits in the pack queue or a
+ * pack job has it (update_pack.c). The exchange keeps its published state until the worker has taken it back,
+ * so a chunk is never seen Valid before it is packed, nor the world ready with packs still out. */
+#define UPDATE_WORKER_FLAG_PACK_PENDING 0x100u
+_Static_assert((UPDATE_WORKER_FLAG_PACK_PENDING & (UPDATE_WORKER_FLAG_SAVE_FAILED | UPDATE_WORKER_FLAG_NEAR_EDIT |
+                                                   UPDATE_WORKER_FLAG_EDITED | UPDATE_WORKER_FLAG_BLOCKED |
+                                                   UPDATE_WORKER_FLAG_COPIES)) == 0,
+               "the pack queue's flag overlaps the scheduler's");
 _Static_assert(((UPDATE_WORKER_FLAG_SAVE_FAILED | UPDATE_WORKER_FLAG_NEAR_EDIT) &
                 (UPDATE_WORKER_FLAG_EDITED | UPDATE_WORKER_FLAG_BLOCKED)) == 0 &&
                (UPDATE_WORKER_FLAG_SAVE_FAILED & UPDATE_WORKER_FLAG_NEAR_EDIT) == 0 &&
@@ -75,17 +83,26 @@ typedef struct StepCandidate {
     int state;
 } StepCandidate;
 
-/* ---- the job pool (pool.c, schedule.c) ----
- * A job is one step of one chunk, run on a pool thread with that thread's StepContext. Fields above the
- * line belong to the worker (the mutex), the rest to the pool's lock. */
+/* ---- the job pool (pool.c, schedule.c, update_pack.c) ----
+ * A job is one step of one chunk, or the packing of one settled chunk, run on a pool thread with that
+ * thread's StepContext. Fields above the line belong to the worker (the mutex), the rest to the pool's lock. */
 typedef enum UpdateJobStatus {
     UPDATE_JOB_QUEUED = 1,   /* waiting for a pool thread */
     UPDATE_JOB_RUNNING,      /* a pool thread runs it */
     UPDATE_JOB_DONE          /* `result` is set; the worker commits it */
 } UpdateJobStatus;
 
+typedef enum UpdateJobKind {
+    UPDATE_JOB_STEP = 0,       /* the chunk's next step (updater_step_run) */
+    UPDATE_JOB_PACK            /* the chunk is settled: pack its cells (update_pack_cells) */
+} UpdateJobKind;
+
 typedef struct UpdateJob {
     bool used;                 /* worker: the slot holds a job not yet committed */
+    UpdateJobKind kind;
+    bool edited;               /* a step of a chunk an edit downgraded: pool threads take it before the rest */
+    unsigned long pack_order;  /* a pack: hand-over order; packs are taken back in this order */
+    bool pack_done;            /* a pack that finished and waits for the packs handed over before it */
     TerrainChunk *chunk;
     ChunkState from;           /* the chunk's thread_state when handed over (the step run) */
     int read_radius;           /* 0: the job reads only its chunk; 1: its 3x3 block (cells, light, shafts) */
@@ -111,9 +128,11 @@ typedef struct UpdatePoolThread {
 
 typedef struct UpdatePool {
     int threads;               /* threads that run steps; 1: the worker runs them itself (no pool thread) */
-    int capacity;              /* job slots: 2 per pool thread (1 inline) */
+    int capacity;              /* job slots: 4 per pool thread (1 inline): see UPDATE_POOL_*_SLOTS */
     UpdateJob *jobs;
     int in_flight;             /* worker: slots used */
+    int steps_in_flight;       /* worker: of them, steps */
+    int packs_in_flight;       /* worker: of them, packs (running, or done and waiting to be taken back) */
     pthread_t *handles;
     UpdatePoolThread *workers;
     int started;               /* pool threads started */
@@ -190,8 +209,13 @@ struct TerrainUpdater {
     float worker_brightness;       /* the mesher settings jobs take (copied in the exchange) */
     int worker_season;
     UpdateArray candidates;        /* StepCandidate scratch of the scheduler (schedule.c) */
+    UpdateArray pack_queue;        /* TerrainChunk*: settled chunks waiting for a pack job, oldest first */
+    unsigned long packs_handed;    /* pack jobs handed over so far (their pack_order) */
+    unsigned long packs_taken;     /* pack jobs taken back so far: the next to take back has this order */
     UpdatePool pool;
     int dispatch_budget;           /* most jobs the scheduler may still hand over (updater_run_steps) */
+    bool edits_waiting;            /* a chunk an edit sent back may be below its target (set by the exchange,
+                                    * cleared by a scan of the candidates that found none) */
     long other_units;              /* units of work that were not steps: releases, saves, idle packs */
     TerrainChunk *snapshot;        /* autosave copy of a live chunk */
 };
@@ -243,9 +267,11 @@ StResult update_pool_create(TerrainUpdater *updater, int threads);
 void update_pool_destroy(TerrainUpdater *updater);
 /* Hands a filled slot over (mutex held). With threads == 1 the job runs at once on the caller's thread. */
 void update_pool_submit(TerrainUpdater *updater, UpdateJob *job);
+/* Runs a filled slot at once on the caller's thread with the worker's context, and marks it done (mutex held). */
+void update_pool_run_here(TerrainUpdater *updater, UpdateJob *job);
 /* Moves up to `max` finished jobs into `out` (mutex held); their slots stay used until committed. */
 int update_pool_take_done(TerrainUpdater *updater, UpdateJob **out, int max);
-/* Frees a committed slot (mutex held). */
+/* Frees a committed slot (mutex held); counts the slots in flight of each kind. */
 void update_pool_release(TerrainUpdater *updater, UpdateJob *job);
 /* Mutex held on entry and on return; dropped while waiting for a finished job, a wake or quit. */
 void update_pool_wait(TerrainUpdater *updater);
@@ -272,7 +298,8 @@ bool update_chunk_in_flight(const TerrainUpdater *updater, const TerrainChunk *c
 bool update_schedule_run(TerrainUpdater *updater);
 /* Commits the finished jobs; returns how many advanced a chunk. */
 int update_schedule_commit(TerrainUpdater *updater);
-/* worker.c: after a committed step of `chunk`: stamps or packs the hot chunks of its 3x3 block. */
+/* update_pack.c: after a committed step of `chunk`: stamps, or packs (queues for packing), the hot chunks of
+ * its 3x3 block. */
 void update_pack_settled(TerrainUpdater *updater, const TerrainChunk *chunk);
 /* worker.c: the active locations in chunk coordinates and a chunk's target state. */
 typedef struct WorkerArea {
@@ -331,9 +358,20 @@ void update_save_report_unsaved(const TerrainUpdater *u);
 bool update_save_possible(const TerrainUpdater *u);
 bool update_save_autosave_one(TerrainUpdater *u);
 
-/* schedule.c: packing settled chunks */
+/* update_pack.c: packing settled chunks (its design note). Mutex held, on the scheduler's thread, except
+ * update_pack_cells, which a pack job runs on a pool thread. */
+/* Packs `k` (state: its thread state when handed over) and drops a Valid chunk's slice geometry. */
+bool update_pack_cells(TerrainChunk *k, ChunkState state);
+/* Packs `k` at once on the worker. */
 bool update_pack(TerrainChunk *k);
+/* Packs (one thread) or queues for a pack job every settled hot chunk; returns how many. */
 int update_sweep_settled(TerrainUpdater *u, const WorkerArea *areas, int area_count);
+/* Hands the queued packs over while pack slots are free; returns how many. */
+int update_pack_dispatch(TerrainUpdater *u);
+/* A pack job finished (update_schedule_commit): takes back, in hand-over order, every pack that can be. */
+void update_pack_finished(TerrainUpdater *u, UpdateJob *job);
+/* The exchange detaches `k`: it leaves the pack queue (a pack job that has it ends first: the footprint). */
+void update_pack_forget(TerrainUpdater *u, TerrainChunk *k);
 
 #define UPDATE_HOT_BUDGET 1024  /* a safety net: past it, chunks unused for UPDATE_HOT_AGE steps are packed */
 
@@ -342,5 +380,12 @@ int update_sweep_settled(TerrainUpdater *u, const WorkerArea *areas, int area_co
 #define UPDATE_SWEEP_EVERY 32   /* steps between sweeps for settled hot chunks */
 
 #define UPDATE_IDLE_PACK_DELAY 30 /* exchanges (frames) a chunk a step used stays hot when idle */
+
+/* Job slots per pool thread (threads > 1): steps of loading chunks use UPDATE_POOL_STEP_SLOTS, a step of an
+ * edited chunk may also take the UPDATE_POOL_EDIT_SLOTS kept for edits (so a dig never waits for a slot behind
+ * a loading world), and packs have their own UPDATE_POOL_PACK_SLOTS (a pack never holds up a step). */
+#define UPDATE_POOL_STEP_SLOTS 2
+#define UPDATE_POOL_EDIT_SLOTS 1
+#define UPDATE_POOL_PACK_SLOTS 1
 
 #endif

@@ -18,18 +18,13 @@
  * content area stays blocked: its outer neighbours are never allocated).
  *
  * Hot and cold chunks (chunk.h): a step makes the chunk it steps hot (its views unpack it), and the
- * neighbours it reads too. After each step the worker stamps the hot chunks of that 3x3 block with the
- * step number. Packing costs the worker's one thread time that a loading world waits for, so it is put
- * off: under UPDATE_HOT_SOFT scratches in use nothing is packed while there are steps to take (a world
- * of view distance 8, ~440 chunks, loads all hot, at the flat layout's speed). Past it, the hot chunks of
- * the stepped block that are settled (they and their neighbours are at the states the locations want, so
- * no step will read them soon) are packed, and past UPDATE_HOT_BUDGET the chunks no step used for
- * UPDATE_HOT_AGE steps too: so a large world's frontier stays hot and what is behind it goes cold, each
- * chunk packed about once. An idle worker packs every hot chunk, one per unit of work, so a ready world
- * is all sections shortly after it is ready. Packing only changes the form, never a cell, and only the
- * worker changes the form of a Terrain chunk. 
- * The save path itself (the snapshot write with the lock dropped) is update_save.c's, and packing settled
- * chunks and the state a chunk should reach are schedule.c's: this file calls down into both. */
+ * neighbours it reads too. A chunk turns cold as soon as it is settled (update_pack.c: packed at once with
+ * one thread, by a pack job of the pool with more), and an idle worker packs every hot chunk left (those an
+ * edit used, after UPDATE_IDLE_PACK_DELAY exchanges), one per unit of work, so a ready world is all sections
+ * shortly after it is ready. Packing only changes the form, never a cell; the worker decides every change of
+ * a Terrain chunk's form (a job changes only the form of the chunk it was handed).
+ * The save path itself (the snapshot write with the lock dropped) is update_save.c's, packing settled
+ * chunks update_pack.c's, and the state a chunk should reach schedule.c's: this file calls down into them. */
 #include <limits.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -81,9 +76,6 @@ static bool worker_finish_released(TerrainUpdater *u)
 /* The active locations in chunk coordinates, computed once per scan. */
 /* ---- packing chunks that left the working set ---- */
 
-#define UPDATE_HOT_BUDGET 1024  /* a safety net: past it, chunks unused for UPDATE_HOT_AGE steps are packed */
-#define UPDATE_HOT_AGE    64
-#define UPDATE_IDLE_PACK_DELAY 30 /* exchanges (frames) a chunk a step used stays hot when idle */
 #define UPDATE_TRIM_AFTER 64      /* chunks packed at idle before the freed heap is trimmed */
 #define UPDATE_IDLE_SPARES 9      /* pooled scratches kept then (an edit's 3x3 unpacks without malloc) */
 
@@ -108,7 +100,7 @@ static bool worker_pack_one(TerrainUpdater *u)
     bool deferred = false;
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *k = terrain_chunk_at(u->terrain, i);
-        if (update_chunk_in_footprint(u, k)) continue;
+        if ((k->worker_schedule & UPDATE_WORKER_FLAG_PACK_PENDING) || update_chunk_in_footprint(u, k)) continue;
         if (!chunk_is_hot(k) && !(k->thread_state == CHUNK_STATE_VALID && k->worker_geometry)) continue;
         if (u->exchanges - k->worker_hot_exchange < UPDATE_IDLE_PACK_DELAY) {
             deferred = true;

@@ -62,7 +62,7 @@ static const FlagSpec FLAGS[] = {
     {"--fullscreen", FLAG_SWITCH, 0, 0, NULL, "fullscreen this run", CLI_FLAG_FULLSCREEN},
     {"--windowed", FLAG_SWITCH, 0, 0, NULL, "in a window this run", CLI_FLAG_WINDOWED},
     {"--threads", FLAG_INT, 1, CLI_THREADS_MAX, "N", "threads that generate, light and mesh chunks (default: the\n"
-     "                          settings' \"threads\", else cores - 1, at least 1)", CLI_FLAG_THREADS},
+     "                          settings' \"threads\", else one a core)", CLI_FLAG_THREADS},
     {"--history-mb", FLAG_INT, 1, CLI_HISTORY_MB_MAX, "MB", "memory for undo/redo; the oldest actions are dropped\n"
      "                          past it (default 64)", CLI_FLAG_HISTORY_MB},
     {"--bench-flight", FLAG_SWITCH, 0, 0, NULL, "benchmark: fly a fixed path at 20 blocks/s (seed 1 unless --seed,\n"

@@ -34,7 +34,7 @@ void game_ui_load_settings(GameUi *ui, CliOptions *o)
     if (o->gui_scale >= 0) user_settings_set(s, USER_SETTING_GUI_SCALE, o->gui_scale);
     if (o->volume >= 0.0f) user_settings_set(s, USER_SETTING_VOLUME, o->volume);
     if (o->threads > 0) user_settings_set(s, USER_SETTING_THREADS, o->threads);
-    else o->threads = (int)s->values[USER_SETTING_THREADS]; /* 0: updater_default_threads() */
+    else o->threads = (int)s->values[USER_SETTING_THREADS]; /* 0: one a core (app.c) */
     if (o->fullscreen || o->windowed) user_settings_set(s, USER_SETTING_FULLSCREEN, o->fullscreen ? 1.0 : 0.0);
 }
 

@@ -7,6 +7,7 @@
  * so K is what a player at 60 FPS sees. */
 #define _GNU_SOURCE
 #include "bench_edit.h"
+#include "bench_spawn.h"
 
 #include <fcntl.h>
 #include <libgen.h>
@@ -97,25 +98,15 @@ static bool run_game(const char *game, const char *dir, const char *script, uint
     char seed_text[32], vd_text[16];
     snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
     snprintf(vd_text, sizeof vd_text, "%d", view_distance);
-    pid_t pid = fork();
-    if (pid < 0) return false;
-    if (pid == 0) {
-        int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        if (chdir(dir) != 0) _exit(126);
-        setenv("SDL_VIDEODRIVER", "offscreen", 1);
-        alarm(600);
-        execl(game, game, "--seed", seed_text, "--view-distance", vd_text, "--width", "640", "--height", "400",
-              "--no-save", "--script", script, (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0) return false;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return false;
+    char *argv[] = {(char *)game, "--seed", seed_text, "--view-distance", vd_text, "--width", "640", "--height", "400",
+                    "--no-save", "--script", (char *)script, NULL};
+    const char *env[] = {"SDL_VIDEODRIVER=offscreen", NULL};
+    BenchSpawn how = {.out_fd = fd, .err_fd = fd, .close_fd = -1, .dir = dir, .env = env};
+    pid_t pid = bench_spawn(game, argv, &how);
+    close(fd);
+    return pid > 0 && bench_spawn_wait(pid, 600.0, NULL);
 }
 
 void bench_edit_visible_frames(uint64_t seed, int view_distance, BenchEditResults *out)

@@ -6,6 +6,7 @@
  * own frames, its own thread's CPU time); this file only starts it and collects. */
 #include "bench_flight.h"
 #include "bench_game.h"
+#include "bench_spawn.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -42,22 +43,15 @@ static bool bench_flight_game(const char *binary, const char *mode, const char *
         unlink(out_path);
         return false;
     }
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(log_fd, 1);
-        dup2(log_fd, 2);
-        close(log_fd);
-        setenv("SDL_VIDEODRIVER", "offscreen", 1);
-        setenv("XDG_CONFIG_HOME", "/nonexistent/strata-bench", 1); /* default settings, never the user's */
-        execl(binary, binary, mode, "--seed", seed, "--far-distance", far, "--view-distance", "8", "--width", "1280",
-              "--height", "720", "--json", out_path, (char *)NULL);
-        _exit(127);
-    }
+    char *argv[] = {(char *)binary, (char *)mode, "--seed", (char *)seed, "--far-distance", (char *)far,
+                    "--view-distance", "8", "--width", "1280", "--height", "720", "--json", out_path, NULL};
+    const char *env[] = {"SDL_VIDEODRIVER=offscreen",
+                         "XDG_CONFIG_HOME=/nonexistent/strata-bench", /* default settings, never the user's */
+                         NULL};
+    BenchSpawn how = {.out_fd = log_fd, .err_fd = log_fd, .close_fd = -1, .dir = NULL, .env = env};
+    pid_t pid = bench_spawn(binary, argv, &how);
     close(log_fd);
-    int status = 0;
-    if (pid > 0)
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    bool ok = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    bool ok = pid > 0 && bench_spawn_wait(pid, 900.0, NULL);
     FILE *f = fopen(out_path, "rb");
     size_t len = 0;
     if (f) {

@@ -7,6 +7,7 @@
  * missing binary or a game that cannot start (no GL here) gives -1 and a warning, not a failure: the engine's
  * figures stand on their own. */
 #include "bench_game.h"
+#include "bench_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,24 +45,20 @@ static void bench_game_run(const char *binary, const char *script, unsigned long
     char seed_text[32], vd_text[16];
     snprintf(seed_text, sizeof seed_text, "%lld", (long long)seed); /* the game reads it back as an integer */
     snprintf(vd_text, sizeof vd_text, "%d", view_distance);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-        close(fd);
-        setenv("SDL_VIDEODRIVER", "offscreen", 1);
-        setenv("XDG_CONFIG_HOME", "/nonexistent/strata-bench", 1); /* default settings, never the user's */
-        execl(binary, binary, "--no-save", "--seed", seed_text, "--view-distance", vd_text, "--width", "1280",
-              "--height", "720", "--script", script, (char *)NULL);
-        _exit(127);
-    }
+    char *argv[] = {(char *)binary, "--no-save", "--seed", seed_text, "--view-distance", vd_text, "--width", "1280",
+                    "--height", "720", "--script", (char *)script, NULL};
+    const char *env[] = {"SDL_VIDEODRIVER=offscreen",
+                         "XDG_CONFIG_HOME=/nonexistent/strata-bench", /* default settings, never the user's */
+                         NULL};
+    BenchSpawn how = {.out_fd = fd, .err_fd = fd, .close_fd = -1, .dir = NULL, .env = env};
+    pid_t pid = bench_spawn(binary, argv, &how);
     close(fd);
     if (pid < 0) {
         unlink(log_path);
         return;
     }
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    bench_spawn_wait(pid, 900.0, &status);
     static char text[BENCH_GAME_OUTPUT];
     FILE *f = fopen(log_path, "rb");
     size_t len = 0;

@@ -11,6 +11,7 @@
  * kept the last sample before the game quit, which could fall in its teardown, after the geometry was freed). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_memory.h"
+#include "bench_spawn.h"
 #include "bench_world.h"
 
 #include <fcntl.h>
@@ -121,15 +122,16 @@ static double memory_game_rss(const char *self_dir, const char *asset_dir)
         unlink(script);
         return -1;
     }
-    pid_t pid = fork();
-    if (pid == 0) {
-        setenv("SDL_VIDEODRIVER", "offscreen", 1);
-        setenv("SDL_AUDIODRIVER", "dummy", 1);
+    char *argv[] = {game, "--seed", "1", "--view-distance", "8", "--no-save", "--assets", (char *)asset_dir, "--width",
+                    "1280", "--height", "720", "--script", script, NULL};
+    const char *env[] = {"SDL_VIDEODRIVER=offscreen", "SDL_AUDIODRIVER=dummy", NULL};
+    BenchSpawn how = {.out_fd = BENCH_SPAWN_NULL, .err_fd = out[1], .close_fd = out[0], .dir = NULL, .env = env};
+    pid_t pid = bench_spawn(game, argv, &how);
+    if (pid < 0) {
         close(out[0]);
-        if (!freopen("/dev/null", "w", stdout) || dup2(out[1], STDERR_FILENO) < 0) _exit(127);
-        execl(game, game, "--seed", "1", "--view-distance", "8", "--no-save", "--assets", asset_dir, "--width",
-              "1280", "--height", "720", "--script", script, (char *)NULL);
-        _exit(127);
+        close(out[1]);
+        unlink(script);
+        return -1;
     }
     close(out[1]);
     fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);

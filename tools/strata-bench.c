@@ -19,7 +19,9 @@
  * frame_ms_max, frames_over_100ms, main_cpu_ms_p50, draw_calls_p50, chunk_draws_p50, triangles_p50,
  * backlog_max, holes_max, fps_spawn_vd8, fps_spawn_vd8_far2k): -1 in a plain run, measured by
  * `strata-bench --flight` (only those, about two minutes: the game flies seed 1 for 30 s and stands at
- * seed 42's spawn). Per-chunk figures are medians over a square of generated chunks
+ * seed 42's spawn). `strata-bench --world-ready` runs only the threaded world load (world_ready_ms, threads,
+ * world_hash, chunks_hot_at_ready, chunk_resident_bytes_median: a second or two, for --threads sweeps in
+ * one sitting); it runs no game, so no figure of it follows a child process. Per-chunk figures are medians over a square of generated chunks
  * (BENCH_SIDE^2 chunks; the inner ones for steps that need neighbours). world_ready_ms is the wall time
  * from an empty Terrain until the threaded worker has every chunk within the view distance Valid, its location
  * a viewer as the game's player (each chunk builds the copies drawn from there).
@@ -59,6 +61,7 @@ typedef struct BenchOptions {
     bool skip_memory;
     bool game;                  /* run the game binary for game_ready_ms_* (--no-game: skip) */
     bool flight;                /* --flight: only the game's frame benchmarks (bench_flight.c) */
+    bool world_ready_only;      /* --world-ready: only the threaded world load (bench_world_ready) */
     const char *asset_dir;
     int generator_version;      /* --generator-version: 0 = this build's current version */
     int threads;                /* --threads: threads that run the update worker's steps (0: the default) */
@@ -479,9 +482,12 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: strata-bench [--json] [--no-game] [--threads N] [--seed S] [--view-distance N] [--assets DIR]\n"
                "       strata-bench --flight [--json]\n"
+               "       strata-bench --world-ready [--json] [--threads N] [--seed S] [--view-distance N]\n"
                "  --json              print one JSON object instead of a table\n"
                "  --flight            only the game's frame benchmarks: the 30 s flight over seed 1 and the frame\n"
                "                      rate at seed 42's spawn (the game binary beside this one, offscreen)\n"
+               "  --world-ready       only the threaded world load: world_ready_ms, threads, world_hash,\n"
+               "                      chunks_hot_at_ready, chunk_resident_bytes_median (for --threads sweeps)\n"
                "  --no-game           skip game_ready_ms_vd8/vd16/vd32 (the game binary beside this one; -1)\n"
                "  --threads N         threads that run the update worker's steps for world_ready_ms (1..64;\n"
                "                      default: cores - 1, at least 1); the game runs keep their default\n"
@@ -512,6 +518,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--json")) o.json = true;
         else if (!strcmp(a, "--no-game")) o.game = false;
         else if (!strcmp(a, "--flight")) o.flight = true;
+        else if (!strcmp(a, "--world-ready")) o.world_ready_only = true;
         else if (!strcmp(a, "--skip-memory")) o.skip_memory = true;
         else if (!strcmp(a, "--help")) { usage(stdout); return 0; }
         else if (!strcmp(a, "--generator-version") && i + 1 < argc) {
@@ -587,6 +594,23 @@ int main(int argc, char **argv)
         return 1;
     }
     BenchResults r = {0};
+    if (o.world_ready_only) {
+        StResult wr = bench_world_ready(&o, blocks, gen, &r);
+        if (wr == ST_OK && o.json)
+            printf("{\"threads\": %d, \"world_ready_ms\": %.1f, \"world_hash\": \"%016llx\", \"chunks_hot_at_ready\": %d, "
+                   "\"chunk_resident_bytes_median\": %.0f}\n",
+                   r.threads, r.world_ready_ms, (unsigned long long)r.world_hash, r.chunks_hot_at_ready,
+                   r.resident_median_at_ready);
+        else if (wr == ST_OK)
+            printf("world ready (threaded)  %.1f ms (%d threads; world hash %016llx; %d hot; resident median %.0f B)\n",
+                   r.world_ready_ms, r.threads, (unsigned long long)r.world_hash, r.chunks_hot_at_ready,
+                   r.resident_median_at_ready);
+        else
+            fprintf(stderr, "strata-bench: %s\n", st_error_message());
+        generator_destroy(gen);
+        block_registry_destroy(blocks);
+        return wr == ST_OK ? 0 : 1;
+    }
     bench_noise(&r);
     StResult rc = bench_chunks(&o, blocks, gen, &r);
     if (rc == ST_OK) rc = bench_edits(gen, blocks, &r);

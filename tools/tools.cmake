@@ -10,7 +10,7 @@ target_link_libraries(strata-world PRIVATE strata_core)
 # strata-bench: the engine's figures (table or --json), no window
 add_executable(strata-bench tools/strata-bench.c tools/bench_heightfield.c tools/bench_memory.c tools/bench_edit.c
                tools/bench_structures.c tools/bench_game.c tools/bench_flight.c
-               tools/bench_render.c tools/bench_world.c)
+               tools/bench_render.c tools/bench_world.c tools/bench_spawn.c)
 target_link_libraries(strata-bench PRIVATE strata_core PkgConfig::CGLM)
 if(TARGET strata)
   add_dependencies(strata-bench strata) # game_ready_ms_* runs the game beside strata-bench

@@ -96,6 +96,16 @@ StResult generator_create_layered(const WorldSettings *settings, const BlockRegi
 GenContext *gen_context_create(void);
 void gen_context_destroy(GenContext *ctx);
 
+/* Derived cross-chunk features (caves, trees, dungeons, scatter) shared by the GenContexts of several threads
+ * (the update worker's job pool): a context that misses its own cache takes a copy of what another thread
+ * derived, and offers what it derives. Results never depend on it (derivations are pure); it saves the
+ * threads deriving the same sources again. Thread-safe; destroy it after every context attached to it. */
+typedef struct GenSharedCache GenSharedCache;
+GenSharedCache *gen_shared_cache_create(void);
+void gen_shared_cache_destroy(GenSharedCache *shared);
+/* Attaches ctx to `shared` (NULL detaches): every feature cache of ctx consults and feeds it. */
+void gen_context_share(GenContext *ctx, GenSharedCache *shared);
+
 /* Runs pass `pass` (1..4) on `chunk`. */
 static inline void generator_run_pass(const Generator *g, int pass, TerrainChunk *chunk, GenContext *ctx)
 {

@@ -77,8 +77,13 @@ GenCacheEntry *gen_cache_lookup(GenCache *cache, uint64_t key, int sx, int sz, b
     e->stamp = cache->clock;
     e->count = 0;
     e->min_x = e->max_x = e->min_z = e->max_z = 0;
-    *hit = false;
+    *hit = cache->shared && gen_shared_fetch(cache->shared, cache, e, tag);   /* another thread derived it */
     return e;
+}
+
+void gen_cache_publish(GenCache *cache, const GenCacheEntry *e)
+{
+    if (cache->shared && e->valid) gen_shared_offer(cache->shared, cache, e, cache_tag(e->key, e->sx, e->sz));
 }
 
 bool gen_cache_reserve(GenCache *cache, GenCacheEntry *e, int n)
@@ -125,8 +130,10 @@ void gen_feature_paint_chunk(const GenFeature *f, const void *generator, GenCont
         for (int sj = chunk->coord_z - r; sj <= chunk->coord_z + r; sj++) {
             bool hit;
             GenCacheEntry *e = gen_cache_lookup(cache, key, si, sj, &hit);
-            if (!hit)
+            if (!hit) {
                 f->derive(generator, ctx, cache, e, si, sj);
+                gen_cache_publish(cache, e);
+            }
             if (e->count == 0 || e->max_x < ox || e->min_x > ox + 15 || e->max_z < oz || e->min_z > oz + 15)
                 continue;
             const char *item = e->items;

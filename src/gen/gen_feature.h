@@ -20,7 +20,9 @@
  * that chunk, deciding each cell from that cell (and pure data) alone, so the order chunks are generated in
  * never matters.
  *
- * Threads: a GenFeature is immutable; a GenContext belongs to one thread (gen_context_create). */
+ * Threads: a GenFeature is immutable; a GenContext belongs to one thread (gen_context_create). Contexts of
+ * several threads may share their derivations through a GenSharedCache (gen_shared_cache.c): a miss in the
+ * thread's own cache copies another thread's entry, and a derivation is offered with gen_cache_publish. */
 #ifndef STRATA_GEN_FEATURE_H
 #define STRATA_GEN_FEATURE_H
 
@@ -54,8 +56,11 @@ typedef struct GenCacheEntry {
 
 #define GEN_CACHE_ENTRIES 256
 
+typedef struct GenSharedSlot GenSharedSlot;
+
 /* A least-recently-used cache of source-chunk derivations. */
 typedef struct GenCache {
+    GenSharedSlot *shared;               /* the slot of a GenSharedCache this cache consults, or NULL */
     uint64_t tags[GEN_CACHE_ENTRIES];    /* hash of (key, sx, sz) per valid entry, 0 = empty: a fast scan */
     GenCacheEntry entries[GEN_CACHE_ENTRIES];
     uint64_t clock;
@@ -105,6 +110,13 @@ void *gen_feature_add_item(GenCache *cache, GenCacheEntry *e, int min_x, int max
  * marked invalid). */
 GenCacheEntry *gen_cache_lookup(GenCache *cache, uint64_t key, int sx, int sz, bool *hit);
 bool gen_cache_reserve(GenCache *cache, GenCacheEntry *e, int n);
+/* Offers a just-derived entry to the shared cache (a copy; nothing when the cache shares nothing or e is
+ * invalid). Call it once derive() has filled e. */
+void gen_cache_publish(GenCache *cache, const GenCacheEntry *e);
+/* gen_shared_cache.c: copies the shared entry (key, sx, sz) into e (its items, bounds and count); false when
+ * the slot has none (or memory ran out). */
+bool gen_shared_fetch(GenSharedSlot *slot, GenCache *cache, GenCacheEntry *e, uint64_t tag);
+void gen_shared_offer(GenSharedSlot *slot, const GenCache *cache, const GenCacheEntry *e, uint64_t tag);
 
 /* The key that identifies a generator's inputs: seed, settings, version, name and the tunables' text hash. */
 uint64_t gen_generator_key(const Generator *g, uint64_t worldgen_hash);

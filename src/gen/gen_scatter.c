@@ -392,6 +392,7 @@ static const GenCacheEntry *object_tile(const Gen24 *g, GenContext *ctx, Scatter
                                    env->skip, e->items, room);
         if (n <= room) {
             e->count = n;
+            gen_cache_publish(cache, e);
             return e;
         }
         if (!gen_cache_reserve(cache, e, n))

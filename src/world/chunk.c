@@ -192,11 +192,17 @@ void chunk_make_hot(TerrainChunk *chunk)
         abort();
     }
     chunk_lock(chunk);
-    for (int s = 0; s < CHUNK_SECTIONS; s++) {
-        /* fresh memory already holds a uniform air section (cell 0, light 0): a new chunk writes nothing */
-        if (!zeroed || !section_is_zero(&chunk->sections[s])) section_unpack_to_chunk(&chunk->sections[s], scratch, s);
-        section_reset(&chunk->sections[s], 0, 0);
+    bool all_zero = true;
+    for (int s = 0; s < CHUNK_SECTIONS && all_zero; s++) all_zero = section_is_zero(&chunk->sections[s]);
+    if (all_zero) {
+        /* a new chunk: fresh memory already holds it; a pooled scratch is cleared in one pass (unpacking 16
+         * uniform air sections into column order cost ~10x a memset: perf, a loading world) */
+        if (!zeroed) memset(scratch, 0, CHUNK_SCRATCH_BYTES);
+    } else {
+        for (int s = 0; s < CHUNK_SECTIONS; s++)
+            if (!zeroed || !section_is_zero(&chunk->sections[s])) section_unpack_to_chunk(&chunk->sections[s], scratch, s);
     }
+    for (int s = 0; s < CHUNK_SECTIONS; s++) section_reset(&chunk->sections[s], 0, 0);
     chunk->hot = scratch;
     chunk_unlock(chunk);
 }

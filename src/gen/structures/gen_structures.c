@@ -286,6 +286,7 @@ static const DungeonGrid *dungeon_grid(const GenStructures *s, GenContext *ctx, 
         g->ok = true;
         wfc_grid_free(&grid);
     }
+    gen_cache_publish(cache, e);
     return g;
 }
 

@@ -33,10 +33,10 @@ typedef struct GameUi {
     SerializerStats storage_seen;
     char storage_notice[256];
     double storage_notice_seconds;
-    /* F3's memory line, sampled once a second (hud_fill.c): process RSS, chunk bytes and hot chunks */
+    /* F3's memory line, sampled once a second (hud_fill.c): process RSS and chunk bytes */
     uint32_t memory_sampled_ms;
     double memory_rss_mb, memory_chunks_mb;
-    int memory_hot_chunks;
+    int memory_hot_sampled;   /* hot chunks when last sampled */
 } GameUi;
 
 void game_ui_load_settings(GameUi *ui, CliOptions *opts);

@@ -32,22 +32,19 @@ static double hud_rss_mb(void)
 }
 
 /* F3's memory figures, once a second: the sum walks every chunk under its cell lock. */
-static void hud_sample_memory(GameUi *ui, const WorldSession *ws)
+static void hud_sample_memory(GameUi *ui, const WorldSession *ws, int hot_now)
 {
     Uint32 now = SDL_GetTicks();
-    if (ui->memory_sampled_ms && now - ui->memory_sampled_ms < 1000) return;
+    /* at once, too, when the last hot chunk was packed (a loading world turning ready) */
+    bool settled = hot_now == 0 && ui->memory_hot_sampled > 0;
+    if (ui->memory_sampled_ms && now - ui->memory_sampled_ms < 1000 && !settled) return;
+    ui->memory_hot_sampled = hot_now;
     ui->memory_sampled_ms = now ? now : 1;
     ui->memory_rss_mb = hud_rss_mb();
     size_t bytes = 0;
-    int hot = 0;
     const Terrain *t = ws->terrain;
-    for (int i = 0, n = t ? terrain_chunk_count(t) : 0; i < n; i++) {
-        size_t b = chunk_resident_bytes(terrain_chunk_at(t, i), NULL);
-        bytes += b;
-        hot += b >= sizeof(int32_t) * CHUNK_CELLS;
-    }
+    for (int i = 0, n = t ? terrain_chunk_count(t) : 0; i < n; i++) bytes += chunk_resident_bytes(terrain_chunk_at(t, i), NULL);
     ui->memory_chunks_mb = (double)bytes / (1024.0 * 1024.0);
-    ui->memory_hot_chunks = hot;
     game_ui_check_storage(ui, ws);
 }
 
@@ -87,10 +84,12 @@ void hud_fill_info(HudInfo *hud, GameUi *ui, const WorldSession *ws, const Playe
         hud->target_block = block_is_defined(b, id) ? b->defs[id].name : NULL;
         hud->examine = game_structures_examine(ws->structures, t->x, t->y, t->z, t->value);
     }
-    hud_sample_memory(ui, ws);
+    hud_sample_memory(ui, ws, us.chunks_hot);
     hud->rss_mb = ui->memory_rss_mb;
     hud->chunks_mb = ui->memory_chunks_mb;
-    hud->hot_chunks = ui->memory_hot_chunks;
+    /* the hot count as of the last exchange (the once-a-second walk's could be a second old: at the first
+     * ready frame it still read ~190 hot chunks of the loading world when none was left) */
+    hud->hot_chunks = us.chunks_hot;
     hud->worker_threads = us.threads;
     hud->jobs_queued = us.jobs_queued;
     hud->jobs_busy = us.jobs_busy;

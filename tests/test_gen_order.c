@@ -2,7 +2,8 @@
  *
  * Generates a square of chunks in row order (the reference), then again in reverse order, in several
  * random orders, each chunk with a fresh GenContext (cold caches), with one context shared by two
- * generators, and with 1 and 2 threads (pthreads, tests only), and compares a hash of every chunk's cells
+ * generators, with 1 and 2 threads (pthreads, tests only), with 2 and 4 threads sharing a GenSharedCache, and
+ * two contexts sharing one after the other (the second takes copies), and compares a hash of every chunk's cells
  * and shafts: all must be equal. Also checks that caves and pockets never leave water next to air, across
  * chunk borders included (caves do not drain the sea). */
 #include <pthread.h>
@@ -85,6 +86,7 @@ static int mismatches(const uint64_t *a, const uint64_t *b)
 
 typedef struct Job {
     const Generator *g;
+    GenSharedCache *shared;   /* the threads' contexts share their derivations through it, or NULL */
     const int *order;
     atomic_int next;
     uint64_t *hashes;
@@ -94,6 +96,7 @@ static void *worker(void *arg)
 {
     Job *job = arg;
     GenContext *ctx = gen_context_create();
+    gen_context_share(ctx, job->shared);
     TerrainChunk *c = calloc(1, sizeof *c);
     for (;;) {
         int k = atomic_fetch_add(&job->next, 1);
@@ -107,10 +110,11 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static void run_threads(const Generator *g, const int *order, int threads, uint64_t *hashes)
+static void run_threads(const Generator *g, const int *order, int threads, uint64_t *hashes, GenSharedCache *shared)
 {
     Job job;
     job.g = g;
+    job.shared = shared;
     job.order = order;
     job.hashes = hashes;
     atomic_init(&job.next, 0);
@@ -175,12 +179,21 @@ static void test_order_and_threads(uint64_t seed)
         free(all);
     }
 
-    /* 1 and 2 threads, random orders */
+    /* 1 and 2 threads, random orders; then 2 and 4 threads sharing their derivations (as the job pool's do) */
     for (int threads = 1; threads <= 2; threads++) {
         shuffle(order, COUNT, seed * 7 + (uint64_t)threads);
         memset(other, 0, sizeof other);
-        run_threads(g, order, threads, other);
+        run_threads(g, order, threads, other, NULL);
         CHECK_EQ_INT(mismatches(reference, other), 0);
+    }
+    for (int threads = 2; threads <= 4; threads += 2) {
+        GenSharedCache *shared = gen_shared_cache_create();
+        CHECK(shared != NULL);
+        shuffle(order, COUNT, seed * 13 + (uint64_t)threads);
+        memset(other, 0, sizeof other);
+        run_threads(g, order, threads, other, shared);
+        CHECK_EQ_INT(mismatches(reference, other), 0);
+        gen_shared_cache_destroy(shared);
     }
     chunk_destroy(c);
     generator_destroy(g);
@@ -214,6 +227,51 @@ static void test_shared_context(void)
         differ += ref_a[i] != ref_b[i];
     CHECK_EQ_INT(differ, COUNT);
     gen_context_destroy(ctx);
+    chunk_destroy(c);
+    generator_destroy(a);
+    generator_destroy(b);
+    generator_destroy(a2);
+}
+
+/* Two contexts sharing a GenSharedCache, one after the other: the second finds every source the first
+ * derived (hits, copies), also across generators of other seeds in the same cache, and every chunk is the
+ * same as a fresh unshared context makes it. */
+static void test_shared_cache(void)
+{
+    Generator *a = make(11), *b = make(12), *a2 = make(11);
+    if (!a || !b || !a2) return;
+    TerrainChunk *c = calloc(1, sizeof *c);
+    uint64_t ref_a[COUNT], ref_b[COUNT];
+    for (int i = 0; i < COUNT; i++) {
+        GenContext *fresh = gen_context_create();
+        ref_a[i] = gen_index(a, fresh, c, i);
+        ref_b[i] = gen_index(b, fresh, c, i);
+        gen_context_destroy(fresh);
+    }
+    GenSharedCache *shared = gen_shared_cache_create();
+    CHECK(shared != NULL);
+    GenContext *first = gen_context_create(), *second = gen_context_create();
+    gen_context_share(first, shared);
+    gen_context_share(second, shared);
+    int bad = 0;
+    for (int i = 0; i < COUNT; i++) {
+        bad += gen_index(a, first, c, i) != ref_a[i];
+        bad += gen_index(b, first, c, i) != ref_b[i];
+    }
+    long hits0, offers0, hits1, offers1;
+    gen_shared_cache_counts(shared, &hits0, &offers0);
+    CHECK(offers0 > 0);   /* the first context derived and offered */
+    for (int i = COUNT - 1; i >= 0; i--) {
+        bad += gen_index(a2, second, c, i) != ref_a[i];   /* an equal generator: a's copies */
+        bad += gen_index(b, second, c, i) != ref_b[i];
+    }
+    gen_shared_cache_counts(shared, &hits1, &offers1);
+    CHECK_EQ_INT(bad, 0);
+    CHECK(hits1 > hits0);          /* the second context took copies */
+    CHECK(offers1 - offers0 < (offers0 + 9) / 10);   /* and derived (almost) nothing again */
+    gen_context_destroy(first);
+    gen_context_destroy(second);
+    gen_shared_cache_destroy(shared);
     chunk_destroy(c);
     generator_destroy(a);
     generator_destroy(b);
@@ -276,6 +334,7 @@ int main(void)
     fprintf(stderr, "-- order and threads, seed 987654321\n");
     test_order_and_threads(987654321);
     RUN(test_shared_context);
+    RUN(test_shared_cache);
     RUN(test_water_sealed);
     block_registry_destroy(blocks);
     return check_report();

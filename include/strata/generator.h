@@ -103,6 +103,8 @@ void gen_context_destroy(GenContext *ctx);
 typedef struct GenSharedCache GenSharedCache;
 GenSharedCache *gen_shared_cache_create(void);
 void gen_shared_cache_destroy(GenSharedCache *shared);
+/* Copies handed to contexts (hits) and derivations taken in (offers) so far, all features together. */
+void gen_shared_cache_counts(GenSharedCache *shared, long *hits, long *offers);
 /* Attaches ctx to `shared` (NULL detaches): every feature cache of ctx consults and feeds it. */
 void gen_context_share(GenContext *ctx, GenSharedCache *shared);
 

@@ -30,6 +30,7 @@ typedef struct GenSharedEntry {
 struct GenSharedSlot {
     pthread_mutex_t lock;
     uint64_t clock;
+    long hits, offers;                   /* copies handed out; derivations taken in */
     uint64_t tags[GEN_SHARED_ENTRIES];   /* 0: empty */
     GenSharedEntry entries[GEN_SHARED_ENTRIES];
 };
@@ -54,6 +55,17 @@ void gen_shared_cache_destroy(GenSharedCache *c)
         pthread_mutex_destroy(&c->slots[s].lock);
     }
     free(c);
+}
+
+void gen_shared_cache_counts(GenSharedCache *c, long *hits, long *offers)
+{
+    *hits = *offers = 0;
+    for (int s = 0; s < GEN_FEATURE_SLOTS; s++) {
+        pthread_mutex_lock(&c->slots[s].lock);
+        *hits += c->slots[s].hits;
+        *offers += c->slots[s].offers;
+        pthread_mutex_unlock(&c->slots[s].lock);
+    }
 }
 
 void gen_context_share(GenContext *ctx, GenSharedCache *shared)
@@ -87,6 +99,7 @@ bool gen_shared_fetch(GenSharedSlot *slot, GenCache *cache, GenCacheEntry *e, ui
             e->min_z = se->min_z;
             e->max_z = se->max_z;
             se->stamp = ++slot->clock;
+            slot->hits++;
             found = true;
         }
     }
@@ -135,6 +148,7 @@ void gen_shared_offer(GenSharedSlot *slot, const GenCache *cache, const GenCache
             se->max_z = e->max_z;
             se->stamp = ++slot->clock;
             slot->tags[victim] = tag;
+            slot->offers++;
         }
     }
     pthread_mutex_unlock(&slot->lock);

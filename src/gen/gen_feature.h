@@ -21,7 +21,7 @@
  * never matters.
  *
  * Threads: a GenFeature is immutable; a GenContext belongs to one thread (gen_context_create). Contexts of
- * several threads may share their derivations through a GenSharedCache (gen_shared_cache.c): a miss in the
+ * several threads may share their derivations through a GenSharedCache (generator_shared_cache.c): a miss in the
  * thread's own cache copies another thread's entry, and a derivation is offered with gen_cache_publish. */
 #ifndef STRATA_GEN_FEATURE_H
 #define STRATA_GEN_FEATURE_H
@@ -113,7 +113,7 @@ bool gen_cache_reserve(GenCache *cache, GenCacheEntry *e, int n);
 /* Offers a just-derived entry to the shared cache (a copy; nothing when the cache shares nothing or e is
  * invalid). Call it once derive() has filled e. */
 void gen_cache_publish(GenCache *cache, const GenCacheEntry *e);
-/* gen_shared_cache.c: copies the shared entry (key, sx, sz) into e (its items, bounds and count); false when
+/* generator_shared_cache.c: copies the shared entry (key, sx, sz) into e (its items, bounds and count); false when
  * the slot has none (or memory ran out). */
 bool gen_shared_fetch(GenSharedSlot *slot, GenCache *cache, GenCacheEntry *e, uint64_t tag);
 void gen_shared_offer(GenSharedSlot *slot, const GenCache *cache, const GenCacheEntry *e, uint64_t tag);

@@ -5,7 +5,7 @@ set(STRATA_GEN_SOURCES
   src/gen/generator_context.c
   src/gen/generator_class.c
   src/gen/gen_feature.c
-  src/gen/gen_shared_cache.c
+  src/gen/generator_shared_cache.c
   src/gen/gen_math.c
   src/gen/gen_worldgen.c
   src/gen/gen24.c

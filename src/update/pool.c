@@ -15,7 +15,7 @@
  * it. The main thread pauses the pool (no job starts, the running ones end) before it changes the Terrain's
  * table (jobs look neighbours up in it) and before it saves chunks itself.
  *
- * The threads' generator contexts share what they derive (gen_shared_cache.c): neighbouring chunks go to
+ * The threads' generator contexts share what they derive (generator_shared_cache.c): neighbouring chunks go to
  * whichever thread is free, so each would otherwise derive the same caves and scatter again.
  *
  * threads == 1 creates no thread: update_pool_submit runs the job at once on the caller (the worker, with
@@ -112,11 +112,12 @@ static void *pool_thread_main(void *arg)
         job->status = UPDATE_JOB_DONE;
         p->running--;
         p->done++;
-        /* The scheduler is woken only when it matters now: an edit's step, or the queue about to run dry (a
-         * thread would wait for work). Waking it at every job cost a context switch each on a machine whose
+        /* The scheduler is woken only when it matters now: an edit's step, any job while an edited chunk
+         * waits for a step (its neighbours may be this job's: the dig must not wait for the queue to drain),
+         * or the queue about to run dry (a thread would wait for work). Waking it at every job cost a context switch each on a machine whose
          * cores all run steps (perf: ~12% of a loading world's CPU time at 2 threads in futex wake-ups and
          * switches); results wait a little longer for their commit, which takes them all at once. */
-        if (job->edited || p->queued < p->threads) pthread_cond_signal(&p->done_cond);
+        if (job->edited || p->eager || p->queued < p->threads) pthread_cond_signal(&p->done_cond);
         if (p->running == 0) pthread_cond_broadcast(&p->idle_cond);
     }
     pthread_mutex_unlock(&p->lock);
@@ -255,8 +256,10 @@ void update_pool_release(TerrainUpdater *u, UpdateJob *job)
 void update_pool_wait(TerrainUpdater *u)
 {
     UpdatePool *p = &u->pool;
+    bool eager = u->edits_waiting;   /* worker-owned: read with the updater's mutex still held */
     pthread_mutex_unlock(&u->mutex);
     pthread_mutex_lock(&p->lock);
+    p->eager = eager;
     while (p->done == 0 && !p->wake && !p->quit) pthread_cond_wait(&p->done_cond, &p->lock);
     p->wake = false;
     pthread_mutex_unlock(&p->lock);

@@ -131,6 +131,7 @@ typedef struct UpdatePool {
     int capacity;              /* job slots: 5 per pool thread (1 inline): see UPDATE_POOL_*_SLOTS */
     UpdateJob *jobs;
     GenSharedCache *gen_shared; /* the pool threads' shared feature derivations (threads > 1), or NULL */
+    bool eager;                /* pool lock: an edited chunk waits for a step: every finished job wakes the scheduler */
     int in_flight;             /* worker: slots used */
     int steps_in_flight;       /* worker: of them, steps */
     int packs_in_flight;       /* worker: of them, packs (running, or done and waiting to be taken back) */

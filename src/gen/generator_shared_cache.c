@@ -1,4 +1,4 @@
-/* gen_shared_cache.c — derived cross-chunk features shared by the threads of a job pool (generator.h).
+/* generator_shared_cache.c — derived cross-chunk features shared by the threads of a job pool (generator.h).
  *
  * Design. Each thread keeps its own GenContext caches (gen_feature.c: lock-free, 256 entries a feature). With
  * several threads the sources around a chunk are usually derived by another thread already (neighbouring
@@ -91,7 +91,18 @@ bool gen_shared_fetch(GenSharedSlot *slot, GenCache *cache, GenCacheEntry *e, ui
     if (i >= 0) {
         GenSharedEntry *se = &slot->entries[i];
         /* an entry offered with another item size (another feature's: never) is not this cache's */
-        if (se->bytes == cache->item_size * (size_t)se->count && gen_cache_reserve(cache, e, se->count)) {
+        /* room in the thread's entry (its buffer kept from the entry's last use; cap counts items) */
+        bool room = se->bytes == cache->item_size * (size_t)se->count;
+        if (room && se->count > e->cap) {
+            void *items = realloc(e->items, se->bytes);
+            if (items) {
+                e->items = items;
+                e->cap = se->count;
+            } else {
+                room = false;   /* out of memory: the thread derives it (and fails the same way, marked) */
+            }
+        }
+        if (room) {
             if (se->bytes) memcpy(e->items, se->items, se->bytes);
             e->count = se->count;
             e->min_x = se->min_x;
@@ -104,10 +115,6 @@ bool gen_shared_fetch(GenSharedSlot *slot, GenCache *cache, GenCacheEntry *e, ui
         }
     }
     pthread_mutex_unlock(&slot->lock);
-    if (!found && !e->valid) {   /* the reserve failed: the entry is derived (and marked) afresh */
-        e->valid = true;
-        e->count = 0;
-    }
     return found;
 }
 

@@ -431,6 +431,78 @@ static void test_streaming(void)
     far_terrain_destroy(ft);
 }
 
+/* A holder that says it keeps every patch it is asked about (the renderer, once it has uploaded them). */
+typedef struct KeptKeys {
+    uint64_t keys[4096];
+    int count;
+} KeptKeys;
+
+static bool keep_all(void *user, uint64_t key)
+{
+    KeptKeys *k = user;
+    if (k->count < 4096) k->keys[k->count++] = key;
+    return true;
+}
+
+static bool kept_has(const KeptKeys *k, uint64_t key)
+{
+    for (int i = 0; i < k->count; i++)
+        if (k->keys[i] == key) return true;
+    return false;
+}
+
+/* Released meshes: the patches keep their counts and squares but not their vertices; those the cache drops are
+ * reported, each one the holder kept; a patch wanted again is built again, with its mesh. */
+static void test_released_meshes(void)
+{
+    FarTerrainSettings s;
+    far_terrain_settings_default(&s);
+    s.far_distance = 500;
+    s.load_radius = 500;
+    s.unload_radius = 600;
+    s.voxel_distance = 64;
+    FarTerrain *ft = NULL;
+    CHECK_EQ_INT(far_terrain_create(gen, &palette, &s, &ft), ST_OK);
+    if (!ft) return;
+    static KeptKeys kept;
+    kept.count = 0;
+    const FarPatch *const *patches;
+    const uint64_t *forgotten;
+    far_terrain_flush(ft, 0, 0);
+    CHECK_EQ_INT(far_terrain_take_forgotten(ft, &forgotten), 0);   /* nothing released yet: nothing reported */
+    int n = far_terrain_patches(ft, &patches);
+    CHECK(n > 0);
+    far_terrain_release_meshes(ft, keep_all, &kept);
+    CHECK(kept.count >= n);
+    int released = 0;
+    for (int i = 0; i < n; i++) {
+        released += !patches[i]->vertices && !patches[i]->indices;
+        CHECK(patches[i]->vertex_count > 0 && patches[i]->index_count > 0);   /* the counts stay */
+    }
+    CHECK_EQ_INT(released, n);
+    uint64_t first_key = patches[0]->key;
+    /* far away: the old cut leaves the cache, and every patch it drops is reported, each one kept before */
+    far_terrain_flush(ft, 5000, 0);
+    int dropped = far_terrain_take_forgotten(ft, &forgotten);
+    CHECK(dropped >= n);
+    bool all_kept = true, first_dropped = false;
+    for (int i = 0; i < dropped; i++) {
+        all_kept = all_kept && kept_has(&kept, forgotten[i]);
+        first_dropped = first_dropped || forgotten[i] == first_key;
+    }
+    CHECK(all_kept);
+    CHECK(first_dropped);
+    CHECK_EQ_INT(far_terrain_take_forgotten(ft, &forgotten), 0);     /* reported once */
+    int n_far = far_terrain_patches(ft, &patches);
+    for (int i = 0; i < n_far; i++) CHECK(patches[i]->vertices != NULL);   /* not released: new */
+    /* back: built again, meshes and all */
+    far_terrain_flush(ft, 0, 0);
+    n = far_terrain_patches(ft, &patches);
+    CHECK(n > 0);
+    for (int i = 0; i < n; i++) CHECK(patches[i]->vertices != NULL && patches[i]->indices != NULL);
+    far_terrain_destroy(ft);
+}
+
 /* The view distance changes (the settings menu): the far ring follows, in both directions. */
 static bool far_cut_clear_of(const FarPatch *const *patches, int n, double cam_x, double cam_z, double voxel)
 {
@@ -486,6 +558,7 @@ int main(void)
     RUN(test_runs_under_voxels);
     RUN(test_runs_split);
     RUN(test_streaming);
+    RUN(test_released_meshes);
     RUN(test_voxel_distance_follows);
     far_fixture_close();
     return check_report();

@@ -167,6 +167,15 @@ void far_terrain_update(FarTerrain *ft, double cam_x, double cam_z, float dir_x,
 int far_terrain_patches(const FarTerrain *ft, const FarPatch *const **out);
 /* Blocks until every patch of the wanted cut is built and adopted (screenshots, tests). */
 void far_terrain_flush(FarTerrain *ft, double cam_x, double cam_z);
+/* Main thread: frees the vertices and indices (FarPatch.vertices/indices become NULL; the counts, squares and
+ * tops stay) of every cached patch for which keep(user, key) says a copy lives elsewhere (the renderer's GPU
+ * buffers) and stays there until far_terrain_take_forgotten reports the key: the far terrain's meshes are then
+ * kept once, not twice. A patch wanted again after the cache dropped it is rebuilt. */
+typedef bool (*FarKeepFn)(void *user, uint64_t key);
+void far_terrain_release_meshes(FarTerrain *ft, FarKeepFn keep, void *user);
+/* Main thread: the keys of released patches the cache has dropped since the last call (*keys valid until the
+ * next far_terrain_update, flush or take). */
+int far_terrain_take_forgotten(FarTerrain *ft, const uint64_t **keys);
 void far_terrain_get_stats(const FarTerrain *ft, FarTerrainStats *stats);
 const FarTerrainSettings *far_terrain_settings(const FarTerrain *ft);
 /* The voxel view distance changed (blocks, the view distance * 16): from the next update the cut leaves out

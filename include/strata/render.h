@@ -164,6 +164,12 @@ void renderer_set_chunk_mesh(Renderer *renderer, const TerrainChunk *chunk, Chun
 /* Far terrain to draw from the next renderer_draw on (NULL/0: none): the patches stay owned by the caller's
  * FarTerrain and must stay valid until the next call; far_distance (blocks, 0 = off) moves the fog out. */
 void renderer_set_far_patches(Renderer *renderer, const FarPatch *const *patches, int count, float far_distance);
+/* Whether the renderer has uploaded far patch `key`; if so it keeps that copy from now on, whether or not the
+ * patch is handed over, until renderer_far_forget (far_terrain_release_meshes's FarKeepFn: the FarTerrain may
+ * then free its own copy). */
+bool renderer_far_keep(Renderer *renderer, uint64_t key);
+/* Drops the renderer's copy of far patch `key` (far_terrain_take_forgotten's keys); none there: nothing. */
+void renderer_far_forget(Renderer *renderer, uint64_t key);
 /* Puts the atlas into `palette` (far_palette_init first): each defined block's top colour becomes its top
  * tile's mean colour (the tile's last mip level), which is how the voxel chunks look at the far terrain's
  * edge. Any thread after renderer_create (no GL). */

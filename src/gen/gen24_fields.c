@@ -10,6 +10,7 @@
 #include "gen_heightmap.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 float gen24_shore_x(const Gen24 *g, float z)
 {
@@ -184,14 +185,17 @@ static float distance_from_range(float v, float lo, float hi)
 }
 
 /* Higher is better: dry land a little above the sea, flat, not in the mountains, temperate, wooded, and
- * close to the origin. */
-static float spawn_score(const Gen24 *g, int x, int z)
+ * close to the origin. `corner` (NULL: computed here) holds the heights 8 blocks off (x, z) diagonally, in
+ * the order of SPAWN_CORNERS. */
+static const int SPAWN_CORNERS[4][2] = {{-8, -8}, {-8, 8}, {8, -8}, {8, 8}};
+
+static float spawn_score(const Gen24 *g, int x, int z, const float *corner)
 {
     float h = gen24_height(g, (float)x, (float)z);
     float lo = h, hi = h;
-    static const int corners[4][2] = {{-8, -8}, {-8, 8}, {8, -8}, {8, 8}};
     for (int i = 0; i < 4; i++) {
-        float hc = gen24_height(g, (float)(x + corners[i][0]), (float)(z + corners[i][1]));
+        float hc = corner ? corner[i]
+                          : gen24_height(g, (float)(x + SPAWN_CORNERS[i][0]), (float)(z + SPAWN_CORNERS[i][1]));
         if (hc < lo) lo = hc;
         if (hc > hi) hi = hc;
     }
@@ -209,20 +213,46 @@ static float spawn_score(const Gen24 *g, int x, int z)
     return score;
 }
 
+#define SPAWN_RINGS 48                          /* candidates every 16 blocks out to 768 */
+#define SPAWN_CORNER_SIDE (2 * SPAWN_RINGS + 2) /* the corner lattice: 16 * k + 8 for k in -RINGS-1 .. RINGS */
+
+/* The spiral's candidates share their corners (each lattice point 8 blocks off four of them), so the corners'
+ * heights are computed once each, on the lattice of points 16 * k + 8: 9604 heights instead of 37636 (the
+ * search ran before the world's first chunk could start: ~70 ms of a ~0.9 s launch). Same heights, same
+ * scores: the spawn does not move. */
+static void spawn_ring_corners(const Gen24 *g, const float *lattice, int x, int z, float out[4])
+{
+    for (int i = 0; i < 4; i++) {
+        int ci = (x + SPAWN_CORNERS[i][0] - 8) / 16 + SPAWN_RINGS + 1;   /* exact: x = 16 * k, corner 16 * k +- 8 */
+        int cj = (z + SPAWN_CORNERS[i][1] - 8) / 16 + SPAWN_RINGS + 1;
+        out[i] = lattice ? lattice[cj * SPAWN_CORNER_SIDE + ci]
+                         : gen24_height(g, (float)(x + SPAWN_CORNERS[i][0]), (float)(z + SPAWN_CORNERS[i][1]));
+    }
+}
+
 /* Scans a square spiral of candidates every 16 blocks out to 768 from the origin; the first best wins,
  * so nearer candidates win ties. Then refines around the winner every 2 blocks. */
 void gen24_find_spawn(const Gen24 *g, int *out_x, int *out_z)
 {
+    float *lattice = malloc(sizeof *lattice * SPAWN_CORNER_SIDE * SPAWN_CORNER_SIDE);   /* NULL: no sharing */
+    if (lattice)
+        for (int j = 0; j < SPAWN_CORNER_SIDE; j++)
+            for (int i = 0; i < SPAWN_CORNER_SIDE; i++)
+                lattice[j * SPAWN_CORNER_SIDE + i] = gen24_height(g, (float)(16 * (i - SPAWN_RINGS - 1) + 8),
+                                                                  (float)(16 * (j - SPAWN_RINGS - 1) + 8));
+    float corner[4];
     int best_x = 0, best_z = 0;
-    float best = spawn_score(g, 0, 0);
-    for (int ring = 1; ring <= 48; ring++) {
+    spawn_ring_corners(g, lattice, 0, 0, corner);
+    float best = spawn_score(g, 0, 0, corner);
+    for (int ring = 1; ring <= SPAWN_RINGS; ring++) {
         for (int i = -ring; i <= ring; i++) {
             int cand[4][2] = {{i, -ring}, {i, ring}, {-ring, i}, {ring, i}};
             for (int k = 0; k < 4; k++) {
                 if (k >= 2 && (i == -ring || i == ring))
                     continue; /* corners already visited */
                 int x = cand[k][0] * 16, z = cand[k][1] * 16;
-                float s = spawn_score(g, x, z);
+                spawn_ring_corners(g, lattice, x, z, corner);
+                float s = spawn_score(g, x, z, corner);
                 if (s > best) {
                     best = s;
                     best_x = x;
@@ -231,10 +261,11 @@ void gen24_find_spawn(const Gen24 *g, int *out_x, int *out_z)
             }
         }
     }
+    free(lattice);
     int cx = best_x, cz = best_z;
     for (int dz = -8; dz <= 8; dz += 2)
         for (int dx = -8; dx <= 8; dx += 2) {
-            float s = spawn_score(g, cx + dx, cz + dz);
+            float s = spawn_score(g, cx + dx, cz + dz, NULL);
             if (s > best) {
                 best = s;
                 best_x = cx + dx;

@@ -14,12 +14,14 @@
  * turbulence strength) is memoised per thread, keyed by the generator's inputs and the point: neighbouring
  * chunks, tree placement and scatter rules ask for the same lattice points again and again. The memo is
  * indexed by lattice position (a 128 x 64 window of points, 512 x 256 blocks, wrapping), so the points of a
- * neighbourhood never evict each other as a hash's collisions did. A memo only saves time; the values are
- * the ones computed. */
+ * neighbourhood never evict each other as a hash's collisions did; it is allocated by the threads that use
+ * it (coarse_memo), not part of every thread's TLS. A memo only saves time; the values are the ones computed. */
 #include "gen24_internal.h"
 #include "structures/gen_structures.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TL_COARSE 8192
@@ -31,18 +33,42 @@ typedef struct CoarseMemo {
     float height, turbulence;
 } CoarseMemo;
 
-static _Thread_local CoarseMemo tl_coarse[TL_COARSE];
+/* The memo (TL_COARSE entries, 320 kB) is made on a thread's first use and freed when the thread ends: as a
+ * _Thread_local array it was most of the executable's static TLS, which glibc clears for every thread the
+ * process starts (the renderer's, the sound's, the far terrain's: ~0.3 MB of pages and ~80 page faults each,
+ * for threads that never generate a chunk). */
+static _Thread_local CoarseMemo *tl_coarse;
+static pthread_key_t coarse_key;
+static pthread_once_t coarse_once = PTHREAD_ONCE_INIT;
+static bool coarse_key_made;
+
+static void coarse_key_make(void) { coarse_key_made = pthread_key_create(&coarse_key, free) == 0; }
+
+/* This thread's memo, or NULL (out of memory: no memo, the same values). */
+static CoarseMemo *coarse_memo(void)
+{
+    if (tl_coarse) return tl_coarse;
+    pthread_once(&coarse_once, coarse_key_make);
+    if (!coarse_key_made) return NULL;
+    CoarseMemo *memo = calloc(TL_COARSE, sizeof *memo);   /* tag 0: empty (a tag has its low bit set) */
+    if (memo && pthread_setspecific(coarse_key, memo) != 0) {
+        free(memo);
+        memo = NULL;
+    }
+    return tl_coarse = memo;
+}
 
 static void coarse_base_compute(const Gen24 *g, int wx, int wz, bool fields, Gen24Coarse *out);
 
 void gen24_coarse_base(const Gen24 *g, int wx, int wz, bool fields, Gen24Coarse *out)
 {
-    if (!fields) {
-        coarse_base_compute(g, wx, wz, false, out);
+    CoarseMemo *memo = fields ? coarse_memo() : NULL;
+    if (!memo) {
+        coarse_base_compute(g, wx, wz, fields, out);
         return;
     }
     uint64_t tag = rng_hash2(g->key, wx, wz) | 1;
-    CoarseMemo *m = &tl_coarse[(((unsigned)wz >> 2) & 63u) << 7 | (((unsigned)wx >> 2) & 127u)];
+    CoarseMemo *m = &memo[(((unsigned)wz >> 2) & 63u) << 7 | (((unsigned)wx >> 2) & 127u)];
     if (m->tag != tag || m->wx != wx || m->wz != wz) {
         coarse_base_compute(g, wx, wz, true, out);
         m->fields = out->fields;

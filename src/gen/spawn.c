@@ -8,12 +8,17 @@
  * rising above the eye), how many rays run a good way (not facing a wall), minus trees near the column (not
  * inside a forest) and the distance from the start. Ties keep the first column in a fixed scan order, so
  * the result is a function of cell contents only. Every chunk the search or its rays may read must have
- * final contents (state >= InvalidLight), or the answer is SPAWN_NOT_READY. */
+ * final contents (state >= InvalidLight), or the answer is SPAWN_NOT_READY. The game searches on its main
+ * thread while the world loads, so each cell is read once where it can be: the tree cells of the whole
+ * neighbourhood go into a bit map (SpawnTrees) before the scoring, and the reads keep their last chunk
+ * (SpawnReader); the answer is the same as reading cell by cell. */
 #include "strata/spawn.h"
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define SPAWN_TREE_RADIUS 4        /* tree cells counted within this many blocks around the column */
 #define SPAWN_TREE_HEIGHT 10       /* ... from the feet up this many blocks (canopies overhead) */
@@ -28,13 +33,29 @@ static bool spawn_is_tree_or_crop(int id)
            id == BLOCK_JACK_O_LANTERN;
 }
 
+/* Reads cells for one search: the chunk of the last cell read is kept, as the scans and rays mostly stay in
+ * one chunk for many cells (a hash lookup a cell was half the search's time). */
+typedef struct SpawnReader {
+    const Terrain *t;
+    int cx, cz;                   /* the kept chunk's coordinates */
+    const TerrainChunk *c;        /* NULL: none there, or not final yet (its cells read as air) */
+    bool kept;
+} SpawnReader;
+
 /* The contents of a cell of a chunk with final contents; air elsewhere (never a chunk still being generated). */
-static int spawn_cell(const Terrain *t, int x, int y, int z)
+static int spawn_cell(SpawnReader *r, int x, int y, int z)
 {
     if (y < 0 || y >= CHUNK_SIZE_Y) return BLOCK_AIR;
-    const TerrainChunk *c = terrain_get_chunk_at_cell(t, x, z);
-    if (!c || c->state < CHUNK_STATE_INVALID_LIGHT) return BLOCK_AIR; /* never a chunk still being generated */
-    return cell_contents(chunk_get_cell_shared(c, chunk_local_of(x), y, chunk_local_of(z)));
+    int cx = chunk_coord_of(x), cz = chunk_coord_of(z);
+    if (!r->kept || cx != r->cx || cz != r->cz) {
+        const TerrainChunk *c = terrain_get_chunk_at_cell(r->t, x, z);
+        r->c = c && c->state >= CHUNK_STATE_INVALID_LIGHT ? c : NULL; /* never a chunk still being generated */
+        r->cx = cx;
+        r->cz = cz;
+        r->kept = true;
+    }
+    if (!r->c) return BLOCK_AIR;
+    return cell_contents(chunk_get_cell_shared(r->c, chunk_local_of(x), y, chunk_local_of(z)));
 }
 
 /* Standing height on the column (top solid + 1) when its top is natural ground, else -1. */
@@ -67,28 +88,61 @@ typedef struct SpawnBox { int x0, z0, x1, z1; } SpawnBox;
 
 /* Blocks an eye-level ray from the column runs before something blocks it (SPAWN_VIEW_RANGE at most; it ends
  * at the loaded square's edge). */
-static int spawn_view(const Terrain *t, const BlockRegistry *b, const SpawnBox *box, int x, int y, int z, double dx,
+static int spawn_view(SpawnReader *r, const BlockRegistry *b, const SpawnBox *box, int x, int y, int z, double dx,
                       double dz)
 {
     for (int step = 1; step <= SPAWN_VIEW_RANGE; step++) {
         int cx = (int)floor(x + 0.5 + dx * step), cz = (int)floor(z + 0.5 + dz * step);
         if (cx < box->x0 || cx > box->x1 || cz < box->z0 || cz > box->z1) return step - 1;
-        if (b->solid[spawn_cell(t, cx, y, cz)] || b->solid[spawn_cell(t, cx, y + 1, cz)]) return step - 1;
+        if (b->solid[spawn_cell(r, cx, y, cz)] || b->solid[spawn_cell(r, cx, y + 1, cz)]) return step - 1;
     }
     return SPAWN_VIEW_RANGE;
 }
 
+/* Tree cells over the search's columns and their SPAWN_TREE_RADIUS margin, one bit a cell, in the band of
+ * heights that any column's tree count looks at (from the lowest standing height to SPAWN_TREE_HEIGHT over the
+ * highest): each cell is read once, not once for each of the 81 columns around it that count it. */
+#define SPAWN_TREE_SIDE (2 * (SPAWN_SEARCH_RADIUS + SPAWN_TREE_RADIUS) + 1)
+#define SPAWN_TREE_WORDS (CHUNK_SIZE_Y / 64 + 1)
+
+typedef struct SpawnTrees {
+    int x0, z0, y0;                                           /* the band's first cell */
+    uint64_t bits[SPAWN_TREE_SIDE][SPAWN_TREE_SIDE][SPAWN_TREE_WORDS]; /* [z][x]: bit y - y0 */
+} SpawnTrees;
+
+static void spawn_trees_map(SpawnReader *r, SpawnTrees *m, int x, int z, int y_low, int y_high)
+{
+    memset(m->bits, 0, sizeof m->bits);
+    m->x0 = x - SPAWN_SEARCH_RADIUS - SPAWN_TREE_RADIUS;
+    m->z0 = z - SPAWN_SEARCH_RADIUS - SPAWN_TREE_RADIUS;
+    m->y0 = y_low;
+    int y_end = y_high + SPAWN_TREE_HEIGHT < CHUNK_SIZE_Y ? y_high + SPAWN_TREE_HEIGHT : CHUNK_SIZE_Y;
+    for (int j = 0; j < SPAWN_TREE_SIDE; j++)
+        for (int i = 0; i < SPAWN_TREE_SIDE; i++)
+            for (int y = y_low; y < y_end; y++)
+                if (spawn_is_tree_or_crop(spawn_cell(r, m->x0 + i, y, m->z0 + j)))
+                    m->bits[j][i][(y - y_low) >> 6] |= 1ull << ((y - y_low) & 63);
+}
+
+/* Tree cells in [y, y + SPAWN_TREE_HEIGHT) of one mapped column. */
+static int spawn_trees_in(const SpawnTrees *m, int i, int j, int y)
+{
+    int n = 0;
+    for (int b = y - m->y0, end = b + SPAWN_TREE_HEIGHT; b < end; b++)
+        n += (int)(m->bits[j][i][b >> 6] >> (b & 63) & 1u);
+    return n;
+}
+
 /* Tree cells around and above the column; -1 when one is within SPAWN_CLEAR_RADIUS (under a canopy). */
-static int spawn_trees_near(const Terrain *t, int x, int y, int z)
+static int spawn_trees_near(const SpawnTrees *m, int x, int y, int z)
 {
     int n = 0;
     for (int dz = -SPAWN_TREE_RADIUS; dz <= SPAWN_TREE_RADIUS; dz++)
-        for (int dx = -SPAWN_TREE_RADIUS; dx <= SPAWN_TREE_RADIUS; dx++)
-            for (int dy = 0; dy < SPAWN_TREE_HEIGHT; dy++) {
-                if (!spawn_is_tree_or_crop(spawn_cell(t, x + dx, y + dy, z + dz))) continue;
-                if (abs(dx) <= SPAWN_CLEAR_RADIUS && abs(dz) <= SPAWN_CLEAR_RADIUS) return -1;
-                n++;
-            }
+        for (int dx = -SPAWN_TREE_RADIUS; dx <= SPAWN_TREE_RADIUS; dx++) {
+            int k = spawn_trees_in(m, x + dx - m->x0, z + dz - m->z0, y);
+            if (k > 0 && abs(dx) <= SPAWN_CLEAR_RADIUS && abs(dz) <= SPAWN_CLEAR_RADIUS) return -1;
+            n += k;
+        }
     return n;
 }
 
@@ -111,28 +165,44 @@ SpawnStatus spawn_choose_within(const Terrain *terrain, const BlockRegistry *blo
             dir_x[d * 3 + k] = sin(yaw);
             dir_z[d * 3 + k] = -cos(yaw);
         }
+    /* first each column's standing height (-1: not natural ground), then the trees in the band they span */
+    enum { SIDE = 2 * SPAWN_SEARCH_RADIUS + 1 };
+    int height[SIDE][SIDE];
+    int y_low = CHUNK_SIZE_Y, y_high = -1;
+    for (int dz = -SPAWN_SEARCH_RADIUS; dz <= SPAWN_SEARCH_RADIUS; dz++)
+        for (int dx = -SPAWN_SEARCH_RADIUS; dx <= SPAWN_SEARCH_RADIUS; dx++) {
+            int y = spawn_column_height(terrain, blocks, x + dx, z + dz);
+            height[dz + SPAWN_SEARCH_RADIUS][dx + SPAWN_SEARCH_RADIUS] = y;
+            if (y >= 0 && y < y_low) y_low = y;
+            if (y > y_high) y_high = y;
+        }
+    if (y_high < 0) return SPAWN_NONE;
+    SpawnTrees *trees = malloc(sizeof *trees);   /* 67 kB: not on the stack */
+    if (!trees) return SPAWN_NONE;               /* out of memory: the caller's fallback, natural ground */
+    SpawnReader reader = {.t = terrain};
+    spawn_trees_map(&reader, trees, x, z, y_low, y_high);
     bool found = false;
     SpawnChoice best = {0};
     for (int dz = -SPAWN_SEARCH_RADIUS; dz <= SPAWN_SEARCH_RADIUS; dz++)
         for (int dx = -SPAWN_SEARCH_RADIUS; dx <= SPAWN_SEARCH_RADIUS; dx++) {
             int cx = x + dx, cz = z + dz;
-            int y = spawn_column_height(terrain, blocks, cx, cz);
+            int y = height[dz + SPAWN_SEARCH_RADIUS][dx + SPAWN_SEARCH_RADIUS];
             if (y < 0) continue;
             int longest = -1, longest_dir = 0, open = 0;
             for (int d = 0; d < SPAWN_DIRECTIONS; d++) {
                 int v = SPAWN_VIEW_RANGE; /* a view is as long as the shortest of three rays a few degrees apart */
                 for (int k = 0; k < 3; k++) {
-                    int r = spawn_view(terrain, blocks, &box, cx, y, cz, dir_x[d * 3 + k], dir_z[d * 3 + k]);
+                    int r = spawn_view(&reader, blocks, &box, cx, y, cz, dir_x[d * 3 + k], dir_z[d * 3 + k]);
                     if (r < v) v = r;
                 }
                 if (v > longest) { longest = v; longest_dir = d; }
                 open += v >= SPAWN_GOOD_VIEW;
             }
             if (longest < SPAWN_MIN_VIEW) continue;
-            int trees = spawn_trees_near(terrain, cx, y, cz);
-            if (trees < 0) continue;
+            int tree_cells = spawn_trees_near(trees, cx, y, cz);
+            if (tree_cells < 0) continue;
             int distance = (int)lround(sqrt((double)(dx * dx + dz * dz)));
-            int score = y * 4 + longest * 2 + open * 8 - trees * 2 - distance * 2;
+            int score = y * 4 + longest * 2 + open * 8 - tree_cells * 2 - distance * 2;
             if (!found || score > best.score) {
                 found = true;
                 best.x = cx;
@@ -143,6 +213,7 @@ SpawnStatus spawn_choose_within(const Terrain *terrain, const BlockRegistry *blo
                 best.score = score;
             }
         }
+    free(trees);
     if (!found) return SPAWN_NONE;
     *out = best;
     return SPAWN_FOUND;

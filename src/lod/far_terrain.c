@@ -9,7 +9,10 @@
  * patches never leave holes or overlap while they stream. Cached patches that neither cut uses and that
  * lie beyond UnloadRadius (or when the cache outgrows four times the cut) are freed. The worker keeps the
  * generator's samples in a FarLattice of its own (far_terrain_lattice.c): a patch next to, over or under one
- * already built finds most of its samples made, which is what keeps the far terrain streaming in a flight. */
+ * already built finds most of its samples made, which is what keeps the far terrain streaming in a flight.
+ * A cached patch whose mesh another holder keeps (the renderer: far_terrain_release_meshes) drops its own
+ * vertices and indices; when the cache drops such a patch its key is reported (far_terrain_take_forgotten)
+ * so the holder lets go too, and a patch wanted again is built again like any missing one. */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -57,6 +60,8 @@ struct FarTerrain {
     int drawn_count;
     const FarPatch **scratch;
     double cam_x, cam_z;
+    uint64_t *forgotten;           /* released patches dropped from the cache (far_terrain_take_forgotten) */
+    int forgotten_count, forgotten_capacity, forgotten_taken;
 };
 
 static bool far_grow(void **data, int *capacity, int need, size_t item)
@@ -172,6 +177,7 @@ void far_terrain_destroy(FarTerrain *ft)
     free(ft->wanted);
     free(ft->drawn);
     free(ft->scratch);
+    free(ft->forgotten);
     far_lattice_destroy(ft->lattice);
     free(ft);
 }
@@ -218,6 +224,9 @@ static void far_evict(FarTerrain *ft)
         double dx = p->origin_x + size / 2 - ft->cam_x, dz = p->origin_z + size / 2 - ft->cam_z;
         bool far = sqrt(dx * dx + dz * dz) - size * 0.71 > ft->settings.unload_radius;
         if ((far || ft->cache_count > limit) && !far_in_drawn(ft, p) && !far_in_wanted(ft, p->key)) {
+            if (!p->vertices && far_grow((void **)&ft->forgotten, &ft->forgotten_capacity, ft->forgotten_count + 1,
+                                         sizeof *ft->forgotten))
+                ft->forgotten[ft->forgotten_count++] = p->key;
             far_patch_free(p);
             free(p);
             ft->cache[i] = ft->cache[--ft->cache_count];
@@ -229,6 +238,10 @@ static void far_evict(FarTerrain *ft)
 
 static void far_step(FarTerrain *ft, double cam_x, double cam_z, float dir_x, float dir_z, int budget)
 {
+    if (ft->forgotten_taken) {   /* the keys handed out last time have been read */
+        ft->forgotten_count = 0;
+        ft->forgotten_taken = 0;
+    }
     ft->cam_x = cam_x;
     ft->cam_z = cam_z;
     ft->wanted_count = far_terrain_select(&ft->settings, cam_x, cam_z, ft->wanted, FAR_MAX_LEAVES);
@@ -294,6 +307,29 @@ void far_terrain_flush(FarTerrain *ft, double cam_x, double cam_z)
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
+}
+
+void far_terrain_release_meshes(FarTerrain *ft, FarKeepFn keep, void *user)
+{
+    for (int i = 0; i < ft->cache_count; i++) {
+        FarPatch *p = ft->cache[i];
+        if (!p->vertices || !keep(user, p->key)) continue;
+        free(p->vertices);
+        free(p->indices);
+        p->vertices = NULL;
+        p->indices = NULL;
+    }
+}
+
+int far_terrain_take_forgotten(FarTerrain *ft, const uint64_t **keys)
+{
+    if (ft->forgotten_taken) {
+        ft->forgotten_count = 0;
+        ft->forgotten_taken = 0;
+    }
+    *keys = ft->forgotten;
+    ft->forgotten_taken = ft->forgotten_count > 0;
+    return ft->forgotten_count;
 }
 
 int far_terrain_patches(const FarTerrain *ft, const FarPatch *const **out)

@@ -404,8 +404,12 @@ StResult far_patch_build_in(FarLattice *lattice, const Generator *gen, const Far
         far_patch_free(out);
         return st_fail(ST_ERR_STATE, "far terrain: a patch mesh outgrew its buffers");
     }
-    out->vertices = m.v;
-    out->indices = m.idx;
+    /* The buffers were sized for the worst case (every column its own top and four sides), ~7x what a patch
+     * holds on average: the patch keeps only what it uses, for as long as it stays cached. */
+    FarVertex *v = realloc(m.v, (size_t)(m.nv > 0 ? m.nv : 1) * sizeof *m.v);
+    uint16_t *idx = realloc(m.idx, (size_t)(m.ni > 0 ? m.ni : 1) * sizeof *m.idx);
+    out->vertices = v ? v : m.v;
+    out->indices = idx ? idx : m.idx;
     out->vertex_count = m.nv;
     out->index_count = m.ni;
     out->min_y = m.min_y;

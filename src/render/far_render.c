@@ -2,7 +2,9 @@
  *
  * Design. Each patch the game hands over is looked up by its key in a small GPU cache (one VAO, VBO and
  * element buffer per patch: a patch is a few kB and a 2 km cut a few hundred patches); a patch not seen
- * for RENDER_FAR_KEEP_FRAMES frames is freed. The lod module already limits how many new patches arrive a
+ * for RENDER_FAR_KEEP_FRAMES frames is freed, but for those the game's FarTerrain has released its own copy of
+ * (renderer_far_keep: ~9 MB at view distance 8 with a 2 km cut, kept once instead of twice): they stay until
+ * the FarTerrain drops them too (renderer_far_forget). The lod module already limits how many new patches arrive a
  * frame (StreamingBudgetPerFrame), so uploads here need no budget of their own. Patches are drawn after
  * the opaque voxel pass with back faces culled (src/lod winds every face outwards), with the terrain's fog;
  * each patch's box is tested against the frustum and against the voxel occluders' horizon
@@ -72,10 +74,18 @@ void render_far_destroy(RenderFar *far)
     memset(far, 0, sizeof *far);
 }
 
-static RenderFarEntry *render_far_get(RenderFar *far, const FarPatch *p)
+static RenderFarEntry *render_far_find(const RenderFar *far, uint64_t key)
 {
     for (int i = 0; i < far->count; i++)
-        if (far->entries[i].key == p->key) return &far->entries[i];
+        if (far->entries[i].key == key) return &far->entries[i];
+    return NULL;
+}
+
+static RenderFarEntry *render_far_get(RenderFar *far, const FarPatch *p)
+{
+    RenderFarEntry *found = render_far_find(far, p->key);
+    if (found) return found;
+    if (!p->vertices || !p->indices) return NULL;   /* released, and not here: cannot happen (renderer_far_keep) */
     if (far->count == far->capacity) {
         int cap = far->capacity ? far->capacity * 2 : 256;
         RenderFarEntry *e = realloc(far->entries, (size_t)cap * sizeof *e);
@@ -234,8 +244,8 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
         }
         glBindVertexArray(0);
     }
-    for (int i = 0; i < far->count;) {   /* free patches no longer handed over */
-        if (far->frame - far->entries[i].last_frame > RENDER_FAR_KEEP_FRAMES) {
+    for (int i = 0; i < far->count;) {   /* free patches no longer handed over (but those kept for the FarTerrain) */
+        if (!far->entries[i].kept && far->frame - far->entries[i].last_frame > RENDER_FAR_KEEP_FRAMES) {
             render_far_free_entry(&far->entries[i]);
             far->entries[i] = far->entries[--far->count];
             continue;
@@ -243,4 +253,20 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
         i++;
     }
     return triangles;
+}
+
+bool render_far_keep(RenderFar *far, uint64_t key)
+{
+    RenderFarEntry *e = render_far_find(far, key);
+    if (!e) return false;
+    e->kept = true;
+    return true;
+}
+
+void render_far_forget(RenderFar *far, uint64_t key)
+{
+    RenderFarEntry *e = render_far_find(far, key);
+    if (!e) return;
+    render_far_free_entry(e);
+    *e = far->entries[--far->count];
 }

@@ -306,6 +306,16 @@ void renderer_set_far_patches(Renderer *renderer, const FarPatch *const *patches
     renderer->far.far_distance = far_distance > 0 ? far_distance : 0;
 }
 
+bool renderer_far_keep(Renderer *renderer, uint64_t key)
+{
+    return render_far_keep(&renderer->far, key);
+}
+
+void renderer_far_forget(Renderer *renderer, uint64_t key)
+{
+    render_far_forget(&renderer->far, key);
+}
+
 static void renderer_build_matrices(const Renderer *r, const RenderCamera *camera, mat4 view_proj)
 {
     float aspect = r->height > 0 ? (float)r->width / (float)r->height : 1.0f;

@@ -294,6 +294,7 @@ typedef struct RenderFarEntry {
     GLuint vao, vbo, ebo;
     int index_count;
     long last_frame;
+    bool kept;                     /* renderer_far_keep: the FarTerrain freed its copy, so no eviction by age */
 } RenderFarEntry;
 
 typedef struct RenderFarProgram {
@@ -316,6 +317,9 @@ typedef struct RenderFar {
 
 StResult render_far_create(RenderFar *far, const char *shader_dir);
 void render_far_destroy(RenderFar *far);
+/* renderer_far_keep and renderer_far_forget's work. */
+bool render_far_keep(RenderFar *far, uint64_t key);
+void render_far_forget(RenderFar *far, uint64_t key);
 /* What the voxel chunks hide of the far terrain this frame (render.c). */
 typedef struct RenderFarCull {
     float voxel_cover;           /* blocks around the camera within which chunks may be drawn */

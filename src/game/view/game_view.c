@@ -3,7 +3,10 @@
  * Design: the window opens on the main thread while the world opens on a helper thread (app.c): nothing
  * here touches the world but the block registry and the generator, both ready before either starts. The
  * far terrain starts drawing only once the voxel world is loaded (its worker would slow the loading down);
- * its inner edge follows the view distance. Screenshots are taken right after the draw, before the swap. */
+ * its inner edge follows the view distance. A far patch's mesh is kept once: the FarTerrain frees its copy
+ * the frame after the renderer has uploaded it, and the renderer drops its own when the FarTerrain's cache
+ * drops the patch (far_terrain_release_meshes, far_terrain_take_forgotten). Screenshots are taken right
+ * after the draw, before the swap. */
 #include "view/game_view.h"
 
 #include <math.h>
@@ -172,12 +175,19 @@ void game_view_far_follow(GameView *v, int view_distance, bool world_ready)
     v->far_ring_chunks = view_distance;
 }
 
+static bool view_far_keep(void *renderer, uint64_t key) { return renderer_far_keep(renderer, key); }
+
 void game_view_update_far(GameView *v, const RenderCamera *cam, bool full, int far_distance)
 {
     if (!v->far) return;
     float yaw = cam->yaw_deg * 0.017453292f;
     if (full) far_terrain_flush(v->far, cam->position[0], cam->position[2]);
     else far_terrain_update(v->far, cam->position[0], cam->position[2], sinf(yaw), -cosf(yaw));
+    /* the meshes live once: in the renderer's buffers once uploaded (the frame before), until the cache drops them */
+    const uint64_t *forgotten;
+    int n_forgotten = far_terrain_take_forgotten(v->far, &forgotten);
+    for (int i = 0; i < n_forgotten; i++) renderer_far_forget(v->renderer, forgotten[i]);
+    far_terrain_release_meshes(v->far, view_far_keep, v->renderer);
     const FarPatch *const *patches;
     int n = far_terrain_patches(v->far, &patches);
     renderer_set_far_patches(v->renderer, patches, n, (float)far_distance);

@@ -374,11 +374,12 @@ static void test_runs_split(void)
     int f2[FAR_PATCH_MAX_RUNS], c2[FAR_PATCH_MAX_RUNS], t = -1;
     double cam_x = 100.0, cam_z = 30.0, cover = 75.0;
     int n = far_patch_runs(&p, cam_x, cam_z, cover, NULL, NULL, first, count);
-    int m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, NULL, NULL, f2, c2, tf, tc, &t);
+    int m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, NULL, NULL, NULL, NULL, f2, c2, tf, tc, &t);
     CHECK_EQ_INT(t, 0);
     CHECK_EQ_INT(m, n);
     for (int k = 0; k < n && k < m; k++) CHECK(f2[k] == first[k] && c2[k] == count[k]);
-    m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, touches_left_half, NULL, f2, c2, tf, tc, &t);
+    m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, touches_left_half, NULL, NULL, NULL, f2, c2, tf, tc,
+                             &t);
     int squares = p.blocks * p.blocks;
     double bsize = (double)far_terrain_patch_size(p.level) / p.blocks;
     int plain_squares = 0, touched_squares = 0;
@@ -396,6 +397,85 @@ static void test_runs_split(void)
         touched_squares += in_touched;
     }
     CHECK(plain_squares > 0 && touched_squares > 0);
+    far_patch_free(&p);
+}
+
+/* What a FarSeenFn saw: the boxes it was asked about, and whether it sees the squares west of x = 160. */
+typedef struct SeenLog {
+    int asked;
+    bool see_west;
+    double lo[FAR_PATCH_MAX_SQUARES][3], hi[FAR_PATCH_MAX_SQUARES][3];
+} SeenLog;
+
+/* A view that sees only the squares east of x = 160 (or, with see_west, all of them). */
+static bool seen_east_half(void *user, const double lo[3], const double hi[3])
+{
+    SeenLog *log = user;
+    if (log->asked < FAR_PATCH_MAX_SQUARES) {
+        memcpy(log->lo[log->asked], lo, sizeof log->lo[0]);
+        memcpy(log->hi[log->asked], hi, sizeof log->hi[0]);
+    }
+    log->asked++;
+    return log->see_west || lo[0] >= 160.0;
+}
+
+/* far_patch_runs_split's `seen`: each square's box holds every vertex of its faces; a view that sees all
+ * draws exactly what no view draws; the squares a view cannot see get no runs, and those it sees keep all of
+ * theirs (tops and the sides facing the camera), in the plain and the touched runs alike. */
+static void test_runs_seen(void)
+{
+    static const uint8_t same[4] = {1, 1, 1, 1};
+    FarPatch p;
+    CHECK_EQ_INT(far_patch_build(gen, &palette, 1, 2, 0, same, 0.0f, &p), ST_OK);   /* x 128..192, z 0..64 */
+    int squares = p.blocks * p.blocks;
+    CHECK(squares > 1);
+    double bsize = (double)far_terrain_patch_size(p.level) / p.blocks;
+    for (int b = 0; b < squares; b++) {
+        CHECK(p.square_min_y[b] >= p.min_y && p.square_max_y[b] <= p.max_y);
+        for (int k = p.square_first[b]; k < p.square_first[b + 1]; k++) {
+            const FarVertex *v = &p.vertices[p.indices[k]];
+            CHECK(v->y >= p.square_min_y[b] && v->y <= p.square_max_y[b]);
+            double x = p.origin_x + v->x, z = p.origin_z + v->z;
+            double x0 = p.origin_x + (b % p.blocks) * bsize, z0 = p.origin_z + (b / p.blocks) * bsize;
+            CHECK(x >= x0 && x <= x0 + bsize && z >= z0 && z <= z0 + bsize);
+        }
+    }
+    int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS], f2[FAR_PATCH_MAX_RUNS], c2[FAR_PATCH_MAX_RUNS];
+    int tf[FAR_PATCH_MAX_RUNS], tc[FAR_PATCH_MAX_RUNS], t = -1;
+    double cam_x = 100.0, cam_z = 30.0;
+    /* a view that sees everything: the same runs as none; asked once a square, with the square's box */
+    SeenLog all = {.see_west = true};
+    int n = far_patch_runs(&p, cam_x, cam_z, 0.0, NULL, NULL, first, count);
+    int m = far_patch_runs_split(&p, cam_x, cam_z, 0.0, NULL, NULL, NULL, NULL, seen_east_half, &all, f2, c2, tf, tc,
+                                 &t);
+    CHECK_EQ_INT(all.asked, squares);
+    CHECK_EQ_INT(m, n);
+    CHECK_EQ_INT(t, 0);
+    for (int k = 0; k < n && k < m; k++) CHECK(f2[k] == first[k] && c2[k] == count[k]);
+    for (int b = 0; b < squares && b < all.asked; b++) {
+        double x0 = p.origin_x + (b % p.blocks) * bsize, z0 = p.origin_z + (b / p.blocks) * bsize;
+        CHECK(all.lo[b][0] == x0 && all.lo[b][2] == z0 && all.hi[b][0] == x0 + bsize && all.hi[b][2] == z0 + bsize);
+        CHECK(all.lo[b][1] == p.square_min_y[b] && all.hi[b][1] == p.square_max_y[b]);
+    }
+    /* a view that sees only the east half: the west squares get nothing, the east ones all they had; the
+     * touched runs (the west half: touches_left_half) are culled as well */
+    for (int pass = 0; pass < 2; pass++) {
+        SeenLog east = {.see_west = false};
+        m = far_patch_runs_split(&p, cam_x, cam_z, 0.0, NULL, NULL, pass ? touches_left_half : NULL, NULL,
+                                 seen_east_half, &east, f2, c2, tf, tc, &t);
+        int total = 0, expected = 0, west = 0;
+        for (int k = 0; k < m; k++) total += c2[k];
+        for (int k = 0; k < t; k++) total += tc[k];
+        for (int b = 0; b < squares; b++) {
+            bool is_west = p.origin_x + (b % p.blocks) * bsize < 160.0;
+            bool drawn = tops_drawn(&p, b, f2, c2, m) || tops_drawn(&p, b, tf, tc, t);
+            CHECK(drawn == !is_west);
+            if (!is_west) expected += square_expected(&p, b, cam_x, cam_z);
+            west += is_west;
+        }
+        CHECK(west > 0 && west < squares);
+        CHECK_EQ_INT(total, expected);
+    }
     far_patch_free(&p);
 }
 
@@ -485,6 +565,7 @@ int main(void)
     RUN(test_cut_and_seams);
     RUN(test_runs_under_voxels);
     RUN(test_runs_split);
+    RUN(test_runs_seen);
     RUN(test_streaming);
     RUN(test_voxel_distance_follows);
     far_fixture_close();

@@ -387,7 +387,8 @@ StResult far_patch_build_in(FarLattice *lattice, const Generator *gen, const Far
     float fw = (float)w;
     for (int bz = 0; bz < out->blocks; bz++)
         for (int bx = 0; bx < out->blocks; bx++) {
-            out->square_first[bz * out->blocks + bx] = m.ni;
+            int b = bz * out->blocks + bx, first_vertex = m.nv;
+            out->square_first[b] = m.ni;
             int x0 = bx * bq, z0 = bz * bq;
             for (int j = z0; j < z0 + bq; j++)
                 for (int i = x0; i < x0 + bq; i++)
@@ -395,7 +396,14 @@ StResult far_patch_build_in(FarLattice *lattice, const Generator *gen, const Far
             far_mesh_tops(&m, col, x0, z0, x0 + bq, z0 + bq, fw);
             if (level <= FAR_FLOOR_LEVELS && (out->square_water >> (bz * out->blocks + bx) & 1u))
                 far_mesh_floor(&m, x0 * fw, z0 * fw, (x0 + bq) * fw, (z0 + bq) * fw);
-            far_mesh_sides(&m, col, n, x0, z0, x0 + bq, z0 + bq, fw, out->square_sides[bz * out->blocks + bx]);
+            far_mesh_sides(&m, col, n, x0, z0, x0 + bq, z0 + bq, fw, out->square_sides[b]);
+            float lo = 1e9f, hi = -1e9f;   /* the square's box, for far_patch_runs_split's `seen` */
+            for (int v = first_vertex; v < m.nv; v++) {
+                lo = fminf(lo, m.v[v].y);
+                hi = fmaxf(hi, m.v[v].y);
+            }
+            out->square_min_y[b] = lo;
+            out->square_max_y[b] = hi;
         }
     out->square_first[out->blocks * out->blocks] = m.ni;
     if (m.failed) {   /* cannot happen with the capacity above; kept as a guard */

@@ -275,8 +275,8 @@ void far_patch_free(FarPatch *patch)
 int far_patch_runs(const FarPatch *p, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count)
 {
-    return far_patch_runs_split(p, cam_x, cam_z, voxel_cover, covered, user, NULL, NULL, first, count, NULL, NULL,
-                                NULL);
+    return far_patch_runs_split(p, cam_x, cam_z, voxel_cover, covered, user, NULL, NULL, NULL, NULL, first, count,
+                                NULL, NULL, NULL);
 }
 
 /* Appends square b's tops and the side groups that may face a camera at (cam_x, cam_z): a +X side at x = e is
@@ -296,8 +296,8 @@ static int far_square_runs(const FarPatch *p, int b, double x0, double z0, doubl
 }
 
 int far_patch_runs_split(const FarPatch *p, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
-                         void *user, FarCoveredFn touches, void *touches_user, int *first, int *count,
-                         int *touched_first, int *touched_count, int *touched_runs)
+                         void *user, FarCoveredFn touches, void *touches_user, FarSeenFn seen, void *seen_user,
+                         int *first, int *count, int *touched_first, int *touched_count, int *touched_runs)
 {
     int blocks = p->blocks > 0 ? p->blocks : 1, n = 0, t = 0;
     double bsize = (double)far_terrain_patch_size(p->level) / blocks;
@@ -310,6 +310,10 @@ int far_patch_runs_split(const FarPatch *p, double cam_x, double cam_z, double v
         if (!(p->square_water >> b & 1u) && far_x * far_x + far_z * far_z < voxel_cover * voxel_cover &&
             (!covered || covered(user, x0, z0, x1, z1)))
             continue;   /* wholly under drawn voxel chunks */
+        if (seen) {
+            const double lo[3] = {x0, p->square_min_y[b], z0}, hi[3] = {x1, p->square_max_y[b], z1};
+            if (!seen(seen_user, lo, hi)) continue;   /* off-screen or behind a hill */
+        }
         if (touches && touches(touches_user, x0, z0, x1, z1))
             t = far_square_runs(p, b, x0, z0, x1, z1, cam_x, cam_z, touched_first, touched_count, t);
         else

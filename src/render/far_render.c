@@ -157,6 +157,27 @@ static bool render_far_touches(void *user, double x0, double z0, double x1, doub
     return false;
 }
 
+/* What render_far_seen tests a square's box against: this frame's frustum (camera-relative) and horizon. */
+typedef struct RenderFarView {
+    const RenderFrustum *frustum;
+    const double *camera;
+    const RenderFarCull *cull;
+} RenderFarView;
+
+/* FarSeenFn: whether the box lo..hi (world blocks) is in the frustum and not behind the voxel occluders' horizon
+ * (a square of a patch whose box as a whole is). */
+static bool render_far_seen(void *user, const double lo[3], const double hi[3])
+{
+    const RenderFarView *v = user;
+    float bmin[3], bmax[3];
+    for (int k = 0; k < 3; k++) {
+        bmin[k] = (float)(lo[k] - v->camera[k]);
+        bmax[k] = (float)(hi[k] - v->camera[k]);
+    }
+    if (!render_frustum_test_box(v->frustum, bmin, bmax)) return false;
+    return !(v->cull->hidden && v->cull->hidden(v->cull->user, lo, hi));
+}
+
 static void render_far_use(const RenderFarProgram *p, mat4 view_proj, const float sky[3], float fog_start,
                            float fog_end, float light, const float cover_origin[2], int cover_size)
 {
@@ -188,6 +209,7 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
         double cx0 = (double)(ccx - cull->cover_chunks) * 16.0, cz0 = (double)(ccz - cull->cover_chunks) * 16.0;
         float corner[2] = {(float)(cx0 - camera[0]), (float)(cz0 - camera[2])};
         RenderFarMap map = {far->cover_data, csize, cx0, cz0};
+        RenderFarView view = {&frustum, camera, cull};
         int bound = -1;   /* 0 plain, 1 cover */
         glEnable(GL_CULL_FACE);   /* lod winds every face outwards: back faces (the sides turned away, half the
                                    * skirts) never reach llvmpipe's bins, which cost memory per triangle */
@@ -207,8 +229,8 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
             int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS], tfirst[FAR_PATCH_MAX_RUNS],
                 tcount[FAR_PATCH_MAX_RUNS], truns = 0;
             int runs = far_patch_runs_split(p, camera[0], camera[2], cull->voxel_cover, cull->covered, cull->user,
-                                            cover ? render_far_touches : NULL, &map, first, count, tfirst, tcount,
-                                            &truns);
+                                            cover ? render_far_touches : NULL, &map, render_far_seen, &view,
+                                            first, count, tfirst, tcount, &truns);
             if (runs + truns == 0) continue;
             glBindVertexArray(e->vao);
             /* the squares that reach a drawn chunk: the build that leaves out the pixels over it (its discard

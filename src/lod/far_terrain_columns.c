@@ -19,7 +19,8 @@
  * what lies below a column's own step is inside the lower columns, hidden), both within the squares of
  * FAR_PATCH_BLOCK_QUADS columns that far_patch_runs keeps or leaves out (each square holds its tops, then the
  * sides its columns own in four groups by facing, +X, +Z, -X, -Z, so that far_patch_runs leaves out the groups
- * that face away from the camera; a sea patch is a few quads). A border column hangs its side toward the patch
+ * that face away from the camera, and its box, lowest to highest vertex, for the renderer's per-square view
+ * culling; a sea patch is a few quads). A border column hangs its side toward the patch
  * beyond down to that neighbour's column where that is lower (a coarser one's own, else the lowest of ours
  * and the finer level's there) and FAR_SKIRT_DEPTH deeper: the skirt that keeps cracks closed.
  * The far surface is not sunk under the voxel chunks: the renderer leaves out every far pixel over a drawn

@@ -4,10 +4,13 @@
  * element buffer per patch: a patch is a few kB and a 2 km cut a few hundred patches); a patch not seen
  * for RENDER_FAR_KEEP_FRAMES frames is freed. The lod module already limits how many new patches arrive a
  * frame (StreamingBudgetPerFrame), so uploads here need no budget of their own. Patches are drawn after
- * the opaque voxel pass with back faces culled (src/lod winds every face outwards), with the terrain's fog;
- * each patch's box is tested against the frustum and against the voxel occluders' horizon
- * (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its walls), and
- * the squares of a patch wholly under drawn voxel chunks are left out (far_patch_runs), but for the sea's.
+ * the opaque voxel pass with back faces culled (src/lod winds every face outwards), nearest patch first
+ * (llvmpipe's early depth test then rejects farther patches' pixels behind nearer hills), with the terrain's
+ * fog; each patch's box is tested against the frustum and against the voxel occluders' horizon
+ * (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its walls), then
+ * each of its squares' boxes likewise (render_far_seen, far_patch_runs_split's `seen`: a patch at the screen's
+ * edge or half behind a hill draws only the squares that may show), and the squares of a patch wholly under
+ * drawn voxel chunks are left out (far_patch_runs), but for the sea's.
  * The cover map, one texel a chunk around the camera's (uploaded when it changes), tells far.frag's COVER
  * build which pixels lie over a drawn chunk: it leaves them out, so far land never shows over or under the
  * voxel chunks (their sea showed it through the water), but for the sea squares' floors at the bottom of the
@@ -66,6 +69,7 @@ void render_far_destroy(RenderFar *far)
     for (int i = 0; i < far->count; i++) render_far_free_entry(&far->entries[i]);
     free(far->entries);
     free(far->cover_data);
+    free(far->order);
     if (far->plain.program) glDeleteProgram(far->plain.program);
     if (far->cover.program) glDeleteProgram(far->cover.program);
     if (far->cover_texture) glDeleteTextures(1, &far->cover_texture);
@@ -178,6 +182,39 @@ static bool render_far_seen(void *user, const double lo[3], const double hi[3])
     return !(v->cull->hidden && v->cull->hidden(v->cull->user, lo, hi));
 }
 
+/* A patch and its nearest point's horizontal distance (squared) from the camera. */
+typedef struct RenderFarNear {
+    const FarPatch *patch;
+    double d2;
+} RenderFarNear;
+
+static int render_far_nearer(const void *a, const void *b)
+{
+    double da = ((const RenderFarNear *)a)->d2, db = ((const RenderFarNear *)b)->d2;
+    return da < db ? -1 : da > db;
+}
+
+/* This frame's patches nearest first in far->order (their count; 0 when out of memory: then as handed over):
+ * a nearer patch drawn first hides the farther ones' pixels behind it from llvmpipe's early depth test. */
+static int render_far_sort(RenderFar *far, const double camera[3])
+{
+    if (far->patch_count > far->order_capacity) {
+        RenderFarNear *o = realloc(far->order, (size_t)far->patch_count * sizeof *o);
+        if (!o) return 0;
+        far->order = o;
+        far->order_capacity = far->patch_count;
+    }
+    for (int i = 0; i < far->patch_count; i++) {
+        const FarPatch *p = far->patches[i];
+        double size = far_terrain_patch_size(p->level);
+        double dx = fmax(0.0, fmax(p->origin_x - camera[0], camera[0] - (p->origin_x + size)));
+        double dz = fmax(0.0, fmax(p->origin_z - camera[2], camera[2] - (p->origin_z + size)));
+        far->order[i] = (RenderFarNear){p, dx * dx + dz * dz};
+    }
+    qsort(far->order, (size_t)far->patch_count, sizeof *far->order, render_far_nearer);
+    return far->patch_count;
+}
+
 static void render_far_use(const RenderFarProgram *p, mat4 view_proj, const float sky[3], float fog_start,
                            float fog_end, float light, const float cover_origin[2], int cover_size)
 {
@@ -213,8 +250,9 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
         int bound = -1;   /* 0 plain, 1 cover */
         glEnable(GL_CULL_FACE);   /* lod winds every face outwards: back faces (the sides turned away, half the
                                    * skirts) never reach llvmpipe's bins, which cost memory per triangle */
+        bool sorted = render_far_sort(far, camera) == far->patch_count;   /* nearest first: early depth */
         for (int i = 0; i < far->patch_count; i++) {
-            const FarPatch *p = far->patches[i];
+            const FarPatch *p = sorted ? far->order[i].patch : far->patches[i];
             double size = far_terrain_patch_size(p->level);
             float off[3] = {(float)(p->origin_x - camera[0]), (float)-camera[1], (float)(p->origin_z - camera[2])};
             float bmin[3] = {off[0], p->min_y - (float)camera[1], off[2]};

@@ -250,12 +250,24 @@ static int square_expected(const FarPatch *p, int b, double cam_x, double cam_z)
     return total;
 }
 
-/* Whether square b's tops lie in one of the runs. */
+/* Whether square b's tops lie in one of the runs (its own, or the patch's merged tops). */
 static bool tops_drawn(const FarPatch *p, int b, const int *first, const int *count, int n)
 {
     bool drawn = false;
-    for (int k = 0; k < n; k++) drawn |= p->square_first[b] >= first[k] && p->square_sides[b][0] <= first[k] + count[k];
+    for (int k = 0; k < n; k++) {
+        drawn |= p->square_first[b] >= first[k] && p->square_sides[b][0] <= first[k] + count[k];
+        drawn |= p->tops_count > 0 && p->tops_first >= first[k] && p->tops_first + p->tops_count <= first[k] + count[k];
+    }
     return drawn;
+}
+
+/* Indices the patch's merged tops save when every square is drawn (0: it has none). */
+static int merged_saving(const FarPatch *p)
+{
+    if (p->tops_count == 0) return 0;
+    int own = 0;
+    for (int b = 0; b < p->blocks * p->blocks; b++) own += p->square_sides[b][0] - p->square_first[b];
+    return own - p->tops_count;
 }
 
 /* far_patch_runs: the squares of a patch wholly inside the voxel cover are left out (each with its tops, its
@@ -269,7 +281,8 @@ static void test_runs_under_voxels(void)
     CHECK(p.blocks >= 1 && p.quads % p.blocks == 0);
     int squares = p.blocks * p.blocks;
     CHECK_EQ_INT(p.square_first[0], 0);
-    CHECK_EQ_INT(p.square_first[squares], p.index_count);
+    CHECK_EQ_INT(p.square_first[squares], p.tops_first);
+    CHECK_EQ_INT(p.tops_first + p.tops_count, p.index_count);
     for (int b = 0; b < squares; b++) {
         CHECK(p.square_sides[b][0] > p.square_first[b]);   /* every square has its top */
         for (int g = 0; g < 4; g++) CHECK(p.square_sides[b][g] <= (g < 3 ? p.square_sides[b][g + 1] : p.square_first[b + 1]));
@@ -299,14 +312,14 @@ static void test_runs_under_voxels(void)
         expected += square_expected(&p, b, 0, 0);
         CHECK(tops_drawn(&p, b, first, count, n));
     }
-    CHECK_EQ_INT(total, expected);
+    CHECK_EQ_INT(total, expected - merged_saving(&p));   /* every square drawn: the merged tops for theirs */
     CHECK(total < p.index_count);   /* the sides facing away are left out */
     /* a camera over the middle of the patch: every group of the squares around it */
     n = far_patch_runs(&p, 160.0, 32.0, 0.0, NULL, NULL, first, count);
     total = expected = 0;
     for (int k = 0; k < n; k++) total += count[k];
     for (int b = 0; b < squares; b++) expected += square_expected(&p, b, 160.0, 32.0);
-    CHECK_EQ_INT(total, expected);
+    CHECK_EQ_INT(total, expected - merged_saving(&p));
     /* a cover reaching into the patch: the kept squares are exactly those with a corner beyond it */
     double cam_x = 100.0, cam_z = 30.0, cover = 75.0;
     n = far_patch_runs(&p, cam_x, cam_z, cover, NULL, NULL, first, count);
@@ -479,6 +492,70 @@ static void test_runs_seen(void)
     far_patch_free(&p);
 }
 
+/* The top quad over column centre (x, z) among the quads of indices first..first + count: its y and colour;
+ * returns how many cover it (floors aside); *floors: the sea floors' quads there. */
+static int top_over(const FarPatch *p, int first, int count, float x, float z, float *y, uint8_t rgba[4], int *floors)
+{
+    int hits = 0;
+    *floors = 0;
+    for (int k = first; k < first + count; k += 6) {
+        const FarVertex *v = &p->vertices[p->indices[k]];
+        if (v[0].y != v[1].y || v[1].y != v[2].y || v[2].y != v[3].y) continue;   /* a side */
+        float x0 = fminf(v[0].x, v[2].x), x1 = fmaxf(v[0].x, v[2].x), z0 = fminf(v[0].z, v[2].z), z1 = fmaxf(v[0].z, v[2].z);
+        if (x < x0 || x > x1 || z < z0 || z > z1) continue;
+        if (v[0].color[3] == FAR_FLOOR_ALPHA) {
+            (*floors)++;
+            continue;
+        }
+        hits++;
+        *y = v[0].y;
+        memcpy(rgba, v[0].color, 4);
+    }
+    return hits;
+}
+
+/* A patch's merged tops (FarPatch.tops_first) are the same surface as its squares' tops: every column covered
+ * by exactly one top of the same height and colour, the sea squares' floors the same; and they save quads. */
+static void test_merged_tops(void)
+{
+    int patches = 0, merged = 0, saved = 0, columns = 0;
+    for (int level = 1; level < FAR_LEVELS; level++)
+        for (int k = 0; k < 3; k++) {
+            uint8_t same[4] = {(uint8_t)level, (uint8_t)level, (uint8_t)level, (uint8_t)level};
+            FarPatch p;
+            CHECK_EQ_INT(far_patch_build(gen, &palette, level, k * 2 - 3, 1 - k, same, 0.0f, &p), ST_OK);
+            patches++;
+            if (p.tops_count == 0) {
+                far_patch_free(&p);
+                continue;
+            }
+            merged++;
+            saved += merged_saving(&p);
+            CHECK(merged_saving(&p) > 0);
+            int n = p.quads;
+            float w = (float)far_terrain_patch_size(level) / n;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++) {
+                    int b = (j / (n / p.blocks)) * p.blocks + i / (n / p.blocks);
+                    float x = (i + 0.5f) * w, z = (j + 0.5f) * w, y0 = 0, y1 = 0;
+                    uint8_t c0[4] = {0}, c1[4] = {0};
+                    int f0, f1;
+                    int h0 = top_over(&p, p.square_first[b], p.square_sides[b][0] - p.square_first[b], x, z, &y0, c0, &f0);
+                    int h1 = top_over(&p, p.tops_first, p.tops_count, x, z, &y1, c1, &f1);
+                    CHECK_EQ_INT(h0, 1);
+                    CHECK_EQ_INT(h1, 1);
+                    CHECK(y0 == y1 && y1 == p.tops[j * n + i]);
+                    CHECK(memcmp(c0, c1, 4) == 0);
+                    CHECK_EQ_INT(f0, f1);
+                    columns++;
+                }
+            far_patch_free(&p);
+        }
+    fprintf(stderr, "merged tops: %d of %d patches, %d indices saved, %d columns compared\n", merged, patches, saved,
+            columns);
+    CHECK(merged > patches / 2);
+}
+
 static void test_streaming(void)
 {
     FarTerrainSettings s;
@@ -566,6 +643,7 @@ int main(void)
     RUN(test_runs_under_voxels);
     RUN(test_runs_split);
     RUN(test_runs_seen);
+    RUN(test_merged_tops);
     RUN(test_streaming);
     RUN(test_voxel_distance_follows);
     far_fixture_close();

@@ -373,8 +373,8 @@ StResult far_patch_build_in(FarLattice *lattice, const Generator *gen, const Far
     out->tops = malloc((size_t)n * (size_t)n * sizeof *out->tops);
     int bq = n < FAR_PATCH_BLOCK_QUADS ? n : FAR_PATCH_BLOCK_QUADS;
     out->blocks = n / bq;
-    /* at most: every top its own quad, every column four sides */
-    FarMesh m = {.cap_v = n * n * 4 * 5 + 64, .cap_i = n * n * 6 * 5 + 96, .min_y = 1e9f, .max_y = -1e9f};
+    /* at most: every top its own quad (twice: the squares' and the patch's), every column four sides */
+    FarMesh m = {.cap_v = n * n * 4 * 6 + 64, .cap_i = n * n * 6 * 6 + 96, .min_y = 1e9f, .max_y = -1e9f};
     m.v = malloc((size_t)m.cap_v * sizeof *m.v);
     m.idx = malloc((size_t)m.cap_i * sizeof *m.idx);
     if (!m.v || !m.idx || !out->tops) {
@@ -407,6 +407,25 @@ StResult far_patch_build_in(FarLattice *lattice, const Generator *gen, const Far
             out->square_max_y[b] = hi;
         }
     out->square_first[out->blocks * out->blocks] = m.ni;
+    /* the patch's tops merged across its squares' borders (and the sea squares' floors as theirs), kept where
+     * that saves quads */
+    int square_tops = 0, nv = m.nv;
+    for (int b = 0; b < out->blocks * out->blocks; b++) square_tops += out->square_sides[b][0] - out->square_first[b];
+    out->tops_first = m.ni;
+    if (out->blocks > 1) {
+        far_mesh_tops(&m, col, 0, 0, n, n, fw);
+        for (int b = 0; b < out->blocks * out->blocks && level <= FAR_FLOOR_LEVELS; b++)
+            if (out->square_water >> b & 1u) {
+                int x0 = b % out->blocks * bq, z0 = b / out->blocks * bq;
+                far_mesh_floor(&m, x0 * fw, z0 * fw, (x0 + bq) * fw, (z0 + bq) * fw);
+            }
+    }
+    out->tops_count = m.ni - out->tops_first;
+    if (out->tops_count >= square_tops) {   /* nothing saved */
+        m.ni = out->tops_first;
+        m.nv = nv;
+        out->tops_count = 0;
+    }
     if (m.failed) {   /* cannot happen with the capacity above; kept as a guard */
         free(m.v);
         free(m.idx);

@@ -1,7 +1,8 @@
 /* far_terrain_patch.c — the pure half of far terrain: settings, level choice, the quadtree cut, what a column shows
  * (far_surface_at) and which of a patch's squares to draw (far_terrain_columns.c builds the meshes): those not
  * wholly under drawn voxel chunks and, where the renderer asks (far_patch_runs_split's `seen`, a FarSeenFn),
- * those whose box, the square's columns from their lowest vertex to their highest, may be seen.
+ * those whose box, the square's columns from their lowest vertex to their highest, may be seen. When every
+ * square is drawn in the plain runs, the patch's tops merged across its squares stand in for theirs.
  *
  * Design. Patches are aligned squares: patch (px, pz) of level L covers [px, px + 1) x [pz, pz + 1) times
  * FAR_LEVEL0_SIZE << L blocks. The cut descends from the coarsest level, splitting a node while its nearest

@@ -501,7 +501,8 @@ static int top_over(const FarPatch *p, int first, int count, float x, float z, f
     for (int k = first; k < first + count; k += 6) {
         const FarVertex *v = &p->vertices[p->indices[k]];
         if (v[0].y != v[1].y || v[1].y != v[2].y || v[2].y != v[3].y) continue;   /* a side */
-        float x0 = fminf(v[0].x, v[2].x), x1 = fmaxf(v[0].x, v[2].x), z0 = fminf(v[0].z, v[2].z), z1 = fmaxf(v[0].z, v[2].z);
+        float x0 = fminf(v[0].x, v[2].x), x1 = fmaxf(v[0].x, v[2].x);
+        float z0 = fminf(v[0].z, v[2].z), z1 = fmaxf(v[0].z, v[2].z);
         if (x < x0 || x > x1 || z < z0 || z > z1) continue;
         if (v[0].color[3] == FAR_FLOOR_ALPHA) {
             (*floors)++;
@@ -549,7 +550,8 @@ static void test_merged_tops(void)
                     float x = (i + 0.5f) * w, z = (j + 0.5f) * w, y0 = 0, y1 = 0;
                     uint8_t c0[4] = {0}, c1[4] = {0};
                     int f0, f1;
-                    int h0 = top_over(&p, p.square_first[b], p.square_sides[b][0] - p.square_first[b], x, z, &y0, c0, &f0);
+                    int own = p.square_sides[b][0] - p.square_first[b];
+                    int h0 = top_over(&p, p.square_first[b], own, x, z, &y0, c0, &f0);
                     int h1 = top_over(&p, p.tops_first, p.tops_count, x, z, &y1, c1, &f1);
                     CHECK_EQ_INT(h0, 1);
                     CHECK_EQ_INT(h1, 1);

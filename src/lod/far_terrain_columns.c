@@ -22,9 +22,9 @@
  * that face away from the camera, and its box, lowest to highest vertex, for the renderer's per-square view
  * culling; a sea patch is a few quads). After the squares come the patch's tops merged across the squares'
  * borders (FarPatch.tops_first: 20-30% fewer top quads; from level 2 on), which far_patch_runs draws instead of
- * the squares' own when every square is drawn; kept only where they save quads. A border column hangs its side toward the patch
- * beyond down to that neighbour's column where that is lower (a coarser one's own, else the lowest of ours
- * and the finer level's there) and FAR_SKIRT_DEPTH deeper: the skirt that keeps cracks closed.
+ * the squares' own when every square is drawn; kept only where they save quads. A border column hangs its side
+ * toward the patch beyond down to that neighbour's column where that is lower (a coarser one's own, else the
+ * lowest of ours and the finer level's there) and FAR_SKIRT_DEPTH deeper: the skirt that keeps cracks closed.
  * The far surface is not sunk under the voxel chunks: the renderer leaves out every far pixel over a drawn
  * chunk (far.frag's cover map), so where the voxel chunks end the far columns go on at the voxels' height
  * (the game lowers the land by `sink`, 2 blocks, for the half-resolution copies' rounding). */
@@ -38,9 +38,9 @@
                                   * view distance 16 and less (its corners: 407 blocks; level 4 from 640); farther,
                                   * never drawn */
 #define FAR_CUBE_LEVEL 2        /* levels from which a column's top is rounded to a cube of its width */
-#define FAR_MERGED_LEVEL 2       /* levels from which a patch keeps its tops merged across its squares: level 1's
-                                  * save 8% and lie next to the voxel chunks, where some square is rarely not drawn
-                                  * or drawn in the touched runs */
+#define FAR_MERGED_LEVEL 2      /* levels from which a patch keeps its tops merged across its squares: level 1's
+                                  * would save 8%, and lie next to the voxel chunks, where most of its patches have
+                                  * a square left out or drawn in the touched runs (then the squares' own tops) */
 #define FAR_SKIRT_DEPTH 0.25f   /* blocks a border's side reaches below the neighbour's column */
 #define FAR_MAX_COLUMNS 32                     /* columns a side, the most a level may have */
 #define FAR_RING (FAR_MAX_COLUMNS + 2)         /* with the neighbours' ring */

@@ -250,12 +250,24 @@ static int square_expected(const FarPatch *p, int b, double cam_x, double cam_z)
     return total;
 }
 
-/* Whether square b's tops lie in one of the runs. */
+/* Whether square b's tops lie in one of the runs (its own, or the patch's merged tops). */
 static bool tops_drawn(const FarPatch *p, int b, const int *first, const int *count, int n)
 {
     bool drawn = false;
-    for (int k = 0; k < n; k++) drawn |= p->square_first[b] >= first[k] && p->square_sides[b][0] <= first[k] + count[k];
+    for (int k = 0; k < n; k++) {
+        drawn |= p->square_first[b] >= first[k] && p->square_sides[b][0] <= first[k] + count[k];
+        drawn |= p->tops_count > 0 && p->tops_first >= first[k] && p->tops_first + p->tops_count <= first[k] + count[k];
+    }
     return drawn;
+}
+
+/* Indices the patch's merged tops save when every square is drawn (0: it has none). */
+static int merged_saving(const FarPatch *p)
+{
+    if (p->tops_count == 0) return 0;
+    int own = 0;
+    for (int b = 0; b < p->blocks * p->blocks; b++) own += p->square_sides[b][0] - p->square_first[b];
+    return own - p->tops_count;
 }
 
 /* far_patch_runs: the squares of a patch wholly inside the voxel cover are left out (each with its tops, its
@@ -269,7 +281,8 @@ static void test_runs_under_voxels(void)
     CHECK(p.blocks >= 1 && p.quads % p.blocks == 0);
     int squares = p.blocks * p.blocks;
     CHECK_EQ_INT(p.square_first[0], 0);
-    CHECK_EQ_INT(p.square_first[squares], p.index_count);
+    CHECK_EQ_INT(p.square_first[squares], p.tops_first);
+    CHECK_EQ_INT(p.tops_first + p.tops_count, p.index_count);
     for (int b = 0; b < squares; b++) {
         CHECK(p.square_sides[b][0] > p.square_first[b]);   /* every square has its top */
         for (int g = 0; g < 4; g++) CHECK(p.square_sides[b][g] <= (g < 3 ? p.square_sides[b][g + 1] : p.square_first[b + 1]));
@@ -299,14 +312,14 @@ static void test_runs_under_voxels(void)
         expected += square_expected(&p, b, 0, 0);
         CHECK(tops_drawn(&p, b, first, count, n));
     }
-    CHECK_EQ_INT(total, expected);
+    CHECK_EQ_INT(total, expected - merged_saving(&p));   /* every square drawn: the merged tops for theirs */
     CHECK(total < p.index_count);   /* the sides facing away are left out */
     /* a camera over the middle of the patch: every group of the squares around it */
     n = far_patch_runs(&p, 160.0, 32.0, 0.0, NULL, NULL, first, count);
     total = expected = 0;
     for (int k = 0; k < n; k++) total += count[k];
     for (int b = 0; b < squares; b++) expected += square_expected(&p, b, 160.0, 32.0);
-    CHECK_EQ_INT(total, expected);
+    CHECK_EQ_INT(total, expected - merged_saving(&p));
     /* a cover reaching into the patch: the kept squares are exactly those with a corner beyond it */
     double cam_x = 100.0, cam_z = 30.0, cover = 75.0;
     n = far_patch_runs(&p, cam_x, cam_z, cover, NULL, NULL, first, count);
@@ -374,11 +387,12 @@ static void test_runs_split(void)
     int f2[FAR_PATCH_MAX_RUNS], c2[FAR_PATCH_MAX_RUNS], t = -1;
     double cam_x = 100.0, cam_z = 30.0, cover = 75.0;
     int n = far_patch_runs(&p, cam_x, cam_z, cover, NULL, NULL, first, count);
-    int m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, NULL, NULL, f2, c2, tf, tc, &t);
+    int m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, NULL, NULL, NULL, NULL, f2, c2, tf, tc, &t);
     CHECK_EQ_INT(t, 0);
     CHECK_EQ_INT(m, n);
     for (int k = 0; k < n && k < m; k++) CHECK(f2[k] == first[k] && c2[k] == count[k]);
-    m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, touches_left_half, NULL, f2, c2, tf, tc, &t);
+    m = far_patch_runs_split(&p, cam_x, cam_z, cover, NULL, NULL, touches_left_half, NULL, NULL, NULL, f2, c2, tf, tc,
+                             &t);
     int squares = p.blocks * p.blocks;
     double bsize = (double)far_terrain_patch_size(p.level) / p.blocks;
     int plain_squares = 0, touched_squares = 0;
@@ -397,6 +411,174 @@ static void test_runs_split(void)
     }
     CHECK(plain_squares > 0 && touched_squares > 0);
     far_patch_free(&p);
+}
+
+/* What a FarSeenFn saw: the boxes it was asked about, and whether it sees the squares west of x = 160. */
+typedef struct SeenLog {
+    int asked;
+    bool see_west;
+    double lo[FAR_PATCH_MAX_SQUARES][3], hi[FAR_PATCH_MAX_SQUARES][3];
+} SeenLog;
+
+/* A view that sees only the squares east of x = 160 (or, with see_west, all of them). */
+static bool seen_east_half(void *user, const double lo[3], const double hi[3])
+{
+    SeenLog *log = user;
+    if (log->asked < FAR_PATCH_MAX_SQUARES) {
+        memcpy(log->lo[log->asked], lo, sizeof log->lo[0]);
+        memcpy(log->hi[log->asked], hi, sizeof log->hi[0]);
+    }
+    log->asked++;
+    return log->see_west || lo[0] >= 160.0;
+}
+
+/* far_patch_runs_split's `seen`: each square's box holds every vertex of its faces; a view that sees all
+ * draws exactly what no view draws; the squares a view cannot see get no runs, and those it sees keep all of
+ * theirs (tops and the sides facing the camera), in the plain and the touched runs alike. */
+static void test_runs_seen(void)
+{
+    static const uint8_t same[4] = {1, 1, 1, 1};
+    FarPatch p;
+    CHECK_EQ_INT(far_patch_build(gen, &palette, 1, 2, 0, same, 0.0f, &p), ST_OK);   /* x 128..192, z 0..64 */
+    int squares = p.blocks * p.blocks;
+    CHECK(squares > 1);
+    double bsize = (double)far_terrain_patch_size(p.level) / p.blocks;
+    for (int b = 0; b < squares; b++) {
+        CHECK(p.square_min_y[b] >= p.min_y && p.square_max_y[b] <= p.max_y);
+        for (int k = p.square_first[b]; k < p.square_first[b + 1]; k++) {
+            const FarVertex *v = &p.vertices[p.indices[k]];
+            CHECK(v->y >= p.square_min_y[b] && v->y <= p.square_max_y[b]);
+            double x = p.origin_x + v->x, z = p.origin_z + v->z;
+            double x0 = p.origin_x + (b % p.blocks) * bsize, z0 = p.origin_z + (b / p.blocks) * bsize;
+            CHECK(x >= x0 && x <= x0 + bsize && z >= z0 && z <= z0 + bsize);
+        }
+    }
+    int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS], f2[FAR_PATCH_MAX_RUNS], c2[FAR_PATCH_MAX_RUNS];
+    int tf[FAR_PATCH_MAX_RUNS], tc[FAR_PATCH_MAX_RUNS], t = -1;
+    double cam_x = 100.0, cam_z = 30.0;
+    /* a view that sees everything: the same runs as none; asked once a square, with the square's box */
+    SeenLog all = {.see_west = true};
+    int n = far_patch_runs(&p, cam_x, cam_z, 0.0, NULL, NULL, first, count);
+    int m = far_patch_runs_split(&p, cam_x, cam_z, 0.0, NULL, NULL, NULL, NULL, seen_east_half, &all, f2, c2, tf, tc,
+                                 &t);
+    CHECK_EQ_INT(all.asked, squares);
+    CHECK_EQ_INT(m, n);
+    CHECK_EQ_INT(t, 0);
+    for (int k = 0; k < n && k < m; k++) CHECK(f2[k] == first[k] && c2[k] == count[k]);
+    for (int b = 0; b < squares && b < all.asked; b++) {
+        double x0 = p.origin_x + (b % p.blocks) * bsize, z0 = p.origin_z + (b / p.blocks) * bsize;
+        CHECK(all.lo[b][0] == x0 && all.lo[b][2] == z0 && all.hi[b][0] == x0 + bsize && all.hi[b][2] == z0 + bsize);
+        CHECK(all.lo[b][1] == p.square_min_y[b] && all.hi[b][1] == p.square_max_y[b]);
+    }
+    /* a view that sees only the east half: the west squares get nothing, the east ones all they had; the
+     * touched runs (the west half: touches_left_half) are culled as well */
+    for (int pass = 0; pass < 2; pass++) {
+        SeenLog east = {.see_west = false};
+        m = far_patch_runs_split(&p, cam_x, cam_z, 0.0, NULL, NULL, pass ? touches_left_half : NULL, NULL,
+                                 seen_east_half, &east, f2, c2, tf, tc, &t);
+        int total = 0, expected = 0, west = 0;
+        for (int k = 0; k < m; k++) total += c2[k];
+        for (int k = 0; k < t; k++) total += tc[k];
+        for (int b = 0; b < squares; b++) {
+            bool is_west = p.origin_x + (b % p.blocks) * bsize < 160.0;
+            bool drawn = tops_drawn(&p, b, f2, c2, m) || tops_drawn(&p, b, tf, tc, t);
+            CHECK(drawn == !is_west);
+            if (!is_west) expected += square_expected(&p, b, cam_x, cam_z);
+            west += is_west;
+        }
+        CHECK(west > 0 && west < squares);
+        CHECK_EQ_INT(total, expected);
+    }
+    far_patch_free(&p);
+}
+
+/* The top quad over column centre (x, z) among the quads of indices first..first + count: its y and colour;
+ * returns how many cover it (floors aside); *floors: the sea floors' quads there. */
+static int top_over(const FarPatch *p, int first, int count, float x, float z, float *y, uint8_t rgba[4], int *floors)
+{
+    int hits = 0;
+    *floors = 0;
+    for (int k = first; k < first + count; k += 6) {
+        const FarVertex *v = &p->vertices[p->indices[k]];
+        if (v[0].y != v[1].y || v[1].y != v[2].y || v[2].y != v[3].y) continue;   /* a side */
+        float x0 = fminf(v[0].x, v[2].x), x1 = fmaxf(v[0].x, v[2].x);
+        float z0 = fminf(v[0].z, v[2].z), z1 = fmaxf(v[0].z, v[2].z);
+        if (x < x0 || x > x1 || z < z0 || z > z1) continue;
+        if (v[0].color[3] == FAR_FLOOR_ALPHA) {
+            (*floors)++;
+            continue;
+        }
+        hits++;
+        *y = v[0].y;
+        memcpy(rgba, v[0].color, 4);
+    }
+    return hits;
+}
+
+/* A view that sees every square of patch `user` but its first (at its origin). */
+static bool seen_but_corner(void *user, const double lo[3], const double hi[3])
+{
+    const FarPatch *p = user;
+    (void)hi;
+    return lo[0] != p->origin_x || lo[2] != p->origin_z;
+}
+
+/* A patch's merged tops (FarPatch.tops_first) are the same surface as its squares' tops: every column covered
+ * by exactly one top of the same height and colour, the sea squares' floors the same; and they save quads. They
+ * are drawn when every square is, and the squares' own tops when one square is not. */
+static void test_merged_tops(void)
+{
+    int patches = 0, merged = 0, saved = 0, columns = 0;
+    for (int level = 2; level < FAR_LEVELS; level++)
+        for (int k = 0; k < 3; k++) {
+            uint8_t same[4] = {(uint8_t)level, (uint8_t)level, (uint8_t)level, (uint8_t)level};
+            FarPatch p;
+            CHECK_EQ_INT(far_patch_build(gen, &palette, level, k * 2 - 3, 1 - k, same, 0.0f, &p), ST_OK);
+            patches++;
+            if (p.tops_count == 0) {
+                far_patch_free(&p);
+                continue;
+            }
+            merged++;
+            saved += merged_saving(&p);
+            CHECK(merged_saving(&p) > 0);
+            int n = p.quads;
+            float w = (float)far_terrain_patch_size(level) / n;
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < n; i++) {
+                    int b = (j / (n / p.blocks)) * p.blocks + i / (n / p.blocks);
+                    float x = (i + 0.5f) * w, z = (j + 0.5f) * w, y0 = 0, y1 = 0;
+                    uint8_t c0[4] = {0}, c1[4] = {0};
+                    int f0, f1;
+                    int own = p.square_sides[b][0] - p.square_first[b];
+                    int h0 = top_over(&p, p.square_first[b], own, x, z, &y0, c0, &f0);
+                    int h1 = top_over(&p, p.tops_first, p.tops_count, x, z, &y1, c1, &f1);
+                    CHECK_EQ_INT(h0, 1);
+                    CHECK_EQ_INT(h1, 1);
+                    CHECK(y0 == y1 && y1 == p.tops[j * n + i]);
+                    CHECK(memcmp(c0, c1, 4) == 0);
+                    CHECK_EQ_INT(f0, f1);
+                    columns++;
+                }
+            /* the runs: the merged tops when every square is drawn, the squares' own when one is not */
+            int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS], tf[FAR_PATCH_MAX_RUNS], tc[FAR_PATCH_MAX_RUNS], t;
+            double cam_x = p.origin_x - 50.0, cam_z = p.origin_z + 20.0;
+            int runs = far_patch_runs(&p, cam_x, cam_z, 0.0, NULL, NULL, first, count), total = 0, expected = 0;
+            for (int r = 0; r < runs; r++) total += count[r];
+            for (int b = 0; b < p.blocks * p.blocks; b++) expected += square_expected(&p, b, cam_x, cam_z);
+            CHECK_EQ_INT(total, expected - merged_saving(&p));
+            runs = far_patch_runs_split(&p, cam_x, cam_z, 0.0, NULL, NULL, NULL, NULL, seen_but_corner, &p, first,
+                                        count, tf, tc, &t);
+            total = expected = 0;
+            for (int r = 0; r < runs; r++) total += count[r];
+            for (int b = 1; b < p.blocks * p.blocks; b++) expected += square_expected(&p, b, cam_x, cam_z);
+            CHECK_EQ_INT(total, expected);
+            CHECK(!tops_drawn(&p, 0, first, count, runs));
+            far_patch_free(&p);
+        }
+    fprintf(stderr, "merged tops: %d of %d patches, %d indices saved, %d columns compared\n", merged, patches, saved,
+            columns);
+    CHECK(merged > patches / 2);
 }
 
 static void test_streaming(void)
@@ -557,6 +739,8 @@ int main(void)
     RUN(test_cut_and_seams);
     RUN(test_runs_under_voxels);
     RUN(test_runs_split);
+    RUN(test_runs_seen);
+    RUN(test_merged_tops);
     RUN(test_streaming);
     RUN(test_released_meshes);
     RUN(test_voxel_distance_follows);

@@ -94,10 +94,15 @@ typedef struct FarPatch {
     int blocks;                         /* the indices come in blocks x blocks squares of (at most
                                          * FAR_PATCH_BLOCK_QUADS) columns a side, row by row (z, then x): the
                                          * square's tops and the sides its columns own (skirts on the border) */
-    int square_first[FAR_PATCH_MAX_SQUARES + 1]; /* first index of each square; [blocks^2] = index_count */
+    int square_first[FAR_PATCH_MAX_SQUARES + 1]; /* first index of each square; [blocks^2]: their end */
     int square_sides[FAR_PATCH_MAX_SQUARES][4];  /* first index of each of its side groups (FAR_SIDES_*); a
                                                   * group ends where the next begins (the last: the square's end) */
+    int tops_first, tops_count;         /* after the squares: the patch's tops merged across its squares (none
+                                         * where that saves no quad), drawn instead of the squares' own tops when
+                                         * every square is drawn in the plain runs (far_patch_runs_split) */
     uint32_t square_water;              /* bit b: square b has a top of the sea (far_patch_runs keeps it) */
+    float square_min_y[FAR_PATCH_MAX_SQUARES], square_max_y[FAR_PATCH_MAX_SQUARES]; /* each square's lowest and
+                                                  * highest vertex (skirts and a sea floor included): its box */
     float *tops;                        /* quads x quads: each column's top (z, then x) */
     uint64_t key;                       /* level, px, pz and the stitching: same key, same mesh */
     float min_y, max_y;
@@ -139,11 +144,16 @@ typedef bool (*FarCoveredFn)(void *user, double x0, double z0, double x1, double
  * touch are joined. Writes at most FAR_PATCH_MAX_RUNS (first index, index count) pairs; returns their count. */
 int far_patch_runs(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count);
+/* Whether the box lo..hi (world blocks) may be seen now: in the view and not behind the horizon's occluders. */
+typedef bool (*FarSeenFn)(void *user, const double lo[3], const double hi[3]);
 /* far_patch_runs, but the squares that `touches` (NULL: none) says reach a drawn chunk go to the touched runs
- * (*touched_runs of them; the renderer draws those with the build that leaves out pixels over drawn chunks). */
+ * (*touched_runs of them; the renderer draws those with the build that leaves out pixels over drawn chunks), and
+ * the squares whose box (FarPatch.square_min_y / square_max_y) `seen` (NULL: all seen) says cannot be seen,
+ * off-screen or behind a hill, are left out. When every square goes to the plain runs, the patch's merged tops
+ * (FarPatch.tops_first) stand in for the squares' own (far_patch_runs likewise). */
 int far_patch_runs_split(const FarPatch *patch, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
-                         void *user, FarCoveredFn touches, void *touches_user, int *first, int *count,
-                         int *touched_first, int *touched_count, int *touched_runs);
+                         void *user, FarCoveredFn touches, void *touches_user, FarSeenFn seen, void *seen_user,
+                         int *first, int *count, int *touched_first, int *touched_count, int *touched_runs);
 /* Height of a built patch's surface at world (x, z) inside it, as drawn: the top of the column there. */
 float far_patch_height_at(const FarPatch *patch, double x, double z);
 

@@ -1,5 +1,8 @@
 /* far_terrain_patch.c — the pure half of far terrain: settings, level choice, the quadtree cut, what a column shows
- * (far_surface_at) and which of a patch's squares to draw (far_terrain_columns.c builds the meshes).
+ * (far_surface_at) and which of a patch's squares to draw (far_terrain_columns.c builds the meshes): those not
+ * wholly under drawn voxel chunks and, where the renderer asks (far_patch_runs_split's `seen`, a FarSeenFn),
+ * those whose box, the square's columns from their lowest vertex to their highest, may be seen. When every
+ * square is drawn in the plain runs, the patch's tops merged across its squares stand in for theirs.
  *
  * Design. Patches are aligned squares: patch (px, pz) of level L covers [px, px + 1) x [pz, pz + 1) times
  * FAR_LEVEL0_SIZE << L blocks. The cut descends from the coarsest level, splitting a node while its nearest
@@ -275,18 +278,19 @@ void far_patch_free(FarPatch *patch)
 int far_patch_runs(const FarPatch *p, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
                    void *user, int *first, int *count)
 {
-    return far_patch_runs_split(p, cam_x, cam_z, voxel_cover, covered, user, NULL, NULL, first, count, NULL, NULL,
-                                NULL);
+    return far_patch_runs_split(p, cam_x, cam_z, voxel_cover, covered, user, NULL, NULL, NULL, NULL, first, count,
+                                NULL, NULL, NULL);
 }
 
-/* Appends square b's tops and the side groups that may face a camera at (cam_x, cam_z): a +X side at x = e is
- * a front face only for a camera at x > e, and the square's +X sides lie beyond its west edge x0. */
-static int far_square_runs(const FarPatch *p, int b, double x0, double z0, double x1, double z1, double cam_x,
-                           double cam_z, int *first, int *count, int n)
+/* Appends square b's tops (unless `tops` is false) and the side groups that may face a camera at (cam_x,
+ * cam_z): a +X side at x = e is a front face only for a camera at x > e, and the square's +X sides lie beyond
+ * its west edge x0. */
+static int far_square_runs(const FarPatch *p, int b, bool tops, double x0, double z0, double x1, double z1,
+                           double cam_x, double cam_z, int *first, int *count, int n)
 {
     const int *sides = p->square_sides[b];
     int end = p->square_first[b + 1];
-    n = mesh_runs_append(first, count, n, p->square_first[b], sides[FAR_SIDES_POS_X] - p->square_first[b]);
+    if (tops) n = mesh_runs_append(first, count, n, p->square_first[b], sides[FAR_SIDES_POS_X] - p->square_first[b]);
     bool facing[4] = {cam_x > x0, cam_z > z0, cam_x < x1, cam_z < z1};   /* FAR_SIDES_* */
     for (int g = 0; g < 4; g++) {
         int start = sides[g], stop = g < 3 ? sides[g + 1] : end;
@@ -296,12 +300,15 @@ static int far_square_runs(const FarPatch *p, int b, double x0, double z0, doubl
 }
 
 int far_patch_runs_split(const FarPatch *p, double cam_x, double cam_z, double voxel_cover, FarCoveredFn covered,
-                         void *user, FarCoveredFn touches, void *touches_user, int *first, int *count,
-                         int *touched_first, int *touched_count, int *touched_runs)
+                         void *user, FarCoveredFn touches, void *touches_user, FarSeenFn seen, void *seen_user,
+                         int *first, int *count, int *touched_first, int *touched_count, int *touched_runs)
 {
-    int blocks = p->blocks > 0 ? p->blocks : 1, n = 0, t = 0;
+    enum { FAR_SQUARE_OUT, FAR_SQUARE_PLAIN, FAR_SQUARE_TOUCHED };
+    int blocks = p->blocks > 0 ? p->blocks : 1, n = 0, t = 0, plain = 0;
     double bsize = (double)far_terrain_patch_size(p->level) / blocks;
+    uint8_t drawn[FAR_PATCH_MAX_SQUARES];
     for (int b = 0; b < blocks * blocks; b++) {
+        drawn[b] = FAR_SQUARE_OUT;
         int length = p->square_first[b + 1] - p->square_first[b];
         if (length <= 0) continue;
         double x0 = p->origin_x + (b % blocks) * bsize, z0 = p->origin_z + (b / blocks) * bsize;
@@ -310,10 +317,24 @@ int far_patch_runs_split(const FarPatch *p, double cam_x, double cam_z, double v
         if (!(p->square_water >> b & 1u) && far_x * far_x + far_z * far_z < voxel_cover * voxel_cover &&
             (!covered || covered(user, x0, z0, x1, z1)))
             continue;   /* wholly under drawn voxel chunks */
-        if (touches && touches(touches_user, x0, z0, x1, z1))
-            t = far_square_runs(p, b, x0, z0, x1, z1, cam_x, cam_z, touched_first, touched_count, t);
+        if (seen) {
+            const double lo[3] = {x0, p->square_min_y[b], z0}, hi[3] = {x1, p->square_max_y[b], z1};
+            if (!seen(seen_user, lo, hi)) continue;   /* off-screen or behind a hill */
+        }
+        drawn[b] = touches && touches(touches_user, x0, z0, x1, z1) ? FAR_SQUARE_TOUCHED : FAR_SQUARE_PLAIN;
+        plain += drawn[b] == FAR_SQUARE_PLAIN;
+    }
+    /* every square in the plain runs: the patch's merged tops for theirs (fewer triangles, the same surface) */
+    bool merged = p->tops_count > 0 && plain == blocks * blocks;
+    if (merged) n = mesh_runs_append(first, count, n, p->tops_first, p->tops_count);
+    for (int b = 0; b < blocks * blocks; b++) {
+        if (drawn[b] == FAR_SQUARE_OUT) continue;
+        double x0 = p->origin_x + (b % blocks) * bsize, z0 = p->origin_z + (b / blocks) * bsize;
+        if (drawn[b] == FAR_SQUARE_TOUCHED)
+            t = far_square_runs(p, b, true, x0, z0, x0 + bsize, z0 + bsize, cam_x, cam_z, touched_first,
+                                touched_count, t);
         else
-            n = far_square_runs(p, b, x0, z0, x1, z1, cam_x, cam_z, first, count, n);
+            n = far_square_runs(p, b, !merged, x0, z0, x0 + bsize, z0 + bsize, cam_x, cam_z, first, count, n);
     }
     if (touched_runs) *touched_runs = t;
     return n;

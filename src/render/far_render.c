@@ -6,10 +6,13 @@
  * (renderer_far_keep: ~9 MB at view distance 8 with a 2 km cut, kept once instead of twice): they stay until
  * the FarTerrain drops them too (renderer_far_forget). The lod module already limits how many new patches arrive a
  * frame (StreamingBudgetPerFrame), so uploads here need no budget of their own. Patches are drawn after
- * the opaque voxel pass with back faces culled (src/lod winds every face outwards), with the terrain's fog;
- * each patch's box is tested against the frustum and against the voxel occluders' horizon
- * (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its walls), and
- * the squares of a patch wholly under drawn voxel chunks are left out (far_patch_runs), but for the sea's.
+ * the opaque voxel pass with back faces culled (src/lod winds every face outwards), nearest patch first
+ * (llvmpipe's early depth test then rejects farther patches' pixels behind nearer hills), with the terrain's
+ * fog; each patch's box is tested against the frustum and against the voxel occluders' horizon
+ * (visibility_walk_hides: at seed 42's spawn, in a ravine, most of the far terrain is behind its walls), then
+ * each of its squares' boxes likewise (render_far_seen, far_patch_runs_split's `seen`: a patch at the screen's
+ * edge or half behind a hill draws only the squares that may show), and the squares of a patch wholly under
+ * drawn voxel chunks are left out (far_patch_runs), but for the sea's.
  * The cover map, one texel a chunk around the camera's (uploaded when it changes), tells far.frag's COVER
  * build which pixels lie over a drawn chunk: it leaves them out, so far land never shows over or under the
  * voxel chunks (their sea showed it through the water), but for the sea squares' floors at the bottom of the
@@ -68,6 +71,7 @@ void render_far_destroy(RenderFar *far)
     for (int i = 0; i < far->count; i++) render_far_free_entry(&far->entries[i]);
     free(far->entries);
     free(far->cover_data);
+    free(far->order);
     if (far->plain.program) glDeleteProgram(far->plain.program);
     if (far->cover.program) glDeleteProgram(far->cover.program);
     if (far->cover_texture) glDeleteTextures(1, &far->cover_texture);
@@ -167,6 +171,60 @@ static bool render_far_touches(void *user, double x0, double z0, double x1, doub
     return false;
 }
 
+/* What render_far_seen tests a square's box against: this frame's frustum (camera-relative) and horizon. */
+typedef struct RenderFarView {
+    const RenderFrustum *frustum;
+    const double *camera;
+    const RenderFarCull *cull;
+} RenderFarView;
+
+/* FarSeenFn: whether the box lo..hi (world blocks) is in the frustum and not behind the voxel occluders' horizon
+ * (a square of a patch whose box as a whole is). */
+static bool render_far_seen(void *user, const double lo[3], const double hi[3])
+{
+    const RenderFarView *v = user;
+    float bmin[3], bmax[3];
+    for (int k = 0; k < 3; k++) {
+        bmin[k] = (float)(lo[k] - v->camera[k]);
+        bmax[k] = (float)(hi[k] - v->camera[k]);
+    }
+    if (!render_frustum_test_box(v->frustum, bmin, bmax)) return false;
+    return !(v->cull->hidden && v->cull->hidden(v->cull->user, lo, hi));
+}
+
+/* A patch and its nearest point's horizontal distance (squared) from the camera. */
+typedef struct RenderFarNear {
+    const FarPatch *patch;
+    double d2;
+} RenderFarNear;
+
+static int render_far_nearer(const void *a, const void *b)
+{
+    double da = ((const RenderFarNear *)a)->d2, db = ((const RenderFarNear *)b)->d2;
+    return da < db ? -1 : da > db;
+}
+
+/* This frame's patches nearest first in far->order (their count; 0 when out of memory: then as handed over):
+ * a nearer patch drawn first hides the farther ones' pixels behind it from llvmpipe's early depth test. */
+static int render_far_sort(RenderFar *far, const double camera[3])
+{
+    if (far->patch_count > far->order_capacity) {
+        RenderFarNear *o = realloc(far->order, (size_t)far->patch_count * sizeof *o);
+        if (!o) return 0;
+        far->order = o;
+        far->order_capacity = far->patch_count;
+    }
+    for (int i = 0; i < far->patch_count; i++) {
+        const FarPatch *p = far->patches[i];
+        double size = far_terrain_patch_size(p->level);
+        double dx = fmax(0.0, fmax(p->origin_x - camera[0], camera[0] - (p->origin_x + size)));
+        double dz = fmax(0.0, fmax(p->origin_z - camera[2], camera[2] - (p->origin_z + size)));
+        far->order[i] = (RenderFarNear){p, dx * dx + dz * dz};
+    }
+    qsort(far->order, (size_t)far->patch_count, sizeof *far->order, render_far_nearer);
+    return far->patch_count;
+}
+
 static void render_far_use(const RenderFarProgram *p, mat4 view_proj, const float sky[3], float fog_start,
                            float fog_end, float light, const float cover_origin[2], int cover_size)
 {
@@ -198,11 +256,13 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
         double cx0 = (double)(ccx - cull->cover_chunks) * 16.0, cz0 = (double)(ccz - cull->cover_chunks) * 16.0;
         float corner[2] = {(float)(cx0 - camera[0]), (float)(cz0 - camera[2])};
         RenderFarMap map = {far->cover_data, csize, cx0, cz0};
+        RenderFarView view = {&frustum, camera, cull};
         int bound = -1;   /* 0 plain, 1 cover */
         glEnable(GL_CULL_FACE);   /* lod winds every face outwards: back faces (the sides turned away, half the
                                    * skirts) never reach llvmpipe's bins, which cost memory per triangle */
+        bool sorted = render_far_sort(far, camera) == far->patch_count;   /* nearest first: early depth */
         for (int i = 0; i < far->patch_count; i++) {
-            const FarPatch *p = far->patches[i];
+            const FarPatch *p = sorted ? far->order[i].patch : far->patches[i];
             double size = far_terrain_patch_size(p->level);
             float off[3] = {(float)(p->origin_x - camera[0]), (float)-camera[1], (float)(p->origin_z - camera[2])};
             float bmin[3] = {off[0], p->min_y - (float)camera[1], off[2]};
@@ -217,8 +277,8 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
             int first[FAR_PATCH_MAX_RUNS], count[FAR_PATCH_MAX_RUNS], tfirst[FAR_PATCH_MAX_RUNS],
                 tcount[FAR_PATCH_MAX_RUNS], truns = 0;
             int runs = far_patch_runs_split(p, camera[0], camera[2], cull->voxel_cover, cull->covered, cull->user,
-                                            cover ? render_far_touches : NULL, &map, first, count, tfirst, tcount,
-                                            &truns);
+                                            cover ? render_far_touches : NULL, &map, render_far_seen, &view,
+                                            first, count, tfirst, tcount, &truns);
             if (runs + truns == 0) continue;
             glBindVertexArray(e->vao);
             /* the squares that reach a drawn chunk: the build that leaves out the pixels over it (its discard

@@ -312,6 +312,8 @@ typedef struct RenderFar {
     long frame;
     const FarPatch *const *patches; /* this frame's patches (owned by the game's FarTerrain) */
     int patch_count;
+    struct RenderFarNear *order;    /* this frame's patches, nearest first (far_render.c) */
+    int order_capacity;
     float far_distance;             /* 0: off */
 } RenderFar;
 

@@ -199,13 +199,9 @@ static void test_order_and_threads(uint64_t seed)
     generator_destroy(g);
 }
 
-/* One context shared by generators of different seeds: the caches are keyed by the generator's inputs. */
-static void test_shared_context(void)
+/* Each chunk of the square by generators a and b, each with a fresh context (no cache at all). */
+static void fresh_references(const Generator *a, const Generator *b, TerrainChunk *c, uint64_t *ref_a, uint64_t *ref_b)
 {
-    Generator *a = make(11), *b = make(12), *a2 = make(11);
-    if (!a || !b || !a2) return;
-    TerrainChunk *c = calloc(1, sizeof *c);
-    uint64_t ref_a[COUNT], ref_b[COUNT];
     for (int i = 0; i < COUNT; i++) {
         GenContext *fresh = gen_context_create();
         ref_a[i] = gen_index(a, fresh, c, i);
@@ -214,6 +210,16 @@ static void test_shared_context(void)
         ref_b[i] = gen_index(b, fresh, c, i);
         gen_context_destroy(fresh);
     }
+}
+
+/* One context shared by generators of different seeds: the caches are keyed by the generator's inputs. */
+static void test_shared_context(void)
+{
+    Generator *a = make(11), *b = make(12), *a2 = make(11);
+    if (!a || !b || !a2) return;
+    TerrainChunk *c = calloc(1, sizeof *c);
+    uint64_t ref_a[COUNT], ref_b[COUNT];
+    fresh_references(a, b, c, ref_a, ref_b);
     GenContext *ctx = gen_context_create();
     int bad = 0;
     for (int i = 0; i < COUNT; i++) {
@@ -242,12 +248,7 @@ static void test_shared_cache(void)
     if (!a || !b || !a2) return;
     TerrainChunk *c = calloc(1, sizeof *c);
     uint64_t ref_a[COUNT], ref_b[COUNT];
-    for (int i = 0; i < COUNT; i++) {
-        GenContext *fresh = gen_context_create();
-        ref_a[i] = gen_index(a, fresh, c, i);
-        ref_b[i] = gen_index(b, fresh, c, i);
-        gen_context_destroy(fresh);
-    }
+    fresh_references(a, b, c, ref_a, ref_b);
     GenSharedCache *shared = gen_shared_cache_create();
     CHECK(shared != NULL);
     GenContext *first = gen_context_create(), *second = gen_context_create();

@@ -263,9 +263,10 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
         TerrainChunk *chunk = terrain_chunk_at(u->terrain, i);
         if (changed) chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_BLOCKED;
         /* A chunk a job in flight reads or writes keeps its published state and flags until a later
-         * exchange: a job may be lighting it with plain stores (PRIVATE), or reading its light flags. So
-         * does a chunk whose pack is pending: it is seen at its new state packed (update_pack.c). */
-        if ((chunk->worker_schedule & UPDATE_WORKER_FLAG_PACK_PENDING) || update_chunk_in_footprint(u, chunk)) {
+         * exchange: a job may be lighting it with plain stores (PRIVATE), or reading its light flags (a
+         * pack job's chunk too). A chunk whose pack is only queued is published: the world is shown
+         * without waiting for the packs (update_pack.c). */
+        if (update_chunk_in_footprint(u, chunk)) {
             u->stats.by_state[chunk->state]++;
             continue;
         }

@@ -278,7 +278,7 @@ int update_schedule_commit(TerrainUpdater *u)
     int advanced = 0;
     for (int i = 0; i < n; i++) {
         UpdateJob *job = done[i];
-        if (job->kind == UPDATE_JOB_PACK) { /* taken back in hand-over order */
+        if (job->kind == UPDATE_JOB_PACK) {
             update_pack_finished(u, job);
             continue;
         }

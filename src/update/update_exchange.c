@@ -292,7 +292,7 @@ void updater_exchange(TerrainUpdater *u, const UpdaterCallbacks *cb)
     u->stats.threads = u->pool.threads;
     update_pool_counts(u, &u->stats.jobs_queued, &u->stats.jobs_busy);
     u->stats.chunks_hot = chunk_scratch_in_use();
-    u->stats.pack_jobs = (long)u->packs_taken;
+    u->stats.pack_jobs = u->packs_done;
 
     u->exchanges++;
     if (changed || u->released.count || (u->idle_pack_pending && (u->exchanges & 15u) == 0)) {

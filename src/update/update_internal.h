@@ -101,8 +101,6 @@ typedef struct UpdateJob {
     bool used;                 /* worker: the slot holds a job not yet committed */
     UpdateJobKind kind;
     bool edited;               /* a step of a chunk an edit downgraded: pool threads take it before the rest */
-    unsigned long pack_order;  /* a pack: hand-over order; packs are taken back in this order */
-    bool pack_done;            /* a pack that finished and waits for the packs handed over before it */
     TerrainChunk *chunk;
     ChunkState from;           /* the chunk's thread_state when handed over (the step run) */
     int read_radius;           /* 0: the job reads only its chunk; 1: its 3x3 block (cells, light, shafts) */
@@ -212,8 +210,7 @@ struct TerrainUpdater {
     int worker_season;
     UpdateArray candidates;        /* StepCandidate scratch of the scheduler (schedule.c) */
     UpdateArray pack_queue;        /* TerrainChunk*: settled chunks waiting for a pack job, oldest first */
-    unsigned long packs_handed;    /* pack jobs handed over so far (their pack_order) */
-    unsigned long packs_taken;     /* pack jobs taken back so far: the next to take back has this order */
+    long packs_done;               /* pack jobs taken back so far (UpdaterStats.pack_jobs) */
     UpdatePool pool;
     int dispatch_budget;           /* most jobs the scheduler may still hand over (updater_run_steps) */
     bool edits_waiting;            /* a chunk an edit sent back may be below its target (set by the exchange,
@@ -370,7 +367,7 @@ bool update_pack(TerrainChunk *k);
 int update_sweep_settled(TerrainUpdater *u, const WorkerArea *areas, int area_count);
 /* Hands the queued packs over while pack slots are free; returns how many. */
 int update_pack_dispatch(TerrainUpdater *u);
-/* A pack job finished (update_schedule_commit): takes back, in hand-over order, every pack that can be. */
+/* A pack job finished (update_schedule_commit): clears its chunk's PACK_PENDING and frees the slot. */
 void update_pack_finished(TerrainUpdater *u, UpdateJob *job);
 /* The exchange detaches `k`: it leaves the pack queue (a pack job that has it ends first: the footprint). */
 void update_pack_forget(TerrainUpdater *u, TerrainChunk *k);

@@ -18,14 +18,13 @@
  * Before a queued chunk is handed over it is checked again (still hot, still settled, no edit since): one
  * that no longer is leaves the queue unpacked.
  *
- * Order. The worker takes pack jobs back in the order it handed them over, whatever order they finish in.
- * The exchange publishes a chunk whose pack is only queued (not one a pack job holds): the last chunks of a
- * loading world settle with its last step, and holding them back until their ~100 packs were done kept the
- * world from being shown for ~20 ms of a 0.35 s load at view distance 8 (2 threads; the pool packs them in
- * the next ~20 ms, while the first frames are drawn). So chunks_hot_at_ready counts the packs still queued
- * then (0 with one thread, which packs at once), and a ready world is all sections shortly after. Packing
- * never changes a cell, so cells, light and vertices do not depend on who packs or when (test_update_pack:
- * the same sections and hash at 1, 2 and 4 threads).
+ * Publishing. The worker takes each pack job back as it finishes. The exchange publishes a chunk whose pack is
+ * only queued (not one a pack job holds): the last chunks of a loading world settle with its last step, and
+ * holding them back until their ~100 packs were done kept the world from being shown for ~20 ms of a 0.35 s load
+ * at view distance 8 (2 threads; the pool packs them in the next ~20 ms, while the first frames are drawn). So
+ * chunks_hot_at_ready counts the packs still queued then (0 with one thread, which packs at once), and a ready
+ * world is all sections shortly after. Packing never changes a cell, so cells, light and vertices do not depend
+ * on who packs or when (test_update_pack: the same sections and hash at 1, 2 and 4 threads).
  *
  * A block an edit downgraded stays hot until the idle delay (the next edit is likely nearby). Every
  * UPDATE_SWEEP_EVERY steps every settled hot chunk is packed (those skipped because a job read them then),
@@ -148,7 +147,7 @@ void update_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
     WorkerArea areas[UPDATE_MAX_LOCATIONS];
     int area_count = update_worker_areas(u, areas);
     u->sweep_pending = true;
-    /* The sweep first: the block's own packs, the committed chunk's last, end the queue (fixed order). */
+    /* The sweep first, then the block's own packs. */
     if (u->steps_done % UPDATE_SWEEP_EVERY == 0) update_sweep_settled(u, areas, area_count);
     bool stay_hot = chunk->worker_schedule & UPDATE_WORKER_FLAG_EDITED; /* an edit's block stays hot a while */
     /* Every chunk of the block has `chunk` among its 3x3: none is settled while `chunk` still has a step
@@ -224,8 +223,6 @@ int update_pack_dispatch(TerrainUpdater *u)
         /* the worker's fields only: status and seq are the pool lock's (pool threads scan every slot) */
         job->kind = UPDATE_JOB_PACK;
         job->edited = false;
-        job->pack_order = u->packs_handed++;
-        job->pack_done = false;
         job->chunk = k;
         job->from = k->thread_state;   /* the pool thread never reads the state the exchange may lower */
         job->read_radius = 0;
@@ -242,23 +239,11 @@ int update_pack_dispatch(TerrainUpdater *u)
     return handed;
 }
 
-/* The pack job handed over `order`-th, when it is done and not yet taken back. */
-static UpdateJob *pack_job_done(TerrainUpdater *u, unsigned long order)
-{
-    for (int i = 0; i < u->pool.capacity; i++) {
-        UpdateJob *j = &u->pool.jobs[i];
-        if (j->used && j->kind == UPDATE_JOB_PACK && j->pack_done && j->pack_order == order) return j;
-    }
-    return NULL;
-}
-
 void update_pack_finished(TerrainUpdater *u, UpdateJob *job)
 {
-    job->pack_done = true;
-    for (UpdateJob *next; (next = pack_job_done(u, u->packs_taken)) != NULL; u->packs_taken++) {
-        next->chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_PACK_PENDING;
-        update_pool_release(u, next);
-    }
+    job->chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_PACK_PENDING;
+    update_pool_release(u, job);
+    u->packs_done++;
 }
 
 void update_pack_forget(TerrainUpdater *u, TerrainChunk *k)

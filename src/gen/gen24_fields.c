@@ -185,30 +185,46 @@ static float distance_from_range(float v, float lo, float hi)
 }
 
 /* Higher is better: dry land a little above the sea, flat, not in the mountains, temperate, wooded, and
- * close to the origin. `corner` (NULL: computed here) holds the heights 8 blocks off (x, z) diagonally, in
- * the order of SPAWN_CORNERS. */
+ * close to the origin. Every term after the first only takes away, so a candidate whose score so far is no
+ * better than `beat` cannot win: spawn_score stops there (and returns that partial score) before reading the
+ * costlier fields. The terms are taken in the same order either way, so a score that is finished is the same
+ * float. `corners` gives the heights 8 blocks off (x, z) diagonally, in the order of SPAWN_CORNERS, only when
+ * the score gets that far. */
 static const int SPAWN_CORNERS[4][2] = {{-8, -8}, {-8, 8}, {8, -8}, {8, 8}};
 
-static float spawn_score(const Gen24 *g, int x, int z, const float *corner)
+typedef struct SpawnCorners {
+    const Gen24 *g;
+    float *lattice;       /* SPAWN_CORNER_SIDE^2 heights on the points 16 * k + 8, made as asked (NULL: none) */
+    uint8_t *known;       /* 1 where lattice holds its height */
+} SpawnCorners;
+
+static void spawn_corners_of(SpawnCorners *c, int x, int z, float out[4]);
+
+static float spawn_score(const Gen24 *g, int x, int z, SpawnCorners *corners, float beat)
 {
     float h = gen24_height(g, (float)x, (float)z);
-    float lo = h, hi = h;
-    for (int i = 0; i < 4; i++) {
-        float hc = corner ? corner[i]
-                          : gen24_height(g, (float)(x + SPAWN_CORNERS[i][0]), (float)(z + SPAWN_CORNERS[i][1]));
-        if (hc < lo) lo = hc;
-        if (hc > hi) hi = hc;
-    }
     float sea = (float)g->ocean_level;
     float score = 0.0f;
     float dist = sqrtf((float)x * (float)x + (float)z * (float)z);
     score -= 0.004f * dist;
     score -= 2.0f * distance_from_range(h, sea + 3.0f, sea + 12.0f);
+    if (score <= beat) return score;
+    float corner[4];
+    spawn_corners_of(corners, x, z, corner);
+    float lo = h, hi = h;
+    for (int i = 0; i < 4; i++) {
+        if (corner[i] < lo) lo = corner[i];
+        if (corner[i] > hi) hi = corner[i];
+    }
     score -= 50.0f * distance_from_range(lo, sea + 2.0f, 1000.0f);   /* every corner dry */
     score -= 2.0f * distance_from_range(hi - lo, 0.0f, 4.0f);        /* not a cliff */
+    if (score <= beat) return score;
     score -= 30.0f * distance_from_range(gen24_mountain_factor(g, (float)x, (float)z), 0.0f, 0.8f);
+    if (score <= beat) return score;
     score -= distance_from_range((float)gen24_temperature(g, (float)x, (float)z), 5.0f, 13.0f);
+    if (score <= beat) return score;
     score -= distance_from_range((float)gen24_humidity(g, (float)x, (float)z), 5.0f, 15.0f);
+    if (score <= beat) return score;
     score -= 3.0f * distance_from_range(gen24_forest_density(g, x >> 4, z >> 4), 0.3f, 1.0f);
     return score;
 }
@@ -216,17 +232,28 @@ static float spawn_score(const Gen24 *g, int x, int z, const float *corner)
 #define SPAWN_RINGS 48                          /* candidates every 16 blocks out to 768 */
 #define SPAWN_CORNER_SIDE (2 * SPAWN_RINGS + 2) /* the corner lattice: 16 * k + 8 for k in -RINGS-1 .. RINGS */
 
-/* The spiral's candidates share their corners (each lattice point 8 blocks off four of them), so the corners'
- * heights are computed once each, on the lattice of points 16 * k + 8: 9604 heights instead of 37636 (the
- * search ran before the world's first chunk could start: ~70 ms of a ~0.9 s launch). Same heights, same
- * scores: the spawn does not move. */
-static void spawn_ring_corners(const Gen24 *g, const float *lattice, int x, int z, float out[4])
+/* The spiral's candidates share their corners (each lattice point 8 blocks off four of them), so a corner's
+ * height is computed once, the first time a candidate's score gets that far (most stop at their own height:
+ * under the sea or too high). Off the spiral's lattice (the refinement around the winner) they are computed
+ * where asked. The search ran before the world's first chunk could start: ~70 ms of a ~0.9 s launch, then
+ * ~50 ms with every lattice height made ahead. Same heights, same scores: the spawn does not move. */
+static void spawn_corners_of(SpawnCorners *c, int x, int z, float out[4])
 {
+    bool on_lattice = c->lattice && ((x - 8) & 15) == 8 && ((z - 8) & 15) == 8;
     for (int i = 0; i < 4; i++) {
-        int ci = (x + SPAWN_CORNERS[i][0] - 8) / 16 + SPAWN_RINGS + 1;   /* exact: x = 16 * k, corner 16 * k +- 8 */
-        int cj = (z + SPAWN_CORNERS[i][1] - 8) / 16 + SPAWN_RINGS + 1;
-        out[i] = lattice ? lattice[cj * SPAWN_CORNER_SIDE + ci]
-                         : gen24_height(g, (float)(x + SPAWN_CORNERS[i][0]), (float)(z + SPAWN_CORNERS[i][1]));
+        int cx = x + SPAWN_CORNERS[i][0], cz = z + SPAWN_CORNERS[i][1];
+        if (!on_lattice) {
+            out[i] = gen24_height(c->g, (float)cx, (float)cz);
+            continue;
+        }
+        int ci = (cx - 8) / 16 + SPAWN_RINGS + 1;   /* exact: x = 16 * k, corner 16 * k +- 8 */
+        int cj = (cz - 8) / 16 + SPAWN_RINGS + 1;
+        size_t at = (size_t)cj * SPAWN_CORNER_SIDE + (size_t)ci;
+        if (!c->known[at]) {
+            c->lattice[at] = gen24_height(c->g, (float)cx, (float)cz);
+            c->known[at] = 1;
+        }
+        out[i] = c->lattice[at];
     }
 }
 
@@ -234,16 +261,16 @@ static void spawn_ring_corners(const Gen24 *g, const float *lattice, int x, int 
  * so nearer candidates win ties. Then refines around the winner every 2 blocks. */
 void gen24_find_spawn(const Gen24 *g, int *out_x, int *out_z)
 {
-    float *lattice = malloc(sizeof *lattice * SPAWN_CORNER_SIDE * SPAWN_CORNER_SIDE);   /* NULL: no sharing */
-    if (lattice)
-        for (int j = 0; j < SPAWN_CORNER_SIDE; j++)
-            for (int i = 0; i < SPAWN_CORNER_SIDE; i++)
-                lattice[j * SPAWN_CORNER_SIDE + i] = gen24_height(g, (float)(16 * (i - SPAWN_RINGS - 1) + 8),
-                                                                  (float)(16 * (j - SPAWN_RINGS - 1) + 8));
-    float corner[4];
+    size_t cells = (size_t)SPAWN_CORNER_SIDE * SPAWN_CORNER_SIDE;
+    SpawnCorners corners = {g, malloc(sizeof(float) * cells), calloc(cells, 1)};
+    if (!corners.lattice || !corners.known) { /* no sharing: every corner computed where asked */
+        free(corners.lattice);
+        free(corners.known);
+        corners.lattice = NULL;
+        corners.known = NULL;
+    }
     int best_x = 0, best_z = 0;
-    spawn_ring_corners(g, lattice, 0, 0, corner);
-    float best = spawn_score(g, 0, 0, corner);
+    float best = spawn_score(g, 0, 0, &corners, -INFINITY);
     for (int ring = 1; ring <= SPAWN_RINGS; ring++) {
         for (int i = -ring; i <= ring; i++) {
             int cand[4][2] = {{i, -ring}, {i, ring}, {-ring, i}, {ring, i}};
@@ -251,8 +278,7 @@ void gen24_find_spawn(const Gen24 *g, int *out_x, int *out_z)
                 if (k >= 2 && (i == -ring || i == ring))
                     continue; /* corners already visited */
                 int x = cand[k][0] * 16, z = cand[k][1] * 16;
-                spawn_ring_corners(g, lattice, x, z, corner);
-                float s = spawn_score(g, x, z, corner);
+                float s = spawn_score(g, x, z, &corners, best);
                 if (s > best) {
                     best = s;
                     best_x = x;
@@ -261,11 +287,14 @@ void gen24_find_spawn(const Gen24 *g, int *out_x, int *out_z)
             }
         }
     }
-    free(lattice);
+    free(corners.lattice);
+    free(corners.known);
+    corners.lattice = NULL;
+    corners.known = NULL;
     int cx = best_x, cz = best_z;
     for (int dz = -8; dz <= 8; dz += 2)
         for (int dx = -8; dx <= 8; dx += 2) {
-            float s = spawn_score(g, cx + dx, cz + dz, NULL);
+            float s = spawn_score(g, cx + dx, cz + dz, &corners, best);
             if (s > best) {
                 best = s;
                 best_x = cx + dx;

@@ -184,23 +184,39 @@ static float distance_from_range(float v, float lo, float hi)
     return v < lo ? lo - v : (v > hi ? v - hi : 0.0f);
 }
 
+static const int SPAWN_CORNERS[4][2] = {{-8, -8}, {-8, 8}, {8, -8}, {8, 8}};
+
+#define SPAWN_RINGS 48                          /* candidates every 16 blocks out to 768 */
+#define SPAWN_CORNER_SIDE (2 * SPAWN_RINGS + 2) /* the corner lattice: 16 * k + 8 for k in -RINGS-1 .. RINGS */
+
+/* The heights 8 blocks off (x, z) diagonally, in the order of SPAWN_CORNERS. The spiral's candidates share
+ * their corners (each lattice point 8 blocks off four of them), so `lattice` (the spiral's, NaN where not yet
+ * made; NULL off the spiral) keeps each corner's height from the first time a candidate's score gets that far
+ * (most stop at their own height: under the sea or too high). The search runs before the world's first chunk
+ * can start: ~70 ms of a ~0.9 s launch, ~50 ms with every lattice height made ahead, ~7 ms now. Same heights,
+ * same scores: the spawn does not move. */
+static void spawn_corners(const Gen24 *g, float *lattice, int x, int z, float out[4])
+{
+    for (int i = 0; i < 4; i++) {
+        int cx = x + SPAWN_CORNERS[i][0], cz = z + SPAWN_CORNERS[i][1];
+        if (!lattice) {
+            out[i] = gen24_height(g, (float)cx, (float)cz);
+            continue;
+        }
+        int ci = (cx - 8) / 16 + SPAWN_RINGS + 1;   /* exact: x = 16 * k, corner 16 * k +- 8 */
+        int cj = (cz - 8) / 16 + SPAWN_RINGS + 1;
+        float *h = &lattice[cj * SPAWN_CORNER_SIDE + ci];
+        if (isnan(*h)) *h = gen24_height(g, (float)cx, (float)cz);
+        out[i] = *h;
+    }
+}
+
 /* Higher is better: dry land a little above the sea, flat, not in the mountains, temperate, wooded, and
  * close to the origin. Every term after the first only takes away, so a candidate whose score so far is no
  * better than `beat` cannot win: spawn_score stops there (and returns that partial score) before reading the
  * costlier fields. The terms are taken in the same order either way, so a score that is finished is the same
- * float. `corners` gives the heights 8 blocks off (x, z) diagonally, in the order of SPAWN_CORNERS, only when
- * the score gets that far. */
-static const int SPAWN_CORNERS[4][2] = {{-8, -8}, {-8, 8}, {8, -8}, {8, 8}};
-
-typedef struct SpawnCorners {
-    const Gen24 *g;
-    float *lattice;       /* SPAWN_CORNER_SIDE^2 heights on the points 16 * k + 8, made as asked (NULL: none) */
-    uint8_t *known;       /* 1 where lattice holds its height */
-} SpawnCorners;
-
-static void spawn_corners_of(SpawnCorners *c, int x, int z, float out[4]);
-
-static float spawn_score(const Gen24 *g, int x, int z, SpawnCorners *corners, float beat)
+ * float. `lattice` as for spawn_corners. */
+static float spawn_score(const Gen24 *g, int x, int z, float *lattice, float beat)
 {
     float h = gen24_height(g, (float)x, (float)z);
     float sea = (float)g->ocean_level;
@@ -210,7 +226,7 @@ static float spawn_score(const Gen24 *g, int x, int z, SpawnCorners *corners, fl
     score -= 2.0f * distance_from_range(h, sea + 3.0f, sea + 12.0f);
     if (score <= beat) return score;
     float corner[4];
-    spawn_corners_of(corners, x, z, corner);
+    spawn_corners(g, lattice, x, z, corner);
     float lo = h, hi = h;
     for (int i = 0; i < 4; i++) {
         if (corner[i] < lo) lo = corner[i];
@@ -229,48 +245,14 @@ static float spawn_score(const Gen24 *g, int x, int z, SpawnCorners *corners, fl
     return score;
 }
 
-#define SPAWN_RINGS 48                          /* candidates every 16 blocks out to 768 */
-#define SPAWN_CORNER_SIDE (2 * SPAWN_RINGS + 2) /* the corner lattice: 16 * k + 8 for k in -RINGS-1 .. RINGS */
-
-/* The spiral's candidates share their corners (each lattice point 8 blocks off four of them), so a corner's
- * height is computed once, the first time a candidate's score gets that far (most stop at their own height:
- * under the sea or too high). Off the spiral's lattice (the refinement around the winner) they are computed
- * where asked. The search ran before the world's first chunk could start: ~70 ms of a ~0.9 s launch, then
- * ~50 ms with every lattice height made ahead. Same heights, same scores: the spawn does not move. */
-static void spawn_corners_of(SpawnCorners *c, int x, int z, float out[4])
-{
-    bool on_lattice = c->lattice && ((x - 8) & 15) == 8 && ((z - 8) & 15) == 8;
-    for (int i = 0; i < 4; i++) {
-        int cx = x + SPAWN_CORNERS[i][0], cz = z + SPAWN_CORNERS[i][1];
-        if (!on_lattice) {
-            out[i] = gen24_height(c->g, (float)cx, (float)cz);
-            continue;
-        }
-        int ci = (cx - 8) / 16 + SPAWN_RINGS + 1;   /* exact: x = 16 * k, corner 16 * k +- 8 */
-        int cj = (cz - 8) / 16 + SPAWN_RINGS + 1;
-        size_t at = (size_t)cj * SPAWN_CORNER_SIDE + (size_t)ci;
-        if (!c->known[at]) {
-            c->lattice[at] = gen24_height(c->g, (float)cx, (float)cz);
-            c->known[at] = 1;
-        }
-        out[i] = c->lattice[at];
-    }
-}
-
 /* Scans a square spiral of candidates every 16 blocks out to 768 from the origin; the first best wins,
  * so nearer candidates win ties. Then refines around the winner every 2 blocks. */
 void gen24_find_spawn(const Gen24 *g, int *out_x, int *out_z)
 {
-    size_t cells = (size_t)SPAWN_CORNER_SIDE * SPAWN_CORNER_SIDE;
-    SpawnCorners corners = {g, malloc(sizeof(float) * cells), calloc(cells, 1)};
-    if (!corners.lattice || !corners.known) { /* no sharing: every corner computed where asked */
-        free(corners.lattice);
-        free(corners.known);
-        corners.lattice = NULL;
-        corners.known = NULL;
-    }
+    float *lattice = malloc(sizeof *lattice * SPAWN_CORNER_SIDE * SPAWN_CORNER_SIDE);   /* NULL: no sharing */
+    for (int i = 0; lattice && i < SPAWN_CORNER_SIDE * SPAWN_CORNER_SIDE; i++) lattice[i] = NAN;
     int best_x = 0, best_z = 0;
-    float best = spawn_score(g, 0, 0, &corners, -INFINITY);
+    float best = spawn_score(g, 0, 0, lattice, -INFINITY);
     for (int ring = 1; ring <= SPAWN_RINGS; ring++) {
         for (int i = -ring; i <= ring; i++) {
             int cand[4][2] = {{i, -ring}, {i, ring}, {-ring, i}, {ring, i}};
@@ -278,7 +260,7 @@ void gen24_find_spawn(const Gen24 *g, int *out_x, int *out_z)
                 if (k >= 2 && (i == -ring || i == ring))
                     continue; /* corners already visited */
                 int x = cand[k][0] * 16, z = cand[k][1] * 16;
-                float s = spawn_score(g, x, z, &corners, best);
+                float s = spawn_score(g, x, z, lattice, best);
                 if (s > best) {
                     best = s;
                     best_x = x;
@@ -287,14 +269,11 @@ void gen24_find_spawn(const Gen24 *g, int *out_x, int *out_z)
             }
         }
     }
-    free(corners.lattice);
-    free(corners.known);
-    corners.lattice = NULL;
-    corners.known = NULL;
+    free(lattice);
     int cx = best_x, cz = best_z;
     for (int dz = -8; dz <= 8; dz += 2)
         for (int dx = -8; dx <= 8; dx += 2) {
-            float s = spawn_score(g, cx + dx, cz + dz, &corners, best);
+            float s = spawn_score(g, cx + dx, cz + dz, NULL, best);
             if (s > best) {
                 best = s;
                 best_x = cx + dx;

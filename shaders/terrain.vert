@@ -8,6 +8,7 @@
 // past 16 and the tile array's GL_REPEAT repeats the tile (atlas.c: layer = column + 16 * row).
 // Fog is linear in the horizontal distance, computed here and interpolated: per pixel it cost a square root
 // and a division for what is a smooth ramp over tens of blocks (a quad is at most a slice wide).
+// a_position is in steps of 1/64 block (chunk_arena.c's fixed point, ARENA_POSITION_STEPS).
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec2 a_uv;
 layout(location = 2) in vec4 a_color;
@@ -17,6 +18,7 @@ uniform mat4 u_view_proj;
 uniform samplerBuffer u_slots;  // per slot: (offset.xyz, 0), (fog start, fog end, lod share, 0)
 
 const float UV_TILE_STRIDE = 512.0;
+const float POSITION_STEP = 1.0 / 64.0;
 
 flat out float v_layer; // the tile's layer in the tile array
 out vec2 v_local;       // tile-local coordinate in tiles (repeats past 1)
@@ -27,7 +29,7 @@ flat out float v_share; // the chunk's share of half resolution: the FADE builds
 void main()
 {
     int slot = int(a_slot) * 2;
-    vec3 relative = a_position + texelFetch(u_slots, slot).xyz;
+    vec3 relative = a_position * POSITION_STEP + texelFetch(u_slots, slot).xyz;
     vec3 band = texelFetch(u_slots, slot + 1).xyz;
     vec2 fog_range = band.xy;
     v_share = band.z;

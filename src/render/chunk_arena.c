@@ -1,8 +1,8 @@
 /* chunk_arena.c — chunk geometry in a few large GL buffers (arenas) instead of one VBO per chunk.
  *
- * Design: an arena is one big vertex buffer (RENDER_ARENA_VERTICES TerrainVertex), a parallel buffer of
- * one uint16 per vertex (the chunk's slot, which the terrain shader looks up in the per-frame slot table
- * for the chunk's camera offset and fog band), and one VAO over both plus the shared quad index buffer. A
+ * Design: an arena is one big vertex buffer (RENDER_ARENA_VERTICES ArenaVertex: the mesher's vertices in
+ * fixed point, each with its chunk's slot, which the terrain shader looks up in the per-frame slot table for
+ * the chunk's camera offset and fog band) and one VAO over it and the shared quad index buffer. A
  * RangeAlloc (strata/range_alloc.h, first fit with coalescing) hands out vertex ranges rounded up to
  * RENDER_ARENA_GRANULE; when no arena has room a new one is made (one big enough for any chunk). A draw
  * addresses a chunk's subset with a base vertex (arena offset + subset start), so one
@@ -12,7 +12,7 @@
  * finished (chunk_arena_reclaim, after the renderer has waited for that frame's fence). So uploads never
  * wait for the GPU (a plain glBufferSubData on a busy buffer makes llvmpipe finish the frame in flight).
  * A new arena is expensive once: llvmpipe clears the whole buffer when it is created (~60 ms for 66 MiB here,
- * and every page of it resident from then on). So arenas are small (RENDER_ARENA_VERTICES, 22 MiB) and made
+ * and every page of it resident from then on). So arenas are small (RENDER_ARENA_VERTICES, 16 MiB) and made
  * only when an upload finds no room: the geometry's own size decides the memory, not a guess. An arena made
  * in play costs a frame ~20 ms (the flight's longest frame was 134 ms when a 66 MiB one was made there). The
  * ones the view distance filled are kept while emptied (chunk_arena_set_reserve, set on loading frames), so
@@ -47,27 +47,24 @@ static bool chunk_arena_make(ChunkArenaSet *set, RenderArena *a, int capacity, G
         return false;
     glGenVertexArrays(1, &a->vao);
     glGenBuffers(1, &a->vbo);
-    glGenBuffers(1, &a->slot_vbo);
     glBindVertexArray(a->vao);
     glBindBuffer(GL_ARRAY_BUFFER, a->vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)capacity * sizeof(TerrainVertex)), NULL, GL_STATIC_DRAW);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)capacity * sizeof(ArenaVertex)), NULL, GL_STATIC_DRAW);
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, x));
+    glVertexAttribPointer(0, 3, GL_SHORT, GL_FALSE, sizeof(ArenaVertex), (const void *)offsetof(ArenaVertex, x));
     glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 2, GL_SHORT, GL_FALSE, sizeof(TerrainVertex), (const void *)offsetof(TerrainVertex, tx));
+    glVertexAttribPointer(1, 2, GL_SHORT, GL_FALSE, sizeof(ArenaVertex), (const void *)offsetof(ArenaVertex, tx));
     glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(TerrainVertex),
-                          (const void *)offsetof(TerrainVertex, color));
-    glBindBuffer(GL_ARRAY_BUFFER, a->slot_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)capacity * sizeof(uint16_t)), NULL, GL_STATIC_DRAW);
+    glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(ArenaVertex),
+                          (const void *)offsetof(ArenaVertex, color));
     glEnableVertexAttribArray(3);
-    glVertexAttribIPointer(3, 1, GL_UNSIGNED_SHORT, sizeof(uint16_t), NULL);
+    glVertexAttribIPointer(3, 1, GL_UNSIGNED_SHORT, sizeof(ArenaVertex), (const void *)offsetof(ArenaVertex, slot));
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, quad_index_buffer);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     set->live++;
     log_info(RENDER_TAG, "geometry arena %d: %d vertices (%.0f MiB)", (int)(a - set->arenas), capacity,
-             (double)capacity * (sizeof(TerrainVertex) + sizeof(uint16_t)) / (1024.0 * 1024.0));
+             (double)capacity * sizeof(ArenaVertex) / (1024.0 * 1024.0));
     return true;
 }
 
@@ -77,7 +74,6 @@ static void chunk_arena_drop(ChunkArenaSet *set, RenderArena *a)
         return;
     glDeleteVertexArrays(1, &a->vao);
     glDeleteBuffers(1, &a->vbo);
-    glDeleteBuffers(1, &a->slot_vbo);
     range_alloc_free(&a->ranges);
     memset(a, 0, sizeof *a);
     set->live--;
@@ -198,8 +194,8 @@ void chunk_arena_reclaim(ChunkArenaSet *set, long finished_frame)
     }
 }
 
-/* Writes `bytes` at byte `at` of `buffer` through an unsynchronized map (falls back to glBufferSubData);
- * fill() writes into the destination. */
+/* Maps `bytes` at byte `at` of `buffer` for writing, unsynchronized; NULL where it cannot (the caller then
+ * writes with glBufferSubData: the buffer stays bound). */
 static void *chunk_arena_map(GLuint buffer, size_t at, size_t bytes)
 {
     glBindBuffer(GL_ARRAY_BUFFER, buffer);
@@ -207,37 +203,50 @@ static void *chunk_arena_map(GLuint buffer, size_t at, size_t bytes)
                             GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_UNSYNCHRONIZED_BIT);
 }
 
+/* One block coordinate in the arena's fixed point, rounded to the nearest step (clamped to int16). */
+static int16_t chunk_arena_fixed(float v)
+{
+    float f = v * (float)ARENA_POSITION_STEPS;
+    if (!(f > -32768.0f)) return -32768;   /* NaN too */
+    if (f > 32767.0f) return 32767;
+    return (int16_t)((int)(f + 32768.5f) - 32768);
+}
+
+static void chunk_arena_convert(ArenaVertex *dst, const TerrainVertex *src, int n, uint16_t slot)
+{
+    for (int i = 0; i < n; i++) {
+        dst[i].x = chunk_arena_fixed(src[i].x);
+        dst[i].y = chunk_arena_fixed(src[i].y);
+        dst[i].z = chunk_arena_fixed(src[i].z);
+        dst[i].slot = slot;
+        dst[i].tx = src[i].tx;
+        dst[i].ty = src[i].ty;
+        memcpy(dst[i].color, src[i].color, 4);
+    }
+}
+
 void chunk_arena_write(ChunkArenaSet *set, int arena, int offset, const ChunkMesh *mesh, const int first[],
                        const int count[], uint16_t slot, int total)
 {
     RenderArena *a = &set->arenas[arena];
-    size_t base = (size_t)offset * sizeof(TerrainVertex);
-    uint8_t *dst = chunk_arena_map(a->vbo, base, (size_t)total * sizeof(TerrainVertex));
+    size_t base = (size_t)offset * sizeof(ArenaVertex);
+    ArenaVertex *dst = chunk_arena_map(a->vbo, base, (size_t)total * sizeof(ArenaVertex));
     for (int s = 0; s < MESH_SUBSET_COUNT; s++) {
         if (count[s] <= 0)
             continue;
-        size_t at = (size_t)first[s] * sizeof(TerrainVertex), n = (size_t)count[s] * sizeof(TerrainVertex);
-        if (dst)
-            memcpy(dst + at, mesh->subsets[s].data, n);
-        else
-            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)(base + at), (GLsizeiptr)n, mesh->subsets[s].data);
+        if (dst) {
+            chunk_arena_convert(dst + first[s], mesh->subsets[s].data, count[s], slot);
+            continue;
+        }
+        ArenaVertex part[256];   /* no map: converted and written a part at a time */
+        for (int done = 0; done < count[s]; done += 256) {
+            int n = count[s] - done < 256 ? count[s] - done : 256;
+            chunk_arena_convert(part, mesh->subsets[s].data + done, n, slot);
+            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)(base + (size_t)(first[s] + done) * sizeof(ArenaVertex)),
+                            (GLsizeiptr)((size_t)n * sizeof(ArenaVertex)), part);
+        }
     }
     if (dst)
         glUnmapBuffer(GL_ARRAY_BUFFER);
-    uint16_t *ids = chunk_arena_map(a->slot_vbo, (size_t)offset * sizeof(uint16_t), (size_t)total * sizeof(uint16_t));
-    if (ids) {
-        for (int i = 0; i < total; i++)
-            ids[i] = slot;
-        glUnmapBuffer(GL_ARRAY_BUFFER);
-    } else {
-        uint16_t fill[256];
-        for (int i = 0; i < 256; i++)
-            fill[i] = slot;
-        for (int done = 0; done < total; done += 256) {
-            int n = total - done < 256 ? total - done : 256;
-            glBufferSubData(GL_ARRAY_BUFFER, (GLintptr)((size_t)(offset + done) * sizeof(uint16_t)),
-                            (GLsizeiptr)((size_t)n * sizeof(uint16_t)), fill);
-        }
-    }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
 }

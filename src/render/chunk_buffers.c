@@ -297,7 +297,7 @@ static size_t chunk_buffers_upload_one(ChunkBufferTable *table, RenderChunk *c, 
     c->visibility = mesh->visibility;
     c->graph_known = mesh->visibility.known;
     table->occluders_epoch++;
-    size_t bytes = (size_t)total * sizeof(TerrainVertex);
+    size_t bytes = (size_t)total * sizeof(ArenaVertex);
 
     /* the old range stays drawable by the frames in flight; the new geometry goes to a fresh range */
     chunk_buffers_free_range(table, c);

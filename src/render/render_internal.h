@@ -110,7 +110,22 @@ void render_quad_indices_ensure(RenderQuadIndices *indices, int quads);
 
 /* ---- chunk_arena.c ---- */
 
-#define RENDER_ARENA_VERTICES (1 << 20)    /* per arena: 20 MiB of vertices and 2 MiB of slot ids; the
+/* A terrain vertex as an arena holds it: the mesher's TerrainVertex with its position in fixed point and the
+ * chunk's slot in the room that saves (16 bytes instead of 20 and a parallel 2-byte slot id: llvmpipe keeps
+ * every page of an arena resident, ~6 MiB at view distance 8). Positions are chunk-local, so a step of
+ * 1/ARENA_POSITION_STEPS block (a quarter of a texel) over +-512 blocks holds every vertex the mesher makes:
+ * whole blocks, the sixteenths of shapes and liquids and the eighths of snow exactly, a plant's diagonal to
+ * within 1/128 block. chunk_arena_write converts; terrain.vert scales back. */
+#define ARENA_POSITION_STEPS 64
+typedef struct ArenaVertex {
+    int16_t x, y, z;               /* chunk-local position * ARENA_POSITION_STEPS */
+    uint16_t slot;                 /* the chunk's slot in the per-frame table */
+    int16_t tx, ty;                /* as TerrainVertex */
+    uint8_t color[4];
+} ArenaVertex;
+_Static_assert(sizeof(ArenaVertex) == 16, "ArenaVertex must be 16 bytes");
+
+#define RENDER_ARENA_VERTICES (1 << 20)    /* per arena: 16 MiB of vertices (ArenaVertex); the
                                             * environment's STRATA_ARENA_VERTICES overrides it (tests: many
                                             * small arenas). llvmpipe clears a new buffer's every page (the
                                             * whole arena is resident from the start), so arenas come in
@@ -124,7 +139,7 @@ void render_quad_indices_ensure(RenderQuadIndices *indices, int quads);
 #define RENDER_SLOT_MAX 65535              /* chunk slots (uint16 per vertex; 0xFFFF unused) */
 
 typedef struct RenderArena {
-    GLuint vao, vbo, slot_vbo;     /* 0: an unused entry */
+    GLuint vao, vbo;               /* 0: an unused entry */
     RangeAlloc ranges;             /* in vertices */
 } RenderArena;
 
@@ -160,8 +175,8 @@ void chunk_arena_release(ChunkArenaSet *set, int arena, int offset, int size);
 /* Returns to their allocators the ranges last drawable in frames <= finished_frame (their fence has
  * passed); drops emptied arenas past the first. */
 void chunk_arena_reclaim(ChunkArenaSet *set, long finished_frame);
-/* Writes the mesh's subsets at first[s] (vertices, from the range start) and `slot` for each of the
- * `total` vertices of the range starting at `offset`. */
+/* Writes the mesh's subsets at first[s] (vertices, from the range start) of the `total` vertices of the range
+ * starting at `offset`, converted to ArenaVertex with `slot`. */
 void chunk_arena_write(ChunkArenaSet *set, int arena, int offset, const ChunkMesh *mesh, const int first[],
                        const int count[], uint16_t slot, int total);
 void chunk_arena_free_all(ChunkArenaSet *set);

@@ -718,6 +718,21 @@ static void test_errors(void)
     unlink(to);
     CHECK_EQ_INT(renderer_create(&config, test_get_proc, &r), ST_ERR_IO);
     CHECK_STR_CONTAINS(st_error_message(), to);
+    snprintf(from, sizeof from, "%s/terrain_cutout.frag", STRATA_SHADER_DIR);
+    CHECK(test_copy_file(from, to));
+
+    /* A broken terrain_fade.glsl: only the dissolving builds take it, and they are linked when first drawn, so
+     * the renderer starts (a dissolve then logs the error and draws with the clear build). */
+    static const char broken_fade[] = "float fade_keep(float share) { return share }\n";
+    snprintf(to, sizeof to, "%s/terrain_fade.glsl", dir);
+    CHECK_EQ_INT(fileio_write_atomic(to, broken_fade, sizeof broken_fade - 1), ST_OK);
+    r = NULL;
+    CHECK_EQ_INT(renderer_create(&config, test_get_proc, &r), ST_OK);
+    renderer_destroy(r);
+    /* A missing one is still missed at the start. */
+    unlink(to);
+    CHECK_EQ_INT(renderer_create(&config, test_get_proc, &r), ST_ERR_IO);
+    CHECK_STR_CONTAINS(st_error_message(), to);
 
     /* A missing atlas: ST_ERR_IO naming textures/atlas.png under the asset folder. */
     config = test_config(test_tmp, STRATA_SHADER_DIR);

@@ -29,7 +29,8 @@
  * the arena changes); programs, culling and blending change once per pass. Each pass's shader comes in two
  * builds (RenderPass): chunks wholly nearer than their fog's start, most of a view's pixels, take the one
  * without fog (a clamp and a mix a pixel: ~7% of seed 42's spawn frame on llvmpipe), the rest the other; the
- * opaque, far-leaves and cut-out passes have two builds more, for dissolving chunks. */
+ * opaque, far-leaves and cut-out passes have two builds more, for dissolving chunks. Builds other than the
+ * clear one are linked the first time a pass draws with them (renderer_terrain_program). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,36 +55,48 @@ static GLADapiproc renderer_load_proc(void *user, const char *name)
     return proc;
 }
 
-/* The first `builds` builds of a terrain shader (RENDER_CLEAR ...); `defines` (NULL: none) go into each, and
- * the FADE builds also get `fade` (the text of terrain_fade.glsl, which they call). */
-static StResult renderer_load_terrain_builds(const char *shader_dir, const char *frag_file, const char *defines,
-                                             const char *fade, TerrainProgram *out, int builds)
+/* Links build `build` (RENDER_CLEAR ...) of `shader`: the shader's defines and the build's own go into it, and
+ * the FADE builds also get terrain_fade.glsl's text (which they call). */
+static StResult renderer_link_terrain(const Renderer *r, TerrainShader *shader, int build)
 {
     static const char *const build_defines[RENDER_BUILDS] = { "#define CLEAR\n", "", "#define FADE 1\n",
                                                               "#define FADE 2\n" };
-    for (int build = 0; build < builds; build++) {
-        TerrainProgram *p = &out[build];
-        const char *more = build >= RENDER_FADE_FULL ? fade : "";
-        size_t size = strlen(defines ? defines : "") + strlen(build_defines[build]) + strlen(more) + 1;
-        char *lines = malloc(size);
-        if (!lines)
-            return st_fail(ST_ERR_NOMEM, "renderer_create: out of memory for a shader's defines");
-        snprintf(lines, size, "%s%s%s", defines ? defines : "", build_defines[build], more);
-        StResult rc = render_shader_load_variant(shader_dir, "terrain.vert", frag_file, lines[0] ? lines : NULL,
-                                                 &p->program);
-        free(lines);
-        if (rc != ST_OK)
-            return rc;
-        p->u_view_proj = render_shader_uniform(p->program, "u_view_proj");
-        p->u_fog_color = render_shader_uniform(p->program, "u_fog_color");
-        p->u_tiles = render_shader_uniform(p->program, "u_tiles");
-        p->u_slots = render_shader_uniform(p->program, "u_slots");
-        glUseProgram(p->program);
-        glUniform1i(p->u_tiles, 0);
-        glUniform1i(p->u_slots, RENDER_SLOT_UNIT);
-        glUseProgram(0);
-    }
+    TerrainProgram *p = &shader->program[build];
+    const char *defines = shader->defines ? shader->defines : "";
+    const char *more = build >= RENDER_FADE_FULL ? r->terrain_fade : "";
+    size_t size = strlen(defines) + strlen(build_defines[build]) + strlen(more) + 1;
+    char *lines = malloc(size);
+    if (!lines)
+        return st_fail(ST_ERR_NOMEM, "renderer: out of memory for a shader's defines");
+    snprintf(lines, size, "%s%s%s", defines, build_defines[build], more);
+    StResult rc = render_shader_load_variant(r->shader_dir, "terrain.vert", shader->frag_file, lines[0] ? lines : NULL,
+                                             &p->program);
+    free(lines);
+    if (rc != ST_OK)
+        return rc;
+    p->u_view_proj = render_shader_uniform(p->program, "u_view_proj");
+    p->u_fog_color = render_shader_uniform(p->program, "u_fog_color");
+    p->u_tiles = render_shader_uniform(p->program, "u_tiles");
+    p->u_slots = render_shader_uniform(p->program, "u_slots");
+    glUseProgram(p->program);
+    glUniform1i(p->u_tiles, 0);
+    glUniform1i(p->u_slots, RENDER_SLOT_UNIT);
+    glUseProgram(0);
     return ST_OK;
+}
+
+const TerrainProgram *renderer_terrain_program(Renderer *r, TerrainShader *shader, int build)
+{
+    TerrainProgram *p = &shader->program[build];
+    if (!p->program && !p->failed) {
+        if (renderer_link_terrain(r, shader, build) != ST_OK) {
+            log_error(RENDER_TAG, "%s; the shader's clear build draws in its place", st_error_message());
+            p->failed = true;
+        } else {
+            log_info(RENDER_TAG, "linked build %d of %s%s", build, shader->frag_file, shader->defines ? " (opaque)" : "");
+        }
+    }
+    return p->failed ? &shader->program[RENDER_CLEAR] : p;
 }
 
 StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, Renderer **out)
@@ -119,7 +132,8 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
     if (dissolve && *dissolve)
         r->lod_dissolve = (float)atof(dissolve);
 
-    /* the terrain shaders' builds; the FADE ones take terrain_fade.glsl's dissolve */
+    /* the terrain shaders' CLEAR builds; the others are linked when first drawn (TerrainShader), the FADE ones
+     * with terrain_fade.glsl's dissolve */
     const char *dir = config->shader_dir, *opaque = "#define OPAQUE\n";
     char fade_path[1024], *fade = NULL;
     size_t fade_size = 0;
@@ -131,12 +145,18 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
         renderer_destroy(r);
         return st_fail(rc, "shader %s: cannot read it: %s", fade_path, reason);
     }
-    if ((rc = renderer_load_terrain_builds(dir, "terrain.frag", opaque, fade, r->opaque, RENDER_BUILDS)) == ST_OK &&
-        (rc = renderer_load_terrain_builds(dir, "terrain.frag", NULL, fade, r->terrain,
-                                           RENDER_PLAIN_BUILDS)) == ST_OK &&
-        (rc = renderer_load_terrain_builds(dir, "terrain_cutout.frag", NULL, fade, r->cutout, RENDER_BUILDS)) == ST_OK)
-        rc = renderer_load_terrain_builds(dir, "terrain_leaves.frag", NULL, fade, r->leaves, RENDER_BUILDS);
-    free(fade);
+    r->terrain_fade = fade;
+    r->shader_dir = strdup(dir);
+    r->opaque = (TerrainShader){ .frag_file = "terrain.frag", .defines = opaque, .builds = RENDER_BUILDS };
+    r->terrain = (TerrainShader){ .frag_file = "terrain.frag", .builds = RENDER_PLAIN_BUILDS };
+    r->cutout = (TerrainShader){ .frag_file = "terrain_cutout.frag", .builds = RENDER_BUILDS };
+    r->leaves = (TerrainShader){ .frag_file = "terrain_leaves.frag", .builds = RENDER_BUILDS };
+    if (!r->shader_dir)
+        rc = st_fail(ST_ERR_NOMEM, "renderer_create: out of memory");
+    else if ((rc = renderer_link_terrain(r, &r->opaque, RENDER_CLEAR)) == ST_OK &&
+             (rc = renderer_link_terrain(r, &r->terrain, RENDER_CLEAR)) == ST_OK &&
+             (rc = renderer_link_terrain(r, &r->cutout, RENDER_CLEAR)) == ST_OK)
+        rc = renderer_link_terrain(r, &r->leaves, RENDER_CLEAR);
     if (rc != ST_OK ||
         (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
@@ -186,12 +206,13 @@ void renderer_destroy(Renderer *renderer)
     render_far_destroy(&renderer->far);
     render_atlas_free(&renderer->atlas);
     for (int build = 0; build < RENDER_BUILDS; build++) {
-        glDeleteProgram(renderer->opaque[build].program); /* 0 is ignored */
-        glDeleteProgram(renderer->cutout[build].program);
-        glDeleteProgram(renderer->leaves[build].program);
-        if (build < RENDER_PLAIN_BUILDS)
-            glDeleteProgram(renderer->terrain[build].program);
+        glDeleteProgram(renderer->opaque.program[build].program); /* 0 is ignored */
+        glDeleteProgram(renderer->cutout.program[build].program);
+        glDeleteProgram(renderer->leaves.program[build].program);
+        glDeleteProgram(renderer->terrain.program[build].program);
     }
+    free(renderer->shader_dir);
+    free(renderer->terrain_fade);
     if (renderer->slot_texture)
         glDeleteTextures(1, &renderer->slot_texture);
     if (renderer->slot_buffer)
@@ -686,7 +707,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     glBindTexture(GL_TEXTURE_2D_ARRAY, r->atlas.tiles);
 
     /* 1. opaque, near to far within each arena */
-    RenderPass pass = { r->opaque, -1, (const float *)view_proj, sky };
+    RenderPass pass = { &r->opaque, -1, (const float *)view_proj, sky };
     glEnable(GL_CULL_FACE);
     glDisable(GL_BLEND);
     triangles += renderer_draw_chunks(r, &pass, visible, camera->position, RENDER_PASS_OPAQUE);
@@ -705,7 +726,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
     /* far leaves: the leaves of chunks from far_leaves_from on, one-sided (back faces still culled); from
      * lod_from on their half-resolution canopies. Then 2. alpha-tested, two-sided. */
     for (int two_sided = 0; two_sided < 2; two_sided++) {
-        pass.programs = two_sided ? r->cutout : r->leaves;
+        pass.shader = two_sided ? &r->cutout : &r->leaves;
         pass.bound = -1;
         if (two_sided)
             glDisable(GL_CULL_FACE);
@@ -720,7 +741,7 @@ void renderer_draw(Renderer *renderer, const RenderCamera *camera, const RenderF
         render_sky_draw(&r->sky, view_proj, camera, frame, sky, fog_start, fog_end);
 
     /* 3. transparent, far to near, blended over what is there, no depth writes */
-    pass.programs = r->terrain;
+    pass.shader = &r->terrain;
     pass.bound = -1;
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);

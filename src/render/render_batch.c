@@ -101,7 +101,7 @@ void renderer_pass_use(Renderer *r, RenderPass *pass, int build)
     if (pass->bound == build)
         return;
     renderer_batch_flush(r);
-    const TerrainProgram *p = &pass->programs[build];
+    const TerrainProgram *p = renderer_terrain_program(r, pass->shader, build);
     glUseProgram(p->program);
     glUniformMatrix4fv(p->u_view_proj, 1, GL_FALSE, pass->view_proj);
     glUniform3fv(p->u_fog_color, 1, pass->fog_color);

@@ -355,7 +355,8 @@ long render_far_draw(RenderFar *far, mat4 view_proj, const double camera[3], con
 /* ---- render.c ---- */
 
 typedef struct TerrainProgram {
-    GLuint program;
+    GLuint program;               /* 0: not linked yet */
+    bool failed;                  /* linking it failed: the CLEAR build draws instead */
     GLint u_view_proj, u_fog_color, u_tiles, u_slots;
 } TerrainProgram;
 
@@ -375,8 +376,19 @@ enum { RENDER_CLEAR = 0, RENDER_FOGGED = 1, RENDER_FADE_FULL = 2, RENDER_FADE_HA
 
 /* A pass's program in use: its builds (RENDER_CLEAR ...), which one is bound (-1: none yet), and the frame's
  * uniforms. */
+/* One terrain shader (a fragment file and the defines before its builds' own) and its builds. The CLEAR build
+ * is linked with the renderer (a broken shader stops the game at its start); the others the first time a
+ * pass binds them (renderer_pass_use): a player standing still draws with the CLEAR builds alone, and each
+ * build costs llvmpipe ~1 MB of compiled code and ~3 ms of the launch's main thread (10 of the 14). */
+typedef struct TerrainShader {
+    const char *frag_file;        /* in the renderer's shader folder */
+    const char *defines;          /* NULL: none */
+    int builds;                   /* RENDER_BUILDS or RENDER_PLAIN_BUILDS */
+    TerrainProgram program[RENDER_BUILDS];
+} TerrainShader;
+
 typedef struct RenderPass {
-    const TerrainProgram *programs;
+    TerrainShader *shader;
     int bound;
     const float *view_proj, *fog_color;
 } RenderPass;
@@ -424,10 +436,12 @@ static inline bool render_chunk_round(const VisibleChunk *v, int round, int *sid
 struct Renderer {
     int width, height;
     int view_distance_chunks;
-    TerrainProgram opaque[RENDER_BUILDS]; /* opaque pass: terrain.frag with OPAQUE ([RENDER_CLEAR], ...) */
-    TerrainProgram terrain[RENDER_PLAIN_BUILDS]; /* transparent pass: terrain.frag, its alpha blended */
-    TerrainProgram cutout[RENDER_BUILDS]; /* alpha-tested pass: discards alpha < 0.5 */
-    TerrainProgram leaves[RENDER_BUILDS]; /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
+    TerrainShader opaque;           /* opaque pass: terrain.frag with OPAQUE */
+    TerrainShader terrain;          /* transparent pass: terrain.frag, its alpha blended (CLEAR and FOGGED) */
+    TerrainShader cutout;           /* alpha-tested pass: discards alpha < 0.5 */
+    TerrainShader leaves;           /* far leaves: one-sided, cut out at alpha 0.25 (terrain_leaves.frag) */
+    char *shader_dir;               /* the terrain builds linked later read their files here */
+    char *terrain_fade;             /* terrain_fade.glsl's text, which the FADE builds call */
     float far_leaves_from;      /* chunks this far (horizontal, to the centre) draw leaves so; 0: never */
     float lod_from;             /* chunks this far draw their half-resolution faces (RENDER_LOD_FROM); 0: never */
     float lod_dissolve;         /* seconds a chunk crossing lod_from dissolves (RENDER_LOD_DISSOLVE_SECONDS) */
@@ -469,5 +483,8 @@ long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, ui
 long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_t slices, MeshAlphaPart part);
 /* Binds build `build` (RENDER_CLEAR ...) of the pass's shader, drawing what is queued first on a change. */
 void renderer_pass_use(Renderer *r, RenderPass *pass, int build);
+/* Build `build` of `shader`, linked now if it is not yet; one that fails to link is logged once and the
+ * CLEAR build stands in from then on (render.c). */
+const TerrainProgram *renderer_terrain_program(Renderer *r, TerrainShader *shader, int build);
 
 #endif

@@ -1,7 +1,8 @@
 /* far_render.c — drawing far-terrain patches (src/lod builds them; this file only uploads and draws).
  *
  * Design. Each patch the game hands over is looked up by its key in a small GPU cache (one VAO, VBO and
- * element buffer per patch: a patch is a few kB and a 2 km cut a few hundred patches); a patch not seen
+ * element buffer per patch: a patch is a few kB and a 2 km cut a few hundred patches; the vertices go up as
+ * FarGpuVertex, their positions in sixteenths of a block, 10 bytes instead of FarVertex's 16); a patch not seen
  * for RENDER_FAR_KEEP_FRAMES frames is freed, but for those the game's FarTerrain has released its own copy of
  * (renderer_far_keep: ~9 MB at view distance 8 with a 2 km cut, kept once instead of twice): they stay until
  * the FarTerrain drops them too (renderer_far_forget). The lod module already limits how many new patches arrive a
@@ -85,6 +86,15 @@ static RenderFarEntry *render_far_find(const RenderFar *far, uint64_t key)
     return NULL;
 }
 
+/* A far coordinate in sixteenths of a block, rounded to the nearest (clamped to int16). */
+static int16_t render_far_fixed(float v)
+{
+    float f = v * (float)FAR_GPU_POSITION_STEPS;
+    if (!(f > -32768.0f)) return -32768;   /* NaN too */
+    if (f > 32767.0f) return 32767;
+    return (int16_t)((int)(f + 32768.5f) - 32768);
+}
+
 static RenderFarEntry *render_far_get(RenderFar *far, const FarPatch *p)
 {
     RenderFarEntry *found = render_far_find(far, p->key);
@@ -97,6 +107,15 @@ static RenderFarEntry *render_far_get(RenderFar *far, const FarPatch *p)
         far->entries = e;
         far->capacity = cap;
     }
+    FarGpuVertex *gpu = malloc((size_t)(p->vertex_count > 0 ? p->vertex_count : 1) * sizeof *gpu);
+    if (!gpu) return NULL;   /* not drawn this frame; tried again the next */
+    for (int i = 0; i < p->vertex_count; i++) {
+        const FarVertex *v = &p->vertices[i];
+        gpu[i].x = render_far_fixed(v->x);
+        gpu[i].y = render_far_fixed(v->y);
+        gpu[i].z = render_far_fixed(v->z);
+        memcpy(gpu[i].color, v->color, 4);
+    }
     RenderFarEntry *e = &far->entries[far->count++];
     memset(e, 0, sizeof *e);
     e->key = p->key;
@@ -106,11 +125,13 @@ static RenderFarEntry *render_far_get(RenderFar *far, const FarPatch *p)
     glGenBuffers(1, &e->ebo);
     glBindVertexArray(e->vao);
     glBindBuffer(GL_ARRAY_BUFFER, e->vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)p->vertex_count * sizeof(FarVertex)), p->vertices, GL_STATIC_DRAW);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)p->vertex_count * sizeof *gpu), gpu, GL_STATIC_DRAW);
+    free(gpu);
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(FarVertex), (const void *)offsetof(FarVertex, x));
+    glVertexAttribPointer(0, 3, GL_SHORT, GL_FALSE, sizeof(FarGpuVertex), (const void *)offsetof(FarGpuVertex, x));
     glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(FarVertex), (const void *)offsetof(FarVertex, color));
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(FarGpuVertex),
+                          (const void *)offsetof(FarGpuVertex, color));
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, e->ebo);
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)p->index_count * sizeof(uint16_t)), p->indices, GL_STATIC_DRAW);
     glBindVertexArray(0);

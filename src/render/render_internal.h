@@ -493,8 +493,13 @@ long renderer_batch_subsets(Renderer *r, const RenderChunk *c, unsigned mask, ui
 long renderer_batch_alpha_part(Renderer *r, const RenderChunk *c, uint16_t slices, MeshAlphaPart part);
 /* Binds build `build` (RENDER_CLEAR ...) of the pass's shader, drawing what is queued first on a change. */
 void renderer_pass_use(Renderer *r, RenderPass *pass, int build);
+
+/* ---- render_terrain_shader.c ---- */
+
+/* Links build `build` (RENDER_CLEAR ...) of `shader` from the renderer's shader folder. */
+StResult renderer_link_terrain(const Renderer *r, TerrainShader *shader, int build);
 /* Build `build` of `shader`, linked now if it is not yet; one that fails to link is logged once and the
- * CLEAR build stands in from then on (render.c). */
+ * CLEAR build stands in from then on. */
 const TerrainProgram *renderer_terrain_program(Renderer *r, TerrainShader *shader, int build);
 
 #endif

@@ -3,6 +3,7 @@
 add_library(strata_render STATIC
   src/render/render.c
   src/render/render_batch.c
+  src/render/render_terrain_shader.c
   src/render/shader.c
   src/render/render_atlas.c
   src/render/chunk_buffers.c

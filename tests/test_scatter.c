@@ -462,6 +462,28 @@ static void test_world_spacing(void)
                         }
             }
         CHECK_EQ_INT(found, n);
+        /* the same areas with one kept context (generator_list_scatter_in), taken in the other order: the same
+         * objects, however much of the region the context already derived */
+        GenContext *ctx = gen_context_create();
+        CHECK(ctx != NULL);
+        long kept = 0, listed = 0;
+        for (int tz = 256 - 48; ctx && tz > -256 - 48; tz -= 48)
+            for (int tx = 256 - 48; tx > -256 - 48; tx -= 48) {
+                int ax = tx < -256 ? -256 : tx, az = tz < -256 ? -256 : tz;
+                int m = generator_list_scatter_in(g, ctx, ax, az, tx + 48, tz + 48, tile, n + 1);
+                CHECK(m >= 0);
+                listed += m;
+                for (int k = 0; k < m && k <= n; k++)
+                    for (int i = 0; i < n; i++)
+                        if (all[i].x == tile[k].x && all[i].z == tile[k].z && all[i].y == tile[k].y &&
+                            all[i].rule == tile[k].rule) {
+                            kept++;
+                            break;
+                        }
+            }
+        CHECK_EQ_INT(kept, n);
+        CHECK_EQ_INT(listed, n);
+        gen_context_destroy(ctx);
     }
     free(all);
     free(tile);

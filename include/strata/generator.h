@@ -173,5 +173,10 @@ typedef struct GeneratorScatterPoint {
  * max, returns how many there are (may exceed max), -1 when out of memory. 0 for generators or versions
  * without scatter rules. Pure; any thread. */
 int generator_list_scatter(const Generator *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max);
+/* The same with a context of the caller's (gen_context_create; one thread), which keeps the scatter tiles it
+ * derives: many small areas of one region (a tile at a time, as they are needed) then cost what listing the
+ * region at once does, where each generator_list_scatter starts from nothing. */
+int generator_list_scatter_in(const Generator *g, GenContext *ctx, int x0, int z0, int x1, int z1,
+                              GeneratorScatterPoint *out, int max);
 
 #endif

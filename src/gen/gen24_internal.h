@@ -267,7 +267,8 @@ void gen24_scatter_destroy(Gen24 *g);
 void gen24_scatter_plants(const Gen24 *g, TerrainChunk *chunk);
 void gen24_scatter_objects(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx);
 /* generator_list_scatter for gen24 */
-int gen24_scatter_list(const Gen24 *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max);
+int gen24_scatter_list(const Gen24 *g, GenContext *ctx, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out,
+                       int max);
 
 /* gen_plants.c */
 void gen24_grass_and_plants(const Gen24 *g, TerrainChunk *chunk);

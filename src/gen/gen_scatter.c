@@ -580,13 +580,11 @@ void gen24_scatter_objects(const Gen24 *g, TerrainChunk *chunk, GenContext *ctx)
     gen_feature_paint_chunk(&OBJECTS, g, ctx, chunk);
 }
 
-int gen24_scatter_list(const Gen24 *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max)
+int gen24_scatter_list(const Gen24 *g, GenContext *ctx, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out,
+                       int max)
 {
     if (!g->scatter || x1 <= x0 || z1 <= z0)
         return 0;
-    GenContext *ctx = gen_context_create();
-    if (!ctx)
-        return -1;
     GenCache *cache = &ctx->features[GEN_FEATURE_SLOT_SCATTER];
     cache->item_size = sizeof(GenScatterItem);
     int n = 0;
@@ -611,7 +609,6 @@ int gen24_scatter_list(const Gen24 *g, int x0, int z0, int x1, int z1, Generator
                 n++;
             }
         }
-    gen_context_destroy(ctx);
     return n;
 }
 

@@ -46,7 +46,19 @@ int generator_list_flat_zones(const Generator *g, int x, int z, int radius, Flat
 int generator_list_scatter(const Generator *g, int x0, int z0, int x1, int z1, GeneratorScatterPoint *out, int max)
 {
     const Gen24 *gi = gen24_of(g);
-    return gi ? gen24_scatter_list(gi, x0, z0, x1, z1, out, max) : 0;
+    if (!gi) return 0;
+    GenContext *ctx = gen_context_create();
+    if (!ctx) return -1;
+    int n = gen24_scatter_list(gi, ctx, x0, z0, x1, z1, out, max);
+    gen_context_destroy(ctx);
+    return n;
+}
+
+int generator_list_scatter_in(const Generator *g, GenContext *ctx, int x0, int z0, int x1, int z1,
+                              GeneratorScatterPoint *out, int max)
+{
+    const Gen24 *gi = gen24_of(g);
+    return gi ? gen24_scatter_list(gi, ctx, x0, z0, x1, z1, out, max) : 0;
 }
 
 bool generator_is_column_frozen(int temperature, int ground_y)

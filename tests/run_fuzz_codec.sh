@@ -24,7 +24,7 @@ fi
 if ! "$CLANG" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
      -Wall -Wextra -Werror -I"$SRC/include" \
      "$SRC/tests/fuzz_codec.c" "$SRC/src/store/chunk_codec.c" "$SRC/src/core/error.c" \
-     "$SRC/src/world/chunk.c" "$SRC/src/world/chunk_sections.c" "$SRC/src/core/log.c" \
+     "$SRC/src/world/chunk.c" "$SRC/src/world/chunk_scratch.c" "$SRC/src/world/chunk_sections.c" "$SRC/src/core/log.c" \
      -lz -o "$OUT/fuzz_codec"; then
   echo "building the codec fuzzer failed"; exit 1
 fi

@@ -135,7 +135,8 @@ bool chunk_pack(TerrainChunk *chunk);
 static inline bool chunk_is_hot(const TerrainChunk *c) { return c->hot != NULL; }
 /* Scratches handed out and not yet returned (all chunks, all threads). */
 int chunk_scratch_in_use(void);
-/* Frees the pool's spare scratches beyond `keep` (an idle owner gives their 256 KiB each back; any thread). */
+/* Gives the pool's spare scratches beyond `keep` back to the system, a whole slab of 8 at a time (`keep` is
+ * rounded up to slabs; an idle owner gives their 256 KiB each back; any thread). */
 void chunk_scratch_trim(int keep);
 /* Bytes the chunk holds: the struct, its sections' arrays, and its scratch while hot. Under the cell lock,
  * so any thread may ask about a live chunk. kinds (may be NULL): the sections by SectionKind, added to;

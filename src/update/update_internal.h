@@ -197,7 +197,8 @@ struct TerrainUpdater {
                                     * saves of chunks being released) */
     UpdateArray failed_saves;      /* AutosaveEntry: autosaves that failed; main restores the counter */
     long steps_done;
-    int packed_since_trim;         /* worker: chunks idle packing packed since the last malloc_trim (worker.c) */
+    int packed_since_trim;         /* worker: chunks packed (on the worker or by pack jobs) since the last trim
+                                    * (worker.c) */
     bool sweep_pending;            /* worker: steps were committed since the last sweep for settled chunks */
     bool idle_pack_pending;        /* worker: hot chunks wait for UPDATE_IDLE_PACK_DELAY exchanges */
     uint32_t exchanges;            /* exchanges so far (written in the exchange, under the mutex) */
@@ -362,7 +363,7 @@ bool update_save_autosave_one(TerrainUpdater *u);
 /* Packs `k` (state: its thread state when handed over) and drops a Valid chunk's slice geometry. */
 bool update_pack_cells(TerrainChunk *k, ChunkState state);
 /* Packs `k` at once on the worker. */
-bool update_pack(TerrainChunk *k);
+bool update_pack(TerrainUpdater *u, TerrainChunk *k);
 /* Packs (one thread) or queues for a pack job every settled hot chunk; returns how many. */
 int update_sweep_settled(TerrainUpdater *u, const WorkerArea *areas, int area_count);
 /* Hands the queued packs over while pack slots are free; returns how many. */

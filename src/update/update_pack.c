@@ -55,8 +55,9 @@ ChunkState update_worker_target(const WorkerArea *areas, int area_count, const T
 }
 
 /* Never a chunk inside a job's footprint (the callers check): packing changes its form. */
-bool update_pack(TerrainChunk *k)
+bool update_pack(TerrainUpdater *u, TerrainChunk *k)
 {
+    u->packed_since_trim++;
     k->worker_schedule &= ~UPDATE_WORKER_FLAG_NEAR_EDIT;
     return update_pack_cells(k, k->thread_state);
 }
@@ -122,9 +123,9 @@ static bool pack_allowed(const TerrainUpdater *u, const TerrainChunk *k)
 /* Packs `k` now (one thread) or queues it for a pack job. Returns 1 when it did either. */
 static int pack_request(TerrainUpdater *u, TerrainChunk *k)
 {
-    if (u->pool.threads == 1) return update_pack(k);
+    if (u->pool.threads == 1) return update_pack(u, k);
     TerrainChunk **slot = update_array_push(&u->pack_queue, sizeof *slot);
-    if (!slot) return update_pack(k); /* out of memory for the queue: pack it here */
+    if (!slot) return update_pack(u, k); /* out of memory for the queue: pack it here */
     *slot = k;
     k->worker_schedule |= UPDATE_WORKER_FLAG_PACK_PENDING;
     return 1;
@@ -169,7 +170,7 @@ void update_pack_settled(TerrainUpdater *u, const TerrainChunk *chunk)
     if (chunk_scratch_in_use() <= UPDATE_HOT_BUDGET) return;
     for (int i = 0, n = terrain_chunk_count(u->terrain); i < n; i++) {
         TerrainChunk *k = terrain_chunk_at(u->terrain, i);
-        if (pack_allowed(u, k) && (uint32_t)u->steps_done - k->worker_hot_stamp > UPDATE_HOT_AGE) update_pack(k);
+        if (pack_allowed(u, k) && (uint32_t)u->steps_done - k->worker_hot_stamp > UPDATE_HOT_AGE) update_pack(u, k);
     }
 }
 
@@ -244,6 +245,7 @@ void update_pack_finished(TerrainUpdater *u, UpdateJob *job)
     job->chunk->worker_schedule &= ~UPDATE_WORKER_FLAG_PACK_PENDING;
     update_pool_release(u, job);
     u->packs_done++;
+    u->packed_since_trim++;   /* the worker's idle trim counts the pool's packs too (worker.c) */
 }
 
 void update_pack_forget(TerrainUpdater *u, TerrainChunk *k)

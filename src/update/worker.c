@@ -77,7 +77,8 @@ static bool worker_finish_released(TerrainUpdater *u)
 /* ---- packing chunks that left the working set ---- */
 
 #define UPDATE_TRIM_AFTER 64      /* chunks packed at idle before the freed heap is trimmed */
-#define UPDATE_IDLE_SPARES 9      /* pooled scratches kept then (an edit's 3x3 unpacks without malloc) */
+#define UPDATE_IDLE_SPARES 9      /* pooled scratches kept then (an edit's 3x3 unpacks without a new mapping): two
+                                   * slabs of chunk_scratch.c, 4 MiB */
 
 /* Gives the pool's spare scratches past UPDATE_IDLE_SPARES and the freed heap back to the system. */
 static void worker_trim(TerrainUpdater *u)
@@ -106,8 +107,7 @@ static bool worker_pack_one(TerrainUpdater *u)
             deferred = true;
             continue;
         }
-        u->packed_since_trim++;
-        bool ok = update_pack(k);
+        bool ok = update_pack(u, k);
         if (chunk_scratch_in_use() == 0 && u->packed_since_trim >= UPDATE_TRIM_AFTER) worker_trim(u);
         return ok;
     }

@@ -6,32 +6,25 @@
  *
  * Storage. A cold chunk is 16 ChunkSections (chunk_sections.h); a reset chunk is 16 uniform air sections,
  * nothing allocated. A hot chunk's cells live in a 256 KiB scratch (64-byte aligned) and its sections are
- * all uniform air. Scratches come from one process-wide pool: released ones are kept on a free list of at
- * most CHUNK_SCRATCH_SPARE (so a worker that packs and unpacks does not go to the system: memory the
- * system hands out again is faulted in again, page by page, on the host of a virtual machine too), the
- * rest go back to the system; the update worker trims the spares when its world is ready. Fresh scratches
- * are mapped with their pages populated in one call (Linux; page by page faults were the largest cost of a
- * loading world) and are known to be zero, so making a new (all air) chunk hot writes nothing. The number
- * of hot chunks itself is bounded by their owners (the update worker packs what left its working set).
+ * all uniform air. Scratches come from one process-wide pool (chunk_scratch.c: carved from 2 MiB huge
+ * pages, kept for the next chunk when returned, trimmed by the update worker when its world is ready); a
+ * fresh one is known to be zero, so making a new (all air) chunk hot writes nothing. The number of hot
+ * chunks itself is bounded by their owners (the update worker packs what left its working set).
  *
  * The cell lock. Each chunk has a one-word spin lock (zero is free, so a zeroed chunk is valid) that the
  * _shared accessors, the copy-out and the hot/cold transitions hold. It is held for one cell, or for one
  * pack/unpack (~100 us) when the owner changes the form: the main thread may then wait that long for one
  * read. The lock's acquire/release order the `hot` pointer and the sections between the two threads; the
- * owner reads `hot` without it (nobody else writes it). The pool has a lock of the same kind. */
+ * owner reads `hot` without it (nobody else writes it). */
 #include "strata/chunk.h"
 
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
+#include "chunk_scratch.h"
 #include "strata/log.h"
 
-#define CHUNK_SCRATCH_SPARE 256 /* 64 MiB at most; the update worker trims the spares once a world is ready */
-#define CHUNK_SCRATCH_BYTES (sizeof(int32_t) * CHUNK_CELLS)
 
 static void spin_lock(uint32_t *lock)
 {
@@ -46,94 +39,12 @@ static void spin_unlock(uint32_t *lock) { __atomic_store_n(lock, 0u, __ATOMIC_RE
 static void chunk_lock(const TerrainChunk *c) { spin_lock((uint32_t *)&c->cell_lock); }
 static void chunk_unlock(const TerrainChunk *c) { spin_unlock((uint32_t *)&c->cell_lock); }
 
-/* ---- the scratch pool ---- */
-
-static struct {
-    uint32_t lock;
-    int spare_count;
-    int in_use;
-    int32_t *spare[CHUNK_SCRATCH_SPARE];
-} scratch_pool;
-
-/* Fresh memory for one scratch, zeroed; NULL when out of memory. On Linux it is mapped with its pages
- * populated at once: a scratch touched page by page took 64 page faults, the largest single cost of a
- * loading world on a virtual machine (perf: ~18% of the worker's time was faults in the first unpack). */
-static int32_t *scratch_map(void)
-{
-#ifdef __linux__
-    void *p = mmap(NULL, CHUNK_SCRATCH_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
-#else
-    int32_t *p = aligned_alloc(64, CHUNK_SCRATCH_BYTES);
-    if (p) memset(p, 0, CHUNK_SCRATCH_BYTES);
-    return p;
-#endif
-}
-
-static void scratch_unmap(int32_t *p)
-{
-    if (!p) return;
-#ifdef __linux__
-    munmap(p, CHUNK_SCRATCH_BYTES);
-#else
-    free(p);
-#endif
-}
-
-/* A scratch for a chunk; *zeroed tells whether every cell is 0 (fresh memory) or it holds old cells. */
-static int32_t *scratch_acquire(bool *zeroed)
-{
-    int32_t *p = NULL;
-    spin_lock(&scratch_pool.lock);
-    if (scratch_pool.spare_count > 0) p = scratch_pool.spare[--scratch_pool.spare_count];
-    scratch_pool.in_use++;
-    spin_unlock(&scratch_pool.lock);
-    *zeroed = !p;
-    if (!p) p = scratch_map();
-    if (!p) {
-        spin_lock(&scratch_pool.lock);
-        scratch_pool.in_use--;
-        spin_unlock(&scratch_pool.lock);
-    }
-    return p;
-}
-
-static void scratch_release(int32_t *p)
-{
-    spin_lock(&scratch_pool.lock);
-    scratch_pool.in_use--;
-    if (scratch_pool.spare_count < CHUNK_SCRATCH_SPARE) {
-        scratch_pool.spare[scratch_pool.spare_count++] = p;
-        p = NULL;
-    }
-    spin_unlock(&scratch_pool.lock);
-    scratch_unmap(p);
-}
-
-void chunk_scratch_trim(int keep)
-{
-    int32_t *drop[CHUNK_SCRATCH_SPARE];
-    int n = 0;
-    spin_lock(&scratch_pool.lock);
-    while (scratch_pool.spare_count > (keep > 0 ? keep : 0)) drop[n++] = scratch_pool.spare[--scratch_pool.spare_count];
-    spin_unlock(&scratch_pool.lock);
-    for (int i = 0; i < n; i++) scratch_unmap(drop[i]);
-}
-
-int chunk_scratch_in_use(void)
-{
-    spin_lock(&scratch_pool.lock);
-    int n = scratch_pool.in_use;
-    spin_unlock(&scratch_pool.lock);
-    return n;
-}
-
 /* ---- lifetime ---- */
 
 /* With the lock held: no scratch, all sections uniform air. */
 static void chunk_drop_storage_locked(TerrainChunk *c)
 {
-    if (c->hot) scratch_release(c->hot);
+    if (c->hot) chunk_scratch_release(c->hot);
     c->hot = NULL;
     for (int s = 0; s < CHUNK_SECTIONS; s++) section_reset(&c->sections[s], 0, 0);
 }
@@ -186,7 +97,7 @@ void chunk_make_hot(TerrainChunk *chunk)
 {
     if (chunk->hot) return;
     bool zeroed;
-    int32_t *scratch = scratch_acquire(&zeroed);
+    int32_t *scratch = chunk_scratch_acquire(&zeroed);
     if (!scratch) {
         log_error("world", "out of memory unpacking chunk %d,%d (a 256 KiB scratch)", chunk->coord_x, chunk->coord_z);
         abort();
@@ -214,7 +125,7 @@ bool chunk_pack(TerrainChunk *chunk)
     bool ok = true;
     for (int s = 0; s < CHUNK_SECTIONS && ok; s++) ok = section_pack_from_chunk(&chunk->sections[s], chunk->hot, s);
     if (ok) {
-        scratch_release(chunk->hot);
+        chunk_scratch_release(chunk->hot);
         chunk->hot = NULL;
     } else {
         for (int s = 0; s < CHUNK_SECTIONS; s++) section_reset(&chunk->sections[s], 0, 0);

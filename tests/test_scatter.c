@@ -422,6 +422,19 @@ static void test_objects(void)
 
 /* The shipped rules in a generated world: no two listed trees of one spacing group closer than the larger of
  * their minSpacings, and the same trees listed at once or tile by tile. */
+/* How many of the `m` points of `tile` (at most n + 1 written) are among the n of `all`. */
+static long scatter_found_in(const GeneratorScatterPoint *all, int n, const GeneratorScatterPoint *tile, int m)
+{
+    long found = 0;
+    for (int k = 0; k < m && k <= n; k++)
+        for (int i = 0; i < n; i++)
+            if (all[i].x == tile[k].x && all[i].z == tile[k].z && all[i].y == tile[k].y && all[i].rule == tile[k].rule) {
+                found++;
+                break;
+            }
+    return found;
+}
+
 static void test_world_spacing(void)
 {
     WorldSettings s;
@@ -453,13 +466,7 @@ static void test_world_spacing(void)
             for (int tx = -256; tx < 256; tx += 48) {
                 int m = generator_list_scatter(g, tx, tz, tx + 48 > 256 ? 256 : tx + 48, tz + 48 > 256 ? 256 : tz + 48,
                                                tile, n + 1);
-                for (int k = 0; k < m && k <= n; k++)
-                    for (int i = 0; i < n; i++)
-                        if (all[i].x == tile[k].x && all[i].z == tile[k].z && all[i].y == tile[k].y &&
-                            all[i].rule == tile[k].rule) {
-                            found++;
-                            break;
-                        }
+                found += scatter_found_in(all, n, tile, m);
             }
         CHECK_EQ_INT(found, n);
         /* the same areas with one kept context (generator_list_scatter_in), taken in the other order: the same
@@ -473,13 +480,7 @@ static void test_world_spacing(void)
                 int m = generator_list_scatter_in(g, ctx, ax, az, tx + 48, tz + 48, tile, n + 1);
                 CHECK(m >= 0);
                 listed += m;
-                for (int k = 0; k < m && k <= n; k++)
-                    for (int i = 0; i < n; i++)
-                        if (all[i].x == tile[k].x && all[i].z == tile[k].z && all[i].y == tile[k].y &&
-                            all[i].rule == tile[k].rule) {
-                            kept++;
-                            break;
-                        }
+                kept += scatter_found_in(all, n, tile, m);
             }
         CHECK_EQ_INT(kept, n);
         CHECK_EQ_INT(listed, n);

@@ -26,7 +26,8 @@
 #define SPAWN_COARSE_OPEN 48      /* a ray this long is an open direction */
 #define SPAWN_COARSE_CROWN 4      /* blocks around a trunk that a crown blocks at eye level */
 #define SPAWN_COARSE_EYE 2.6f     /* eye over the ground's top cell */
-#define SPAWN_COARSE_TILE 16      /* the scatter's tiles (a chunk's square): the crowns are listed a tile at a time */
+#define SPAWN_COARSE_TILE_SHIFT 4 /* the scatter's tiles, 16 blocks (a chunk's square): crowns are listed a tile at a time */
+#define SPAWN_COARSE_TILE (1 << SPAWN_COARSE_TILE_SHIFT)
 #define SPAWN_COARSE_TILE_TREES 4096
 
 typedef struct CoarseMap {
@@ -40,8 +41,6 @@ typedef struct CoarseMap {
     GeneratorScatterPoint *pts;   /* SPAWN_COARSE_TILE_TREES: one tile's listing */
     GenContext *ctx;              /* keeps the scatter's tiles between the listings */
 } CoarseMap;
-
-static int coarse_floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* Marks the crowns of the trees standing in scatter tile (tx, tz), clipped to the square (a tile whose listing
  * fails, out of memory, is judged without trees). */
@@ -76,8 +75,8 @@ static bool coarse_crown(CoarseMap *m, int x, int z)
     int bx = x + SPAWN_COARSE_CROWN >= m->x0 + m->w ? m->x0 + m->w - 1 : x + SPAWN_COARSE_CROWN;
     int az = z - SPAWN_COARSE_CROWN < m->z0 ? m->z0 : z - SPAWN_COARSE_CROWN;
     int bz = z + SPAWN_COARSE_CROWN >= m->z0 + m->h ? m->z0 + m->h - 1 : z + SPAWN_COARSE_CROWN;
-    for (int tz = coarse_floor_div(az, SPAWN_COARSE_TILE); tz <= coarse_floor_div(bz, SPAWN_COARSE_TILE); tz++)
-        for (int tx = coarse_floor_div(ax, SPAWN_COARSE_TILE); tx <= coarse_floor_div(bx, SPAWN_COARSE_TILE); tx++) {
+    for (int tz = az >> SPAWN_COARSE_TILE_SHIFT; tz <= bz >> SPAWN_COARSE_TILE_SHIFT; tz++)
+        for (int tx = ax >> SPAWN_COARSE_TILE_SHIFT; tx <= bx >> SPAWN_COARSE_TILE_SHIFT; tx++) {
             uint8_t *done = &m->listed[(size_t)(tz - m->tz0) * (size_t)m->tw + (size_t)(tx - m->tx0)];
             if (*done) continue;
             *done = 1;
@@ -89,10 +88,10 @@ static bool coarse_crown(CoarseMap *m, int x, int z)
 /* The crown mask, the tiles listed so far and the tile listing's room (all NULL, out of memory: no trees). */
 static void coarse_trees_start(CoarseMap *m)
 {
-    m->tx0 = coarse_floor_div(m->x0, SPAWN_COARSE_TILE);
-    m->tz0 = coarse_floor_div(m->z0, SPAWN_COARSE_TILE);
-    m->tw = coarse_floor_div(m->x0 + m->w - 1, SPAWN_COARSE_TILE) - m->tx0 + 1;
-    m->th = coarse_floor_div(m->z0 + m->h - 1, SPAWN_COARSE_TILE) - m->tz0 + 1;
+    m->tx0 = m->x0 >> SPAWN_COARSE_TILE_SHIFT;
+    m->tz0 = m->z0 >> SPAWN_COARSE_TILE_SHIFT;
+    m->tw = ((m->x0 + m->w - 1) >> SPAWN_COARSE_TILE_SHIFT) - m->tx0 + 1;
+    m->th = ((m->z0 + m->h - 1) >> SPAWN_COARSE_TILE_SHIFT) - m->tz0 + 1;
     m->crown = calloc((size_t)m->w * (size_t)m->h, 1);
     m->listed = calloc((size_t)m->tw * (size_t)m->th, 1);
     m->pts = malloc(sizeof *m->pts * SPAWN_COARSE_TILE_TREES);

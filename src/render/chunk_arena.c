@@ -203,21 +203,12 @@ static void *chunk_arena_map(GLuint buffer, size_t at, size_t bytes)
                             GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_UNSYNCHRONIZED_BIT);
 }
 
-/* One block coordinate in the arena's fixed point, rounded to the nearest step (clamped to int16). */
-static int16_t chunk_arena_fixed(float v)
-{
-    float f = v * (float)ARENA_POSITION_STEPS;
-    if (!(f > -32768.0f)) return -32768;   /* NaN too */
-    if (f > 32767.0f) return 32767;
-    return (int16_t)((int)(f + 32768.5f) - 32768);
-}
-
 static void chunk_arena_convert(ArenaVertex *dst, const TerrainVertex *src, int n, uint16_t slot)
 {
     for (int i = 0; i < n; i++) {
-        dst[i].x = chunk_arena_fixed(src[i].x);
-        dst[i].y = chunk_arena_fixed(src[i].y);
-        dst[i].z = chunk_arena_fixed(src[i].z);
+        dst[i].x = render_fixed16(src[i].x, (float)ARENA_POSITION_STEPS);
+        dst[i].y = render_fixed16(src[i].y, (float)ARENA_POSITION_STEPS);
+        dst[i].z = render_fixed16(src[i].z, (float)ARENA_POSITION_STEPS);
         dst[i].slot = slot;
         dst[i].tx = src[i].tx;
         dst[i].ty = src[i].ty;

@@ -86,15 +86,6 @@ static RenderFarEntry *render_far_find(const RenderFar *far, uint64_t key)
     return NULL;
 }
 
-/* A far coordinate in sixteenths of a block, rounded to the nearest (clamped to int16). */
-static int16_t render_far_fixed(float v)
-{
-    float f = v * (float)FAR_GPU_POSITION_STEPS;
-    if (!(f > -32768.0f)) return -32768;   /* NaN too */
-    if (f > 32767.0f) return 32767;
-    return (int16_t)((int)(f + 32768.5f) - 32768);
-}
-
 static RenderFarEntry *render_far_get(RenderFar *far, const FarPatch *p)
 {
     RenderFarEntry *found = render_far_find(far, p->key);
@@ -111,9 +102,9 @@ static RenderFarEntry *render_far_get(RenderFar *far, const FarPatch *p)
     if (!gpu) return NULL;   /* not drawn this frame; tried again the next */
     for (int i = 0; i < p->vertex_count; i++) {
         const FarVertex *v = &p->vertices[i];
-        gpu[i].x = render_far_fixed(v->x);
-        gpu[i].y = render_far_fixed(v->y);
-        gpu[i].z = render_far_fixed(v->z);
+        gpu[i].x = render_fixed16(v->x, (float)FAR_GPU_POSITION_STEPS);
+        gpu[i].y = render_fixed16(v->y, (float)FAR_GPU_POSITION_STEPS);
+        gpu[i].z = render_fixed16(v->z, (float)FAR_GPU_POSITION_STEPS);
         memcpy(gpu[i].color, v->color, 4);
     }
     RenderFarEntry *e = &far->entries[far->count++];

@@ -117,6 +117,15 @@ void render_quad_indices_ensure(RenderQuadIndices *indices, int quads);
  * whole blocks, the sixteenths of shapes and liquids and the eighths of snow exactly, a plant's diagonal to
  * within 1/128 block. chunk_arena_write converts; terrain.vert scales back. */
 #define ARENA_POSITION_STEPS 64
+/* `v` times `steps`, rounded to the nearest integer and clamped to int16 (NaN: the lowest): the fixed point of
+ * the arenas' and the far terrain's GPU vertices. */
+static inline int16_t render_fixed16(float v, float steps)
+{
+    float f = v * steps;
+    if (!(f > -32768.0f)) return -32768;
+    if (f > 32767.0f) return 32767;
+    return (int16_t)((int)(f + 32768.5f) - 32768);
+}
 typedef struct ArenaVertex {
     int16_t x, y, z;               /* chunk-local position * ARENA_POSITION_STEPS */
     uint16_t slot;                 /* the chunk's slot in the per-frame table */

@@ -43,6 +43,7 @@
 #include "strata/edit.h"
 #include "strata/error.h"
 #include "strata/generator.h"
+#include "strata/huge_pages.h"
 #include "strata/light.h"
 #include "strata/log.h"
 #include "strata/mesher.h"
@@ -503,6 +504,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    process_prefer_huge_pages(argv); /* as the game runs: malloc on huge pages (may start this binary again) */
     if (argc >= 4 && !strcmp(argv[1], "--memory-probe")) return bench_memory_probe_main(argc, argv);
     BenchOptions o = {.seed = 1, .view_distance = 8, .json = false, .game = true, .asset_dir = STRATA_ASSET_DIR};
     WorldSettings settings;   /* --heightmap and the other world settings' flags (world_settings.h) */

@@ -37,6 +37,7 @@
 #include "strata/error.h"
 #include "strata/flags.h"
 #include "strata/generator.h"
+#include "strata/huge_pages.h"
 #include "strata/update.h"
 #include "strata/world_settings.h"
 
@@ -528,6 +529,7 @@ static uint8_t *upscale(uint8_t *rgb, int w, int h, int k)
 
 int main(int argc, char **argv)
 {
+    process_prefer_huge_pages(argv); /* as the game runs: malloc on huge pages (may start this binary again) */
     MapOptions o = {.worldgen = STRATA_ASSET_DIR "/worldgen.json", .blocks_path = STRATA_ASSET_DIR "/blocks.json",
                     .layer = LAYER_SURFACE, .slice_y = 40, .threads = 0, .scale = 1};
     world_settings_default(&o.settings);

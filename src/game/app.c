@@ -25,6 +25,7 @@
 #include "session/game_structures.h"
 #include "strata/error.h"
 #include "strata/fileio.h"
+#include "strata/huge_pages.h"
 #include "strata/log.h"
 #include "view/game_sound.h"
 
@@ -158,7 +159,9 @@ StResult app_create(const CliOptions *opts, Script *script, App **out)
     App *app = calloc(1, sizeof *app);
     if (!app) return st_fail(ST_ERR_NOMEM, "cannot allocate the App");
     *out = app;
-    app->world.loading.launch_counter = SDL_GetPerformanceCounter();
+    /* Launch times count from the first start, before huge_pages.h's re-execution. */
+    app->world.loading.launch_counter =
+        SDL_GetPerformanceCounter() - (Uint64)(process_start_head_seconds() * (double)SDL_GetPerformanceFrequency());
     struct sigaction hangup;
     memset(&hangup, 0, sizeof hangup);
     hangup.sa_handler = app_on_hangup;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "script.h"
 #include "strata/error.h"
+#include "strata/huge_pages.h"
 
 int main(int argc, char **argv)
 {
@@ -20,6 +21,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "strata: %s\n", st_error_message());
     }
     if (status != CLI_RUN) return cli_exit_code(status);
+    process_prefer_huge_pages(argv); /* may start this binary again, once (huge_pages.h) */
 
     Script script = {0};
     if (opts.script_path && script_load(opts.script_path, &script) != ST_OK) {

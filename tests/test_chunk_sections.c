@@ -269,10 +269,53 @@ static void test_fuzz_chunk_hot_cold(void)
     free(out);
 }
 
+/* A whole chunk packed at once (section_pack_chunk, one pass in memory order) gives the same sections as packing
+ * them one by one: the same width, palette in the same order, cells and light; and the palette's counts are right
+ * (setting every cell to one value leaves one live entry). Sections: sky, rock, palettes of 2..40 values (past 16
+ * the palette is hashed) in runs and at random, light uniform or not. */
+static void test_pack_whole_chunk(void)
+{
+    static int32_t flat[CHUNK_CELLS];
+    for (int round = 0; round < 4; round++) {
+        for (int sy = 0; sy < CHUNK_SECTIONS; sy++) {
+            int n = 1 + (sy * 3 + round * 5) % 41;
+            bool runs = (sy + round) & 1, lit = sy % 3 == 0;
+            for (int y = 0; y < 16; y++)
+                for (int z = 0; z < 16; z++)
+                    for (int x = 0; x < 16; x++) {
+                        int k = runs ? ((x / 5 + z + y * 3) % n) : (int)(next_u32() % (unsigned)n);
+                        int light = lit ? (int)(next_u32() % 16) : sy % 16;
+                        flat[CHUNK_INDEX(x, sy * 16 + y, z)] = value_k(k) | (int32_t)(light << CELL_LIGHT_SHIFT);
+                    }
+        }
+        ChunkSection whole[CHUNK_SECTIONS] = {0}, one = {0};
+        CHECK(section_pack_chunk(whole, flat));
+        int bad = 0;
+        for (int sy = 0; sy < CHUNK_SECTIONS; sy++) {
+            CHECK(section_pack_from_chunk(&one, flat, sy));
+            ChunkSection *w = &whole[sy];
+            bad += w->bits != one.bits || w->palette_size != one.palette_size || w->live != one.live ||
+                   w->uniform != one.uniform || w->light_uniform != one.light_uniform || !w->light != !one.light;
+            for (int k = 0; k < w->palette_size && w->palette && one.palette; k++) bad += w->palette[k] != one.palette[k];
+            for (int i = 0; i < SECTION_CELLS; i++) {
+                int x = i & 15, z = (i >> 4) & 15, y = i >> 8;
+                bad += section_get_cell(w, i) != flat[CHUNK_INDEX(x, sy * 16 + y, z)];
+                bad += section_get_cell(&one, i) != section_get_cell(w, i);
+            }
+            for (int i = 0; i < SECTION_CELLS; i++) bad += !section_set(w, i, value_k(0));
+            bad += w->bits && w->live != 1;
+            section_reset(&one, 0, 0);
+            section_reset(w, 0, 0);
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+}
+
 int main(void)
 {
     RUN(test_growth_and_shrink);
     RUN(test_patterns_every_width);
+    RUN(test_pack_whole_chunk);
     RUN(test_uniform_made_and_dissolved);
     RUN(test_light_nibbles);
     RUN(test_fuzz_section);

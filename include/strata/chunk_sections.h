@@ -74,6 +74,9 @@ bool section_set_cell(ChunkSection *s, int i, int32_t cell);
  * z*4096) into `s` (previous contents freed), with the narrowest palette and uniform light where possible.
  * false on allocation failure (s is then uniform air). */
 bool section_pack_from_chunk(ChunkSection *s, const int32_t *chunk_cells, int sy);
+/* Packs all CHUNK_SECTIONS sections of a flat chunk at once (one pass over the chunk in memory order): the
+ * same sections as section_pack_from_chunk one by one. false on allocation failure (all uniform air then). */
+bool section_pack_chunk(ChunkSection *sections, const int32_t *chunk_cells);
 /* Writes the section's cells, light included, into section `sy` of a flat chunk array in chunk order. */
 void section_unpack_to_chunk(const ChunkSection *s, int32_t *chunk_cells, int sy);
 

@@ -122,13 +122,10 @@ bool chunk_pack(TerrainChunk *chunk)
 {
     if (!chunk->hot) return true;
     chunk_lock(chunk);
-    bool ok = true;
-    for (int s = 0; s < CHUNK_SECTIONS && ok; s++) ok = section_pack_from_chunk(&chunk->sections[s], chunk->hot, s);
+    bool ok = section_pack_chunk(chunk->sections, chunk->hot);
     if (ok) {
         chunk_scratch_release(chunk->hot);
         chunk->hot = NULL;
-    } else {
-        for (int s = 0; s < CHUNK_SECTIONS; s++) section_reset(&chunk->sections[s], 0, 0);
     }
     chunk_unlock(chunk);
     return ok;

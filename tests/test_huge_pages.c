@@ -2,7 +2,7 @@
  * pages and one arena: the same pid and arguments, GLIBC_TUNABLES holding glibc.malloc.hugetlb=1 and
  * glibc.malloc.arena_max=1 (an arena count already chosen is kept), the first start's time handed over and
  * taken out of the environment. Nothing changes with STRATA_HUGE_PAGES=0, when the tunable is already set,
- * under a sanitizer, or where the kernel offers no transparent huge pages.
+ * under valgrind, under a sanitizer, or where the kernel offers no transparent huge pages.
  *
  * The parent runs this binary as a child with "probe": the child calls process_prefer_huge_pages and writes
  * what it sees (tunables, head seconds, the hand-over variable, its pid and its last argument) to a file. */
@@ -138,6 +138,10 @@ static void test_nothing_when_told_or_already_set(void)
 {
     Probe p;
     CHECK(run_probe(self, (const char *const[]){"STRATA_HUGE_PAGES=0", NULL}, &p));
+    CHECK(!strcmp(p.tunables, "(none)"));
+    CHECK(p.head == 0.0);
+    /* Valgrind's preload (a path that is not there: the loader only warns) means no exec: it would not follow. */
+    CHECK(run_probe(self, (const char *const[]){"LD_PRELOAD=/nonexistent/vgpreload_memcheck-amd64-linux.so", NULL}, &p));
     CHECK(!strcmp(p.tunables, "(none)"));
     CHECK(p.head == 0.0);
     CHECK(run_probe(self, (const char *const[]){"GLIBC_TUNABLES=glibc.malloc.hugetlb=0", NULL}, &p));

@@ -13,8 +13,8 @@
  * count the user chose (glibc.malloc.arena_max in GLIBC_TUNABLES) is kept.
  *
  * Nothing happens when the tunable is already set, when STRATA_HUGE_PAGES=0, under a sanitizer (its own
- * allocator ignores the tunable), when the system's THP mode is "never", or off Linux; a failed exec goes on
- * in the same process. */
+ * allocator ignores the tunable) or valgrind (it would not follow the exec), when the system's THP mode is
+ * "never", or off Linux; a failed exec goes on in the same process. */
 #ifndef STRATA_HUGE_PAGES_H
 #define STRATA_HUGE_PAGES_H
 

@@ -65,6 +65,8 @@ void process_prefer_huge_pages(char **argv)
     if (HUGE_SANITIZED || !argv || !argv[0]) return;
     const char *choice = getenv("STRATA_HUGE_PAGES");
     if (choice && !strcmp(choice, "0")) return;
+    const char *preload = getenv("LD_PRELOAD");
+    if (preload && strstr(preload, "vgpreload")) return; /* under valgrind, which would not follow the exec */
     const char *tunables = getenv("GLIBC_TUNABLES");
     if (tunables && strstr(tunables, "glibc.malloc.hugetlb")) return; /* set (by us, or chosen by the user) */
     if (!huge_pages_offered()) return;

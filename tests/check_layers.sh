@@ -12,7 +12,7 @@ set -u
 cd "$(dirname "$0")/.."
 
 declare -A OWNER=(
-  [error]=core [log]=core [rng]=core [noise]=core [fileio]=core [config]=core [flags]=core [range_alloc]=core [level_buckets]=core [thread_priority]=core [huge_pages]=core
+  [error]=core [log]=core [rng]=core [noise]=core [fileio]=core [config]=core [flags]=core [range_alloc]=core [level_buckets]=core [thread_priority]=core [thread_name]=core [huge_pages]=core
   [cell]=world [block]=world [chunk]=world [terrain]=world [world_settings]=world [chunk_storage]=world
   [brush]=world [chunk_sections]=world
   [heightfield]=heightfield [heightfield_io]=heightfield [heightfield_recipe]=heightfield [erosion]=heightfield

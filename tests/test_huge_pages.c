@@ -5,7 +5,8 @@
  * under valgrind, under a sanitizer, or where the kernel offers no transparent huge pages.
  *
  * The parent runs this binary as a child with "probe": the child calls process_prefer_huge_pages and writes
- * what it sees (tunables, head seconds, the hand-over variable, its pid and its last argument) to a file. */
+ * what it sees (tunables, head seconds, the hand-over variable, its pid, its last argument and the name the
+ * kernel shows for it) to a file. */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,15 +39,22 @@ static int probe_main(char **argv)
     FILE *f = fopen(argv[2], "w");
     if (!f) return 3;
     const char *t = getenv("GLIBC_TUNABLES"), *first = getenv("STRATA_FIRST_START");
-    fprintf(f, "tunables=%s\nhead=%.6f\nfirst=%s\npid=%ld\nlast=%s\n", t ? t : "(none)",
-            process_start_head_seconds(), first ? first : "(none)", (long)getpid(), argv[3]);
+    char comm[64] = "(unknown)";
+    FILE *c = fopen("/proc/self/comm", "r");
+    if (c) {
+        if (!fgets(comm, sizeof comm, c)) snprintf(comm, sizeof comm, "(unread)");
+        comm[strcspn(comm, "\n")] = 0;
+        fclose(c);
+    }
+    fprintf(f, "tunables=%s\nhead=%.6f\nfirst=%s\npid=%ld\nlast=%s\ncomm=%s\n", t ? t : "(none)",
+            process_start_head_seconds(), first ? first : "(none)", (long)getpid(), argv[3], comm);
     fclose(f);
     free(block);
     return 0;
 }
 
 typedef struct Probe {
-    char tunables[512], first[64], last[64];
+    char tunables[512], first[64], last[64], comm[64];
     double head;
     long pid, child;
 } Probe;
@@ -89,6 +97,7 @@ static bool run_probe(const char *self, const char *const *env, Probe *out)
         else if (!strncmp(line, "first=", 6)) snprintf(out->first, sizeof out->first, "%.60s", line + 6);
         else if (!strncmp(line, "pid=", 4)) out->pid = atol(line + 4);
         else if (!strncmp(line, "last=", 5)) snprintf(out->last, sizeof out->last, "%.60s", line + 5);
+        else if (!strncmp(line, "comm=", 5)) snprintf(out->comm, sizeof out->comm, "%.60s", line + 5);
     }
     fclose(f);
     return true;
@@ -105,6 +114,7 @@ static bool huge_pages_offered(void)
 }
 
 static const char *self;
+static char expected_comm[16];   /* the kernel's name for this binary: its file name's first 15 bytes */
 
 static void test_restarts_once_with_the_tunables(void)
 {
@@ -113,6 +123,8 @@ static void test_restarts_once_with_the_tunables(void)
     CHECK_EQ_INT(p.pid, p.child);               /* exec keeps the process */
     CHECK(!strcmp(p.last, "arg with spaces"));  /* and its arguments */
     CHECK(!strcmp(p.first, "(none)"));          /* the hand-over is taken out of the environment */
+    /* ps, top and pgrep show the process under its own name, not /proc/self/exe's "exe" */
+    CHECK(!strcmp(p.comm, expected_comm));
     if (SANITIZED || !huge_pages_offered()) {
         CHECK(!strcmp(p.tunables, "(none)"));
         CHECK(p.head == 0.0);
@@ -152,6 +164,11 @@ static void test_nothing_when_told_or_already_set(void)
                                                 NULL}, &p));
     CHECK(!strcmp(p.first, "(none)"));
     CHECK(p.head == 0.0);
+    CHECK(run_probe(self, (const char *const[]){"GLIBC_TUNABLES=glibc.malloc.hugetlb=1", "STRATA_FIRST_START=1.0 spoof",
+                                                NULL}, &p));
+    CHECK(!strcmp(p.first, "(none)"));
+    CHECK(p.head == 0.0);
+    CHECK(!strcmp(p.comm, expected_comm));   /* a stale name is not taken either */
 }
 
 int main(int argc, char **argv)
@@ -164,6 +181,8 @@ int main(int argc, char **argv)
         exe[n] = 0;
         self = exe;
     }
+    const char *base = strrchr(self, '/');
+    snprintf(expected_comm, sizeof expected_comm, "%s", base ? base + 1 : self);
     snprintf(report_path, sizeof report_path, "/tmp/strata_huge_pages_%ld.txt", (long)getpid());
     RUN(test_restarts_once_with_the_tunables);
     RUN(test_keeps_the_users_tunables);

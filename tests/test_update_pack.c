@@ -5,8 +5,11 @@
  * and the pool packed them (UpdaterStats.pack_jobs). A threaded world is all cold the moment it turns ready
  * at 1, 2 and 4 threads, with the same hash (pack jobs are taken back in a fixed order, and a chunk is not
  * seen at its new state before its pack is back). With a pool and a far location still loading, the steps
- * of a block an edit sent back all come before any loading chunk's. */
+ * of a block an edit sent back all come before any loading chunk's. The worker and the pool's threads go by
+ * their own names (top -H, perf, gdb), not by the name of the thread that made them. */
+#include <dirent.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -224,6 +227,47 @@ static void test_packed_at_ready(void)
     }
 }
 
+/* How many of this process's threads are named `name` (Linux: /proc/self/task/TID/comm). */
+static int threads_named(const char *name)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return -1;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        char path[300], comm[64] = {0};
+        snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        if (fgets(comm, sizeof comm, f)) {
+            comm[strcspn(comm, "\n")] = 0;
+            n += !strcmp(comm, name);
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return n;
+}
+
+static void test_threads_named(void)
+{
+    if (threads_named("no-such-thread") < 0) return;   /* no /proc: nothing to see */
+    Terrain *terrain = terrain_create();
+    TerrainUpdater *u = make_updater(terrain, true, 3);
+    bool named = false;
+    for (int i = 0; i < 2000 && !named; i++) {   /* each thread names itself as it starts */
+        named = threads_named("strata-update") == 1 && threads_named("strata-pool-0") == 1 &&
+                threads_named("strata-pool-1") == 1 && threads_named("strata-pool-2") == 1;
+        if (!named) nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    CHECK(named);
+    updater_destroy(u);
+    CHECK_EQ_INT(threads_named("strata-update"), 0);   /* and they are gone with the updater */
+    CHECK_EQ_INT(threads_named("strata-pool-0"), 0);
+    terrain_destroy(terrain);
+}
+
 /* With a pool of 2 and a far location still loading, an edit's block is stepped back to its targets before
  * any loading chunk moves. */
 static void test_edit_first_with_pool(void)
@@ -284,6 +328,7 @@ int main(void)
     RUN(test_pack_jobs_same_world);
     RUN(test_packed_at_ready);
     RUN(test_edit_first_with_pool);
+    RUN(test_threads_named);
     generator_destroy(g_gen);
     block_registry_destroy(g_blocks);
     return check_report();

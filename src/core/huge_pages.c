@@ -1,6 +1,7 @@
 /* huge_pages.c — see huge_pages.h. */
 #define _GNU_SOURCE
 #include "strata/huge_pages.h"
+#include "strata/thread_name.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,9 +10,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
 #define HUGE_TUNABLE "glibc.malloc.hugetlb=1"
 #define ONE_ARENA_TUNABLE "glibc.malloc.arena_max=1"
-#define HUGE_STARTED_ENV "STRATA_FIRST_START" /* CLOCK_MONOTONIC seconds of the start before the re-execution */
+/* "SECONDS NAME": CLOCK_MONOTONIC seconds of the start before the re-execution, and the process's name then (the
+ * kernel names a process after the file it executes: "exe" for /proc/self/exe, which ps, top and pgrep would show) */
+#define HUGE_STARTED_ENV "STRATA_FIRST_START"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define HUGE_SANITIZED 1
@@ -34,7 +41,7 @@ static double monotonic_seconds(void)
 }
 
 /* The start before the re-execution, read once and taken out of the environment (a child the process starts
- * must not count from it). */
+ * must not count from it); the process takes back the name it had. */
 static void take_first_start(void)
 {
     const char *text = getenv(HUGE_STARTED_ENV);
@@ -42,8 +49,10 @@ static void take_first_start(void)
     char *end = NULL;
     double started = strtod(text, &end);
     double now = monotonic_seconds();
-    if (end && end != text && *end == '\0' && started > 0.0 && started <= now && now - started < 60.0)
+    if (end && end != text && *end == ' ' && started > 0.0 && started <= now && now - started < 60.0) {
         head_seconds = now - started;
+        if (end[1]) thread_name_self(end + 1, -1);   /* the main thread's name is the process's */
+    }
     unsetenv(HUGE_STARTED_ENV);
 }
 
@@ -70,13 +79,14 @@ void process_prefer_huge_pages(char **argv)
     const char *tunables = getenv("GLIBC_TUNABLES");
     if (tunables && strstr(tunables, "glibc.malloc.hugetlb")) return; /* set (by us, or chosen by the user) */
     if (!huge_pages_offered()) return;
-    char before[1024] = {0}, value[1100], started[40];
+    char before[1024] = {0}, value[1100], started[64], name[17] = {0};
     if (tunables && strlen(tunables) >= sizeof before) return;
     if (tunables) memcpy(before, tunables, strlen(tunables) + 1);
     bool arenas_chosen = strstr(before, "glibc.malloc.arena_max") != NULL;
     snprintf(value, sizeof value, "%s%s%s%s%s", before, before[0] ? ":" : "", HUGE_TUNABLE,
              arenas_chosen ? "" : ":", arenas_chosen ? "" : ONE_ARENA_TUNABLE);
-    snprintf(started, sizeof started, "%.9f", monotonic_seconds());
+    if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0) name[0] = 0;
+    snprintf(started, sizeof started, "%.9f %s", monotonic_seconds(), name);
     if (setenv("GLIBC_TUNABLES", value, 1) == 0 && setenv(HUGE_STARTED_ENV, started, 1) == 0)
         execv("/proc/self/exe", argv);
     /* No re-execution (no /proc, say): go on as started. */

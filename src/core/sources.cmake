@@ -1,7 +1,8 @@
 # sources of src/core (listed explicitly)
 target_sources(strata_core PRIVATE src/core/error.c src/core/log.c)
 target_sources(strata_core PRIVATE src/core/fileio.c src/core/config.c src/core/rng.c src/core/flags.c src/core/range_alloc.c src/core/level_buckets.c
-                               src/core/thread_priority.c src/core/huge_pages.c)
+                               src/core/thread_priority.c src/core/thread_name.c
+                               src/core/huge_pages.c)
 set(STRATA_NOISE_SOURCES src/core/noise_table.c src/core/noise_simplex.c src/core/noise_perlin.c
                          src/core/noise_worley.c src/core/noise_fractal.c)
 target_sources(strata_core PRIVATE ${STRATA_NOISE_SOURCES})

@@ -21,6 +21,7 @@
 
 #include "far_internal.h"
 #include "strata/log.h"
+#include "strata/thread_name.h"
 #include "strata/thread_priority.h"
 
 #define FAR_MAX_LEAVES 4096
@@ -79,6 +80,7 @@ static bool far_grow(void **data, int *capacity, int need, size_t item)
 static void *far_worker(void *arg)
 {
     FarTerrain *ft = arg;
+    thread_name_self("strata-far", -1);
     thread_make_background();
     pthread_mutex_lock(&ft->lock);
     for (;;) {

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "strata/log.h"
+#include "strata/thread_name.h"
 #include "strata/thread_priority.h"
 #include "update_internal.h"
 
@@ -96,6 +97,7 @@ static void *pool_thread_main(void *arg)
 {
     UpdatePoolThread *self = arg;
     UpdatePool *p = &self->updater->pool;
+    thread_name_self("strata-pool", (int)(self - p->workers));
     thread_make_background();
     pthread_mutex_lock(&p->lock);
     for (;;) {

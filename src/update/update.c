@@ -23,12 +23,14 @@
 #include <unistd.h>
 
 #include "strata/log.h"
+#include "strata/thread_name.h"
 #include "strata/thread_priority.h"
 #include "update_internal.h"
 
 static void *update_worker_main(void *arg)
 {
     TerrainUpdater *u = arg;
+    thread_name_self("strata-update", -1);
     thread_make_background();
     pthread_mutex_lock(&u->mutex);
     for (;;) {

@@ -1,0 +1,22 @@
+/* thread_name.c — see thread_name.h. */
+#define _GNU_SOURCE
+#include "strata/thread_name.h"
+
+#include <stdio.h>
+
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
+void thread_name_self(const char *name, int index)
+{
+#if defined(__linux__)
+    char full[16];
+    if (index >= 0) snprintf(full, sizeof full, "%s-%d", name, index);
+    else snprintf(full, sizeof full, "%s", name);
+    (void)prctl(PR_SET_NAME, full, 0, 0, 0);
+#else
+    (void)name;
+    (void)index;
+#endif
+}

@@ -1,6 +1,8 @@
 #!/bin/sh
 # strata-voxelize's command line: --help exits 0, usage errors exit 2 naming the flag, an unreadable or empty
 # model exits 1 naming the file, a model (seed 004's bank.glb) becomes a template twice the same, byte for byte.
+# Assimp is opened on the first import only: not loaded at start, and where it cannot be opened the import
+# fails naming it (exit 1).
 # usage: test_voxelize_cli.sh STRATA_VOXELIZE (run from the repository root)
 set -u
 V=$1
@@ -28,6 +30,11 @@ expect 1 "junk.glb" -- "$V" "$T/junk.glb" --size 8 --out "$T/a.json"
 printf 'v 0 0 0\nv 1 0 0\n' > "$T/empty.obj"
 expect 1 "empty.obj" -- "$V" "$T/empty.obj" --size 8 --out "$T/a.json"
 expect 1 "nonsense" -- "$V" examples/seeds/bank.glb --size 8 --palette stone,nonsense --out "$T/a.json"
+if LD_DEBUG=files "$V" --help 2>&1 | grep -q "file=libassimp"; then
+  echo "FAIL: strata-voxelize loads Assimp at start"; fail=1
+fi
+expect 1 "needs Assimp" -- env STRATA_ASSIMP=/nonexistent/libassimp.so "$V" examples/seeds/bank.glb --size 8 --out "$T/a.json"
+expect 1 "has no aiImportFile" -- env STRATA_ASSIMP=libz.so.1 "$V" examples/seeds/bank.glb --size 8 --out "$T/a.json"
 expect 0 "11x10x10 cells" -- "$V" examples/seeds/bank.glb --scale 1 --out "$T/a.json"
 expect 0 "" -- "$V" examples/seeds/bank.glb --scale 1 --out "$T/b.json"
 cmp -s "$T/a.json" "$T/b.json" || { echo "FAIL: two runs wrote different templates"; fail=1; }

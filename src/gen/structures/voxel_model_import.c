@@ -6,20 +6,75 @@
  * has one, else the material's diffuse/base-colour texture (PNG only, embedded as "*N" or a file beside the
  * model; rows top to bottom, UVs from the bottom, repeated) times the material colour, else the material's
  * base or diffuse colour, else white. Textures decode once per material. This is the only file that
- * includes Assimp. */
+ * includes Assimp.
+ *
+ * Assimp is opened on the first import (dlopen of STRATA_ASSIMP_LIBRARY, the soname of the major version the
+ * headers are), not linked: a process that imports no model never loads it and its dependencies (Draco,
+ * libstdc++: ~10 ms of every start here, and the game starts twice, huge_pages.h), and a machine without it
+ * runs everything but model import, which then fails with a message naming the library. STRATA_ASSIMP (a
+ * path or a library name) opens another build of the same major version. */
 #include "voxel_model_internal.h"
 
 #include <assimp/cimport.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "strata/log.h"
+
+#ifndef STRATA_ASSIMP_LIBRARY
+#define STRATA_ASSIMP_LIBRARY "libassimp.so.5"
+#endif
+
+/* The five calls this file makes, with the headers' own types. */
+static struct {
+    __typeof__(aiImportFile) *import_file;
+    __typeof__(aiReleaseImport) *release_import;
+    __typeof__(aiGetErrorString) *error_string;
+    __typeof__(aiGetMaterialColor) *material_color;
+    __typeof__(aiGetMaterialTexture) *material_texture;
+} assimp;
+static char assimp_error[256];   /* why Assimp could not be opened; empty once it is */
+static pthread_once_t assimp_once = PTHREAD_ONCE_INIT;
+
+/* Resolves `name` into *slot (the POSIX way to store dlsym's object pointer in a function pointer). */
+static bool assimp_symbol(void *lib, const char *name, void *slot)
+{
+    void *f = dlsym(lib, name);
+    if (!f) {
+        snprintf(assimp_error, sizeof assimp_error, "the library has no %s", name);
+        return false;
+    }
+    memcpy(slot, &f, sizeof f);
+    return true;
+}
+
+static void assimp_open(void)
+{
+    const char *name = getenv("STRATA_ASSIMP");
+    if (!name || !*name) name = STRATA_ASSIMP_LIBRARY;
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char *why = dlerror();
+        snprintf(assimp_error, sizeof assimp_error, "%s", why ? why : "dlopen failed");
+        return;
+    }
+    if (assimp_symbol(lib, "aiImportFile", &assimp.import_file) &&
+        assimp_symbol(lib, "aiReleaseImport", &assimp.release_import) &&
+        assimp_symbol(lib, "aiGetErrorString", &assimp.error_string) &&
+        assimp_symbol(lib, "aiGetMaterialColor", &assimp.material_color) &&
+        assimp_symbol(lib, "aiGetMaterialTexture", &assimp.material_texture))
+        return;   /* kept open for the process's life */
+    memset(&assimp, 0, sizeof assimp);
+    dlclose(lib);
+}
 
 typedef struct Image {
     int w, h;
@@ -103,14 +158,14 @@ static void material_load(const struct aiScene *scene, unsigned index, const cha
         return;
     const struct aiMaterial *mat = scene->mMaterials[index];
     struct aiColor4D c;
-    if (aiGetMaterialColor(mat, AI_MATKEY_BASE_COLOR, &c) == aiReturn_SUCCESS ||
-        aiGetMaterialColor(mat, AI_MATKEY_COLOR_DIFFUSE, &c) == aiReturn_SUCCESS) {
+    if (assimp.material_color(mat, AI_MATKEY_BASE_COLOR, &c) == aiReturn_SUCCESS ||
+        assimp.material_color(mat, AI_MATKEY_COLOR_DIFFUSE, &c) == aiReturn_SUCCESS) {
         m->rgb[0] = c.r, m->rgb[1] = c.g, m->rgb[2] = c.b;
     }
     struct aiString ref;
-    if (aiGetMaterialTexture(mat, aiTextureType_BASE_COLOR, 0, &ref, NULL, NULL, NULL, NULL, NULL, NULL) ==
+    if (assimp.material_texture(mat, aiTextureType_BASE_COLOR, 0, &ref, NULL, NULL, NULL, NULL, NULL, NULL) ==
             aiReturn_SUCCESS ||
-        aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &ref, NULL, NULL, NULL, NULL, NULL, NULL) ==
+        assimp.material_texture(mat, aiTextureType_DIFFUSE, 0, &ref, NULL, NULL, NULL, NULL, NULL, NULL) ==
             aiReturn_SUCCESS)
         image_load(scene, dir, ref.data, &m->image);
 }
@@ -184,10 +239,14 @@ StResult voxel_soup_import(const char *path, VoxelSoup *out)
     if (!f)
         return st_fail(ST_ERR_IO, "%s: cannot open the model", path);
     fclose(f);
-    const struct aiScene *scene = aiImportFile(path, aiProcess_Triangulate | aiProcess_PreTransformVertices |
+    pthread_once(&assimp_once, assimp_open);
+    if (!assimp.import_file)
+        return st_fail(ST_ERR_IO, "%s: importing a model needs Assimp (%s, or a path in STRATA_ASSIMP): %s", path,
+                       STRATA_ASSIMP_LIBRARY, assimp_error);
+    const struct aiScene *scene = assimp.import_file(path, aiProcess_Triangulate | aiProcess_PreTransformVertices |
                                                          aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
     if (!scene)
-        return st_fail(ST_ERR_IO, "%s: cannot read the model: %s", path, aiGetErrorString());
+        return st_fail(ST_ERR_IO, "%s: cannot read the model: %s", path, assimp.error_string());
     char dir[1024] = "";
     const char *slash = strrchr(path, '/');
     if (slash)
@@ -197,7 +256,7 @@ StResult voxel_soup_import(const char *path, VoxelSoup *out)
     for (unsigned i = 0; mats && i < (scene->mNumMaterials ? scene->mNumMaterials : 1); i++)
         free(mats[i].image.rgba);
     free(mats);
-    aiReleaseImport(scene);
+    assimp.release_import(scene);
     if (rc != ST_OK) {
         voxel_soup_free(out);
         return st_fail_context(rc, "%s", path);

@@ -103,16 +103,6 @@ static bool run_probe(const char *self, const char *const *env, Probe *out)
     return true;
 }
 
-static bool huge_pages_offered(void)
-{
-    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-    if (!f) return false;
-    char mode[128] = {0};
-    bool offered = fgets(mode, sizeof mode, f) && !strstr(mode, "[never]");
-    fclose(f);
-    return offered;
-}
-
 static const char *self;
 static char expected_comm[16];   /* the kernel's name for this binary: its file name's first 15 bytes */
 
@@ -125,7 +115,7 @@ static void test_restarts_once_with_the_tunables(void)
     CHECK(!strcmp(p.first, "(none)"));          /* the hand-over is taken out of the environment */
     /* ps, top and pgrep show the process under its own name, not /proc/self/exe's "exe" */
     CHECK(!strcmp(p.comm, expected_comm));
-    if (SANITIZED || !huge_pages_offered()) {
+    if (SANITIZED || !process_huge_pages_offered()) {
         CHECK(!strcmp(p.tunables, "(none)"));
         CHECK(p.head == 0.0);
         return;
@@ -136,7 +126,7 @@ static void test_restarts_once_with_the_tunables(void)
 
 static void test_keeps_the_users_tunables(void)
 {
-    if (SANITIZED || !huge_pages_offered()) return;
+    if (SANITIZED || !process_huge_pages_offered()) return;
     Probe p;
     CHECK(run_probe(self, (const char *const[]){"GLIBC_TUNABLES=glibc.malloc.arena_max=4:glibc.malloc.tcache_count=9",
                                                 NULL}, &p));

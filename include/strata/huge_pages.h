@@ -18,8 +18,13 @@
 #ifndef STRATA_HUGE_PAGES_H
 #define STRATA_HUGE_PAGES_H
 
+#include <stdbool.h>
+
 /* Call first in main, before any thread or output. Returns only when it did not re-execute. */
 void process_prefer_huge_pages(char **argv);
+
+/* Whether the kernel hands out transparent huge pages to a region that asks (its mode "always" or "madvise"). */
+bool process_huge_pages_offered(void);
 
 /* Seconds (CLOCK_MONOTONIC) since the first start of this process before a re-execution, or 0 when there was
  * none: a launch timer started after the re-execution adds it. */

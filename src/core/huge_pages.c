@@ -56,8 +56,7 @@ static void take_first_start(void)
     unsetenv(HUGE_STARTED_ENV);
 }
 
-/* Whether the kernel hands out transparent huge pages to a region that asks (mode "always" or "madvise"). */
-static bool huge_pages_offered(void)
+bool process_huge_pages_offered(void)
 {
     FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
     if (!f) return false;
@@ -78,7 +77,7 @@ void process_prefer_huge_pages(char **argv)
     if (preload && strstr(preload, "vgpreload")) return; /* under valgrind, which would not follow the exec */
     const char *tunables = getenv("GLIBC_TUNABLES");
     if (tunables && strstr(tunables, "glibc.malloc.hugetlb")) return; /* set (by us, or chosen by the user) */
-    if (!huge_pages_offered()) return;
+    if (!process_huge_pages_offered()) return;
     char before[1024] = {0}, value[1100], started[64], name[17] = {0};
     if (tunables && strlen(tunables) >= sizeof before) return;
     if (tunables) memcpy(before, tunables, strlen(tunables) + 1);

@@ -244,7 +244,7 @@ StResult voxel_soup_import(const char *path, VoxelSoup *out)
         return st_fail(ST_ERR_IO, "%s: importing a model needs Assimp (%s, or a path in STRATA_ASSIMP): %s", path,
                        STRATA_ASSIMP_LIBRARY, assimp_error);
     const struct aiScene *scene = assimp.import_file(path, aiProcess_Triangulate | aiProcess_PreTransformVertices |
-                                                         aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
+                                                               aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
     if (!scene)
         return st_fail(ST_ERR_IO, "%s: cannot read the model: %s", path, assimp.error_string());
     char dir[1024] = "";

@@ -11,4 +11,7 @@
  * and silent. */
 void thread_name_self(const char *name, int index);
 
+/* The calling thread's name into out (at most 15 bytes and the terminator), or "" where it cannot be read. */
+void thread_name_get(char out[16]);
+
 #endif

@@ -10,10 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__linux__)
-#include <sys/prctl.h>
-#endif
-
 #define HUGE_TUNABLE "glibc.malloc.hugetlb=1"
 #define ONE_ARENA_TUNABLE "glibc.malloc.arena_max=1"
 /* "SECONDS NAME": CLOCK_MONOTONIC seconds of the start before the re-execution, and the process's name then (the
@@ -78,13 +74,13 @@ void process_prefer_huge_pages(char **argv)
     const char *tunables = getenv("GLIBC_TUNABLES");
     if (tunables && strstr(tunables, "glibc.malloc.hugetlb")) return; /* set (by us, or chosen by the user) */
     if (!process_huge_pages_offered()) return;
-    char before[1024] = {0}, value[1100], started[64], name[17] = {0};
+    char before[1024] = {0}, value[1100], started[64], name[16];
     if (tunables && strlen(tunables) >= sizeof before) return;
     if (tunables) memcpy(before, tunables, strlen(tunables) + 1);
     bool arenas_chosen = strstr(before, "glibc.malloc.arena_max") != NULL;
     snprintf(value, sizeof value, "%s%s%s%s%s", before, before[0] ? ":" : "", HUGE_TUNABLE,
              arenas_chosen ? "" : ":", arenas_chosen ? "" : ONE_ARENA_TUNABLE);
-    if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0) name[0] = 0;
+    thread_name_get(name);   /* the process's name: this is its main thread */
     snprintf(started, sizeof started, "%.9f %s", monotonic_seconds(), name);
     if (setenv("GLIBC_TUNABLES", value, 1) == 0 && setenv(HUGE_STARTED_ENV, started, 1) == 0)
         execv("/proc/self/exe", argv);

@@ -20,3 +20,12 @@ void thread_name_self(const char *name, int index)
     (void)index;
 #endif
 }
+
+void thread_name_get(char out[16])
+{
+    out[0] = 0;
+#if defined(__linux__)
+    char name[17] = {0};   /* the kernel writes up to 16 bytes */
+    if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0) snprintf(out, 16, "%s", name);
+#endif
+}

@@ -3,6 +3,7 @@
 #include "strata/thread_name.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -25,7 +26,10 @@ void thread_name_get(char out[16])
 {
     out[0] = 0;
 #if defined(__linux__)
-    char name[17] = {0};   /* the kernel writes up to 16 bytes */
-    if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0) snprintf(out, 16, "%s", name);
+    char name[17] = {0};   /* the kernel writes up to 16 bytes, its terminator included */
+    if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0) {
+        memcpy(out, name, 15);
+        out[15] = 0;
+    }
 #endif
 }

@@ -41,6 +41,28 @@ static void test_cloud_density(void)
     CHECK(seam < 0.35f);
 }
 
+/* The texture the dome draws is that density, texel for texel: the renderer makes it an octave at a time
+ * from a table (render_sky_cloud_texels), the density one texel at a time from the hash. */
+static void test_cloud_texels_match_density(void)
+{
+    enum { N = RENDER_CLOUD_PERIOD };
+    uint8_t *texels = malloc((size_t)N * N);
+    CHECK(texels && render_sky_cloud_texels(texels));
+    if (!texels)
+        return;
+    int differ = 0, clear = 0, cloud = 0;
+    for (int z = 0; z < N; z++)
+        for (int x = 0; x < N; x++) {
+            uint8_t t = texels[(size_t)z * N + x];
+            differ += t != (uint8_t)lrintf(render_sky_cloud_density(x, z) * 255.0f);
+            clear += t == 0;
+            cloud += t == 255;
+        }
+    CHECK(differ == 0);
+    CHECK(clear > 0 && cloud > 0);   /* both ends of the ramp occur: the bytes are not all one value */
+    free(texels);
+}
+
 /* Steps of brightness (the sum of the channels) between horizontal neighbours over four views of the sky:
  * a soft layer has no step over 90 (30 levels a channel; the old cells gave 2,080 of them in these views),
  * while pixels well whiter than the clear sky show that there are clouds at all. */
@@ -88,6 +110,7 @@ int main(void)
 {
     log_set_level(LOG_WARN);
     RUN(test_cloud_density);
+    RUN(test_cloud_texels_match_density);
     int rc = render_fixture_start("test_render_clouds");
     if (rc != 0)
         return rc;

@@ -238,6 +238,10 @@ void renderer_sun_direction(float time_of_day, float out[3]);
  * so that about a third of the sky is cloud. Pure; any thread after the first call (which sets the edge). */
 #define RENDER_CLOUD_PERIOD 512
 float render_sky_cloud_density(int x, int z);
+/* The dome's cloud texture, level 0: RENDER_CLOUD_PERIOD^2 bytes (row z, column x), each texel's density times
+ * 255, rounded. The same numbers as render_sky_cloud_density, made a whole octave at a time from a table of
+ * the lattice (what the renderer uploads at start-up). false when out of memory. Pure; any thread. */
+bool render_sky_cloud_texels(uint8_t *cells);
 /* The sky (clear and fog) colour, linear 0..1 RGB, for a time of day and sky brightness. Pure; any thread. */
 void renderer_sky_color(float time_of_day, float sky_brightness, float rgb[3]);
 /* The biome fog applied to a sky colour and fog range: the sky (clear, horizon and fog colour at once) is

@@ -163,18 +163,10 @@ static void sky_lattice_free(SkyLattice *l)
         free(l->values[o]);
 }
 
-/* Octave o's lattice value at (i, j) of a lattice of `cells` a side: from the table if there is one. */
-static float sky_lattice_at(const SkyLattice *l, int o, int i, int j, int cells)
-{
-    if (!l)
-        return sky_lattice(o, i, j, cells);
-    return l->values[o][(size_t)(j % cells) * cells + (i % cells)];   /* i, j >= 0 here */
-}
-
 /* The density's raw sum at texel (x, z) of the period, 0..1: smooth (smoothstep-interpolated) value noise,
- * four octaves, each half the last's size and 0.6 of its weight (ragged edges, not round blobs). The same
- * numbers with or without the table `l`. */
-static float sky_cloud_raw(const SkyLattice *l, int x, int z)
+ * four octaves, each half the last's size and 0.6 of its weight (ragged edges, not round blobs), each lattice
+ * value hashed where it is used: the reference that sky_cloud_field's table and rows must match. */
+static float sky_cloud_raw(int x, int z)
 {
     float sum = 0.0f, weight = 0.0f, amplitude = 1.0f;
     int size = 16;
@@ -183,13 +175,51 @@ static float sky_cloud_raw(const SkyLattice *l, int x, int z)
         float fx = (float)(x % size) / (float)size, fz = (float)(z % size) / (float)size;
         fx = fx * fx * (3.0f - 2.0f * fx);
         fz = fz * fz * (3.0f - 2.0f * fz);
-        float a = sky_lattice_at(l, o, i, j, cells), b = sky_lattice_at(l, o, i + 1, j, cells);
-        float c = sky_lattice_at(l, o, i, j + 1, cells), d = sky_lattice_at(l, o, i + 1, j + 1, cells);
+        float a = sky_lattice(o, i, j, cells), b = sky_lattice(o, i + 1, j, cells);
+        float c = sky_lattice(o, i, j + 1, cells), d = sky_lattice(o, i + 1, j + 1, cells);
         float near = a + (b - a) * fx, far = c + (d - c) * fx;
         sum += amplitude * (near + (far - near) * fz);
         weight += amplitude;
     }
     return sum / weight;
+}
+
+/* Every texel's raw density over the period from the table (render_sky_make_clouds): the numbers of
+ * sky_cloud_raw, each texel's sum taken in the same order with the same operations, but an octave at a time
+ * over whole rows (each row's two lattice rows and fz once, each column's fx from a table of `size`), with
+ * shifts and masks for divisions (sizes and lattices are powers of two). Per texel it cost the main thread
+ * ~22 ms at start-up, while the world loads beside it on the same two cores; by rows ~4 ms. */
+static void sky_cloud_field(const SkyLattice *l, float *raw)
+{
+    enum { P = RENDER_CLOUD_PERIOD };
+    memset(raw, 0, sizeof *raw * (size_t)P * P);
+    float weight = 0.0f, amplitude = 1.0f;
+    int size = 16, shift = 4;   /* size and cells are powers of two: shifts and masks, not divisions */
+    for (int o = 0; o < SKY_CLOUD_OCTAVES; o++, size /= 2, shift--, amplitude *= 0.6f) {
+        int cells = P / size, wrap = cells - 1;
+        float fx_of[16];
+        for (int r = 0; r < size; r++) {
+            float f = (float)r / (float)size;
+            fx_of[r] = f * f * (3.0f - 2.0f * f);
+        }
+        for (int z = 0; z < P; z++) {
+            int j = z >> shift;
+            float fz = fx_of[z & (size - 1)];
+            const float *row0 = l->values[o] + (size_t)j * cells;
+            const float *row1 = l->values[o] + (size_t)((j + 1) & wrap) * cells;
+            float *out = raw + (size_t)z * P;
+            for (int x = 0; x < P; x++) {
+                int i = x >> shift, i1 = (i + 1) & wrap;
+                float fx = fx_of[x & (size - 1)];
+                float a = row0[i], b = row0[i1], c = row1[i], d = row1[i1];
+                float near = a + (b - a) * fx, far = c + (d - c) * fx;
+                out[x] += amplitude * (near + (far - near) * fz);
+            }
+        }
+        weight += amplitude;
+    }
+    for (size_t k = 0; k < (size_t)P * P; k++)
+        raw[k] /= weight;
 }
 
 /* The raw density above which SKY_CLOUD_COVER of the period lies: from a histogram of every texel's. */
@@ -224,13 +254,34 @@ float render_sky_cloud_density(int x, int z)
             return 0.0f;
         for (int j = 0; j < RENDER_CLOUD_PERIOD; j++)
             for (int i = 0; i < RENDER_CLOUD_PERIOD; i++)
-                raw[(size_t)j * RENDER_CLOUD_PERIOD + i] = sky_cloud_raw(NULL, i, j);
+                raw[(size_t)j * RENDER_CLOUD_PERIOD + i] = sky_cloud_raw(i, j);
         edge = sky_cloud_edge(raw);
         free(raw);
     }
     x = ((x % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
     z = ((z % RENDER_CLOUD_PERIOD) + RENDER_CLOUD_PERIOD) % RENDER_CLOUD_PERIOD;
-    return sky_cloud_store(sky_cloud_raw(NULL, x, z), edge);
+    return sky_cloud_store(sky_cloud_raw(x, z), edge);
+}
+
+bool render_sky_cloud_texels(uint8_t *cells)
+{
+    size_t n = (size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD;
+    float *raw = malloc(sizeof *raw * n);
+    SkyLattice lattice;
+    bool ok = raw && sky_lattice_make(&lattice);
+    if (ok)
+        sky_cloud_field(&lattice, raw);
+    if (raw)
+        sky_lattice_free(&lattice);
+    if (!ok) {
+        free(raw);
+        return false;
+    }
+    float edge = sky_cloud_edge(raw);
+    for (size_t k = 0; k < n; k++)
+        cells[k] = (uint8_t)lrintf(sky_cloud_store(raw[k], edge) * 255.0f);
+    free(raw);
+    return true;
 }
 
 /* The cloud density as an R8 texture on RENDER_CLOUD_UNIT, 0.5 at a cloud's edge, filtered and mipmapped so
@@ -238,31 +289,15 @@ float render_sky_cloud_density(int x, int z)
  * here (render_texture_r8_mipmapped): glGenerateMipmap cost llvmpipe ~0.1 s of CPU at start-up. */
 static bool render_sky_make_clouds(RenderSky *sky)
 {
-    size_t n = (size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD;
-    float *raw = malloc(sizeof *raw * n);
-    uint8_t *cells = malloc(n);
-    SkyLattice lattice;
-    bool ok = raw && cells && sky_lattice_make(&lattice);
-    if (ok) {
-        for (int z = 0; z < RENDER_CLOUD_PERIOD; z++)
-            for (int x = 0; x < RENDER_CLOUD_PERIOD; x++)
-                raw[(size_t)z * RENDER_CLOUD_PERIOD + x] = sky_cloud_raw(&lattice, x, z);
-    }
-    if (raw && cells)
-        sky_lattice_free(&lattice);
-    if (!ok) {
-        free(raw);
+    uint8_t *cells = malloc((size_t)RENDER_CLOUD_PERIOD * RENDER_CLOUD_PERIOD);
+    if (!cells || !render_sky_cloud_texels(cells)) {
         free(cells);
         return false;
     }
-    float edge = sky_cloud_edge(raw);
-    for (size_t k = 0; k < n; k++)
-        cells[k] = (uint8_t)lrintf(sky_cloud_store(raw[k], edge) * 255.0f);
-    free(raw);
     glGenTextures(1, &sky->clouds);
     glActiveTexture(GL_TEXTURE0 + RENDER_CLOUD_UNIT);
     glBindTexture(GL_TEXTURE_2D, sky->clouds);
-    ok = render_texture_r8_mipmapped(RENDER_CLOUD_PERIOD, RENDER_CLOUD_PERIOD, cells);
+    bool ok = render_texture_r8_mipmapped(RENDER_CLOUD_PERIOD, RENDER_CLOUD_PERIOD, cells);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);

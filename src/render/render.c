@@ -55,6 +55,13 @@ static GLADapiproc renderer_load_proc(void *user, const char *name)
     return proc;
 }
 
+/* Chunks the view square holds: what the chunk table will, once the world has loaded. */
+static int renderer_view_square(int view_distance_chunks)
+{
+    int side = 2 * (view_distance_chunks > 0 ? view_distance_chunks : 0) + 1;
+    return side * side;
+}
+
 StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, Renderer **out)
 {
     *out = NULL;
@@ -114,7 +121,7 @@ StResult renderer_create(const RendererConfig *config, RenderGetProc get_proc, R
              (rc = renderer_link_terrain(r, &r->cutout, RENDER_CLEAR)) == ST_OK)
         rc = renderer_link_terrain(r, &r->leaves, RENDER_CLEAR);
     if (rc != ST_OK ||
-        (rc = chunk_buffers_init(&r->chunks)) != ST_OK ||
+        (rc = chunk_buffers_init(&r->chunks, renderer_view_square(config->view_distance_chunks))) != ST_OK ||
         (rc = render_overlay_create(&r->overlay, config->shader_dir, &r->chunks.quad_indices)) != ST_OK ||
         (rc = render_sky_create(&r->sky, config->shader_dir)) != ST_OK ||
         (rc = render_ui_create(&r->ui, config->shader_dir, config->asset_dir, config->blocks)) != ST_OK ||

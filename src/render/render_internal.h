@@ -238,7 +238,8 @@ typedef struct ChunkBufferTable {
     int slot_high;                 /* slots ever handed out: the slot table's length */
 } ChunkBufferTable;
 
-StResult chunk_buffers_init(ChunkBufferTable *table);
+/* Empty, with room for `expected_chunks` (the view square) before it grows. */
+StResult chunk_buffers_init(ChunkBufferTable *table, int expected_chunks);
 /* Frees GL objects and pending meshes. */
 void chunk_buffers_free(ChunkBufferTable *table);
 RenderChunk *chunk_buffers_find(ChunkBufferTable *table, int coord_x, int coord_z);

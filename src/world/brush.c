@@ -17,13 +17,18 @@
 
 #include "strata/block.h"
 
+/* The three 16-bit coordinates as one 48-bit key through murmur's 64-bit finaliser: every bit of the key
+ * reaches the low bits the table uses. The sum-of-products hash before it clustered the compact blocks of
+ * cells that trees and ores are (linear probing walked long runs: lookups were ~40% of the generator's start). */
 static uint32_t brush_hash(int x, int y, int z)
 {
-    uint32_t h = (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u ^ (uint32_t)z * 83492791u;
-    h ^= h >> 15;
-    h *= 0x2c1b3c6du;
-    h ^= h >> 12;
-    return h;
+    uint64_t h = (uint64_t)(uint16_t)x | (uint64_t)(uint16_t)y << 16 | (uint64_t)(uint16_t)z << 32;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return (uint32_t)h;
 }
 
 void brush_init(TerrainBrush *b)
@@ -261,6 +266,44 @@ static int cell_order(const void *pa, const void *pb)
     return a->y - b->y;
 }
 
+/* One stable counting pass: cells from `from` into `to` ordered by one coordinate (offset 0 x, 1 y, 2 z) whose
+ * values lie in lo..lo + range - 1; counts has room for range + 1. */
+static void brush_count_pass(const BrushCell *from, BrushCell *to, int n, int axis, int lo, int range, int *counts)
+{
+    memset(counts, 0, sizeof *counts * (size_t)(range + 1));
+    for (int i = 0; i < n; i++)
+        counts[(axis == 0 ? from[i].x : axis == 1 ? from[i].y : from[i].z) - lo + 1]++;
+    for (int k = 1; k <= range; k++)
+        counts[k] += counts[k - 1];
+    for (int i = 0; i < n; i++)
+        to[counts[(axis == 0 ? from[i].x : axis == 1 ? from[i].y : from[i].z) - lo]++] = from[i];
+}
+
+/* Sorts the cells in z, x, y order (cell_order): three stable counting passes, y then x then z, over the
+ * brush's bounds. Positions are unique, so this is the order qsort gave, for a sixth of its time (trees and
+ * ores are compiled at every world start: qsort was a quarter of the generator's ~20 ms). A brush whose
+ * bounds are very wide, or no memory for the scratch, falls back to qsort. */
+static void brush_sort_cells(CompiledBrush *out)
+{
+    int range[3] = { out->max_x - out->min_x + 1, out->max_y - out->min_y + 1, out->max_z - out->min_z + 1 };
+    int lo[3] = { out->min_x, out->min_y, out->min_z };
+    int widest = range[0] > range[1] ? range[0] : range[1];
+    widest = widest > range[2] ? widest : range[2];
+    BrushCell *scratch = widest <= 4 * out->count + 1024 ? malloc(sizeof *scratch * (size_t)out->count) : NULL;
+    int *counts = scratch ? malloc(sizeof *counts * (size_t)(widest + 1)) : NULL;
+    if (!counts) {
+        free(scratch);
+        qsort(out->cells, (size_t)out->count, sizeof *out->cells, cell_order);
+        return;
+    }
+    brush_count_pass(out->cells, scratch, out->count, 1, lo[1], range[1], counts);
+    brush_count_pass(scratch, out->cells, out->count, 0, lo[0], range[0], counts);
+    brush_count_pass(out->cells, scratch, out->count, 2, lo[2], range[2], counts);
+    memcpy(out->cells, scratch, sizeof *out->cells * (size_t)out->count);
+    free(counts);
+    free(scratch);
+}
+
 StResult brush_compile(const TerrainBrush *b, CompiledBrush *out)
 {
     memset(out, 0, sizeof *out);
@@ -284,11 +327,11 @@ StResult brush_compile(const TerrainBrush *b, CompiledBrush *out)
     }
     /* Cells are unique positions, so the order is the same however it is reached; shapes add their cells in
      * z, x, y order already, and a brush that is sorted skips the sort. */
+    brush_bounds(b, &out->min_x, &out->min_y, &out->min_z, &out->max_x, &out->max_y, &out->max_z);
     bool sorted_already = true;
     for (int k = 1; k < out->count && sorted_already; k++)
         sorted_already = cell_order(&out->cells[k - 1], &out->cells[k]) < 0;
-    if (!sorted_already) qsort(out->cells, (size_t)out->count, sizeof *out->cells, cell_order);
-    brush_bounds(b, &out->min_x, &out->min_y, &out->min_z, &out->max_x, &out->max_y, &out->max_z);
+    if (!sorted_already) brush_sort_cells(out);
     int rows = out->max_z - out->min_z + 1;
     out->z_rows = malloc(sizeof(int) * (size_t)(rows + 1));
     if (!out->z_rows) {

@@ -130,6 +130,57 @@ static void test_compile(void)
     brush_free(&b);
 }
 
+/* Whether the compiled cells are in z, x, y order, strictly (positions are unique). */
+static bool cells_in_order(const CompiledBrush *cb)
+{
+    for (int i = 1; i < cb->count; i++) {
+        const BrushCell *a = &cb->cells[i - 1], *b = &cb->cells[i];
+        int order = a->z != b->z ? a->z - b->z : a->x != b->x ? a->x - b->x : a->y - b->y;
+        if (order >= 0) return false;
+    }
+    return true;
+}
+
+/* Compiling sorts with counting passes over the bounds, and falls back to qsort when the bounds are far wider
+ * than the cells are many: both give the z, x, y order, every cell kept once with its value. */
+static void test_compile_sorts(void)
+{
+    TerrainBrush b;
+    brush_init(&b);
+    uint32_t state = 12345;
+    int added = 0;
+    long value_sum = 0;
+    for (int i = 0; i < 3000; i++) {   /* a random blob, in random order, some positions repeated */
+        state = state * 1664525u + 1013904223u;
+        int x = (int)(state >> 8 & 31) - 16, y = (int)(state >> 14 & 15) - 4, z = (int)(state >> 20 & 31) - 16;
+        if (!brush_find(&b, x, y, z)) {
+            added++;
+            value_sum += i + 1;
+        }
+        brush_add_cell_if_empty(&b, x, y, z, i + 1, 0);
+    }
+    CompiledBrush cb;
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    CHECK_EQ_INT(cb.count, added);
+    CHECK(cells_in_order(&cb));
+    long sum = 0;
+    for (int i = 0; i < cb.count; i++) sum += cb.cells[i].value;
+    CHECK(sum == value_sum);
+    brush_compiled_free(&cb);
+
+    brush_clear(&b);   /* three cells 30,000 apart: the qsort path */
+    brush_add_cell(&b, 0, 0, 15000, 1, 0);
+    brush_add_cell(&b, -15000, 3, 0, 2, 0);
+    brush_add_cell(&b, 15000, -3, 0, 3, 0);
+    brush_add_cell(&b, 15000, -4, 0, 4, 0);
+    CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
+    CHECK_EQ_INT(cb.count, 4);
+    CHECK(cells_in_order(&cb));
+    CHECK(cb.cells[0].value == 2 && cb.cells[1].value == 4 && cb.cells[2].value == 3 && cb.cells[3].value == 1);
+    brush_compiled_free(&cb);
+    brush_free(&b);
+}
+
 static void test_paint_clipping(void)
 {
     /* a 6x6x6 box centred on a chunk corner paints only the part inside each chunk */
@@ -432,6 +483,7 @@ int main(void)
     RUN(test_add_and_replace);
     RUN(test_ray_and_bounds);
     RUN(test_compile);
+    RUN(test_compile_sorts);
     RUN(test_paint_clipping);
     RUN(test_paint_rules);
     RUN(test_handlers_on_chunk);

@@ -133,8 +133,9 @@ static void test_compile(void)
 /* Whether the compiled cells are in z, x, y order, strictly (positions are unique). */
 static bool cells_in_order(const CompiledBrush *cb)
 {
+    const BrushCell *cell = cb->cells;
     for (int i = 1; i < cb->count; i++) {
-        const BrushCell *a = &cb->cells[i - 1], *b = &cb->cells[i];
+        const BrushCell *a = &cell[i - 1], *b = &cell[i];
         int order = a->z != b->z ? a->z - b->z : a->x != b->x ? a->x - b->x : a->y - b->y;
         if (order >= 0) return false;
     }
@@ -164,7 +165,8 @@ static void test_compile_sorts(void)
     CHECK_EQ_INT(cb.count, added);
     CHECK(cells_in_order(&cb));
     long sum = 0;
-    for (int i = 0; i < cb.count; i++) sum += cb.cells[i].value;
+    const BrushCell *cell = cb.cells;
+    for (int i = 0; i < cb.count; i++) sum += cell[i].value;
     CHECK(sum == value_sum);
     brush_compiled_free(&cb);
 
@@ -176,7 +178,8 @@ static void test_compile_sorts(void)
     CHECK_EQ_INT(brush_compile(&b, &cb), ST_OK);
     CHECK_EQ_INT(cb.count, 4);
     CHECK(cells_in_order(&cb));
-    CHECK(cb.cells[0].value == 2 && cb.cells[1].value == 4 && cb.cells[2].value == 3 && cb.cells[3].value == 1);
+    cell = cb.cells;
+    CHECK(cell[0].value == 2 && cell[1].value == 4 && cell[2].value == 3 && cell[3].value == 1);
     brush_compiled_free(&cb);
     brush_free(&b);
 }

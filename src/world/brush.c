@@ -11,24 +11,19 @@
  * chunk paint loops resolve a cell through brush_cell_value only when the flag is set, so fixed-value brushes
  * (all of generation's) paint exactly as before. Counters and Paint on a BrushWorld are in brush_paint.c. */
 #include "strata/brush.h"
+#include "strata/rng.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "strata/block.h"
 
-/* The three 16-bit coordinates as one 48-bit key through murmur's 64-bit finaliser: every bit of the key
- * reaches the low bits the table uses. The sum-of-products hash before it clustered the compact blocks of
- * cells that trees and ores are (linear probing walked long runs: lookups were ~40% of the generator's start). */
+/* The three 16-bit coordinates as one 48-bit key through rng.h's 64-bit mix: every bit of the key reaches the
+ * low bits the table uses. The sum-of-products hash before it clustered the compact blocks of cells that trees
+ * and ores are (linear probing walked long runs). */
 static uint32_t brush_hash(int x, int y, int z)
 {
-    uint64_t h = (uint64_t)(uint16_t)x | (uint64_t)(uint16_t)y << 16 | (uint64_t)(uint16_t)z << 32;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
-    return (uint32_t)h;
+    return (uint32_t)rng_mix64_inline((uint64_t)(uint16_t)x | (uint64_t)(uint16_t)y << 16 | (uint64_t)(uint16_t)z << 32);
 }
 
 void brush_init(TerrainBrush *b)

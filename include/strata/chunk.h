@@ -161,6 +161,9 @@ static inline void chunk_set_cell(TerrainChunk *c, int x, int y, int z, int32_t 
     else chunk_set_cell_cold(c, x, y, z, v);
 }
 int32_t chunk_get_cell_shared(const TerrainChunk *c, int x, int y, int z);
+/* Cells y0 .. y0 + count - 1 of column (x, z) into out, as chunk_get_cell_shared reads them, under one hold of
+ * the cell lock (a search that reads many cells of a column pays the lock once). */
+void chunk_get_column_shared(const TerrainChunk *c, int x, int z, int y0, int count, int32_t *out);
 void chunk_set_cell_shared(TerrainChunk *c, int x, int y, int z, int32_t v);
 static inline int chunk_get_contents(const TerrainChunk *c, int x, int y, int z)
 {

@@ -9,9 +9,11 @@
  * inside a forest) and the distance from the start. Ties keep the first column in a fixed scan order, so
  * the result is a function of cell contents only. Every chunk the search or its rays may read must have
  * final contents (state >= InvalidLight), or the answer is SPAWN_NOT_READY. The game searches on its main
- * thread while the world loads, so each cell is read once where it can be: the tree cells of the whole
- * neighbourhood go into a bit map (SpawnTrees) before the scoring, and the reads keep their last chunk
- * (SpawnReader); the answer is the same as reading cell by cell. */
+ * thread while the world loads, so each cell is read once where it can be, a column at a time under one hold of
+ * the chunk's cell lock: the tree cells of the whole neighbourhood go into a bit map (SpawnTrees) before the
+ * scoring, the solid cells the view rays test into another, filled as the rays first cross each column
+ * (SpawnSolid), and the reads keep their last chunk (SpawnReader); the answer is the same as reading cell by
+ * cell. */
 #include "strata/spawn.h"
 
 #include <math.h>
@@ -42,10 +44,9 @@ typedef struct SpawnReader {
     bool kept;
 } SpawnReader;
 
-/* The contents of a cell of a chunk with final contents; air elsewhere (never a chunk still being generated). */
-static int spawn_cell(SpawnReader *r, int x, int y, int z)
+/* The chunk of column (x, z) when its contents are final, else NULL (its cells read as air). */
+static const TerrainChunk *spawn_chunk(SpawnReader *r, int x, int z)
 {
-    if (y < 0 || y >= CHUNK_SIZE_Y) return BLOCK_AIR;
     int cx = chunk_coord_of(x), cz = chunk_coord_of(z);
     if (!r->kept || cx != r->cx || cz != r->cz) {
         const TerrainChunk *c = terrain_get_chunk_at_cell(r->t, x, z);
@@ -54,17 +55,70 @@ static int spawn_cell(SpawnReader *r, int x, int y, int z)
         r->cz = cz;
         r->kept = true;
     }
-    if (!r->c) return BLOCK_AIR;
-    return cell_contents(chunk_get_cell_shared(r->c, chunk_local_of(x), y, chunk_local_of(z)));
+    return r->c;
+}
+
+/* Solid cells of the loaded square's columns in the band of heights the view rays look at (a ray from a column
+ * standing at y tests y and y + 1, so the band is the lowest standing height to the highest + 1), one bit a cell,
+ * each column read once (chunk_get_column_shared) the first time a ray crosses it. The rays of the 33 x 33
+ * columns cross the same columns over and over: read cell by cell, with the cell lock each time, the search
+ * cost the main thread ~24 ms while the world loaded; the answer is the same. */
+#define SPAWN_SOLID_WORDS (CHUNK_SIZE_Y / 64)
+
+typedef struct SpawnSolid {
+    int x0, z0, side;        /* the loaded square */
+    int y0, height;          /* the band */
+    uint8_t *filled;         /* [z][x]: the column has been read */
+    uint64_t *bits;          /* [z][x][word]: bit y - y0 */
+    int32_t column[CHUNK_SIZE_Y];
+} SpawnSolid;
+
+static bool spawn_solid_init(SpawnSolid *s, int x0, int z0, int side, int y_low, int y_high)
+{
+    s->x0 = x0;
+    s->z0 = z0;
+    s->side = side;
+    s->y0 = y_low;
+    s->height = y_high + 2 - y_low;
+    s->filled = calloc((size_t)side * side, 1);
+    s->bits = malloc(sizeof *s->bits * (size_t)side * side * SPAWN_SOLID_WORDS);
+    return s->filled && s->bits;
+}
+
+static void spawn_solid_free(SpawnSolid *s)
+{
+    free(s->filled);
+    free(s->bits);
+}
+
+/* Whether cell (x, y) or (x, y + 1) of column (x, z) in the square is solid, y in the band. */
+static bool spawn_solid_pair(SpawnSolid *s, SpawnReader *r, const BlockRegistry *b, int x, int y, int z)
+{
+    size_t k = (size_t)(z - s->z0) * s->side + (size_t)(x - s->x0);
+    uint64_t *bits = s->bits + k * SPAWN_SOLID_WORDS;
+    if (!s->filled[k]) {
+        s->filled[k] = 1;
+        memset(bits, 0, sizeof *bits * SPAWN_SOLID_WORDS);
+        const TerrainChunk *c = spawn_chunk(r, x, z);
+        if (c) {
+            chunk_get_column_shared(c, chunk_local_of(x), chunk_local_of(z), s->y0, s->height, s->column);
+            for (int i = 0; i < s->height; i++)
+                if (b->solid[cell_contents(s->column[i])]) bits[i >> 6] |= 1ull << (i & 63);
+        }
+    }
+    int i = y - s->y0;
+    return ((bits[i >> 6] >> (i & 63)) & 1u) || ((bits[(i + 1) >> 6] >> ((i + 1) & 63)) & 1u);
 }
 
 /* Standing height on the column (top solid + 1) when its top is natural ground, else -1. */
-static int spawn_column_height(const Terrain *t, const BlockRegistry *b, int x, int z)
+static int spawn_column_height(SpawnReader *r, const BlockRegistry *b, int x, int z)
 {
-    const TerrainChunk *c = terrain_get_chunk_at_cell(t, x, z);
-    int lx = chunk_local_of(x), lz = chunk_local_of(z);
+    int32_t column[CHUNK_SIZE_Y];
+    const TerrainChunk *c = spawn_chunk(r, x, z);   /* final: spawn_chunks_ready */
+    if (!c) return -1;
+    chunk_get_column_shared(c, chunk_local_of(x), chunk_local_of(z), 0, CHUNK_SIZE_Y, column); /* one lock: the worker may be lighting it */
     for (int y = CHUNK_SIZE_Y - 1; y >= 0; y--) {
-        int id = cell_contents(chunk_get_cell_shared(c, lx, y, lz)); /* the worker may be lighting it */
+        int id = cell_contents(column[y]);
         bool fluid = b->shape[id] == BLOCK_SHAPE_FLUID;
         if (!b->solid[id] && !fluid) continue;
         if (fluid || spawn_is_tree_or_crop(id)) return -1;
@@ -88,13 +142,13 @@ typedef struct SpawnBox { int x0, z0, x1, z1; } SpawnBox;
 
 /* Blocks an eye-level ray from the column runs before something blocks it (SPAWN_VIEW_RANGE at most; it ends
  * at the loaded square's edge). */
-static int spawn_view(SpawnReader *r, const BlockRegistry *b, const SpawnBox *box, int x, int y, int z, double dx,
-                      double dz)
+static int spawn_view(SpawnReader *r, SpawnSolid *solid, const BlockRegistry *b, const SpawnBox *box, int x, int y,
+                      int z, double dx, double dz)
 {
     for (int step = 1; step <= SPAWN_VIEW_RANGE; step++) {
         int cx = (int)floor(x + 0.5 + dx * step), cz = (int)floor(z + 0.5 + dz * step);
         if (cx < box->x0 || cx > box->x1 || cz < box->z0 || cz > box->z1) return step - 1;
-        if (b->solid[spawn_cell(r, cx, y, cz)] || b->solid[spawn_cell(r, cx, y + 1, cz)]) return step - 1;
+        if (spawn_solid_pair(solid, r, b, cx, y, cz)) return step - 1;
     }
     return SPAWN_VIEW_RANGE;
 }
@@ -117,11 +171,17 @@ static void spawn_trees_map(SpawnReader *r, SpawnTrees *m, int x, int z, int y_l
     m->z0 = z - SPAWN_SEARCH_RADIUS - SPAWN_TREE_RADIUS;
     m->y0 = y_low;
     int y_end = y_high + SPAWN_TREE_HEIGHT < CHUNK_SIZE_Y ? y_high + SPAWN_TREE_HEIGHT : CHUNK_SIZE_Y;
+    int32_t column[CHUNK_SIZE_Y];
     for (int j = 0; j < SPAWN_TREE_SIDE; j++)
-        for (int i = 0; i < SPAWN_TREE_SIDE; i++)
+        for (int i = 0; i < SPAWN_TREE_SIDE; i++) {
+            const TerrainChunk *c = spawn_chunk(r, m->x0 + i, m->z0 + j);
+            if (!c) continue;   /* not final: air */
+            chunk_get_column_shared(c, chunk_local_of(m->x0 + i), chunk_local_of(m->z0 + j), y_low, y_end - y_low,
+                                    column);
             for (int y = y_low; y < y_end; y++)
-                if (spawn_is_tree_or_crop(spawn_cell(r, m->x0 + i, y, m->z0 + j)))
+                if (spawn_is_tree_or_crop(cell_contents(column[y - y_low])))
                     m->bits[j][i][(y - y_low) >> 6] |= 1ull << ((y - y_low) & 63);
+        }
 }
 
 /* Tree cells in [y, y + SPAWN_TREE_HEIGHT) of one mapped column. */
@@ -169,9 +229,10 @@ SpawnStatus spawn_choose_within(const Terrain *terrain, const BlockRegistry *blo
     enum { SIDE = 2 * SPAWN_SEARCH_RADIUS + 1 };
     int height[SIDE][SIDE];
     int y_low = CHUNK_SIZE_Y, y_high = -1;
+    SpawnReader reader = {.t = terrain};
     for (int dz = -SPAWN_SEARCH_RADIUS; dz <= SPAWN_SEARCH_RADIUS; dz++)
         for (int dx = -SPAWN_SEARCH_RADIUS; dx <= SPAWN_SEARCH_RADIUS; dx++) {
-            int y = spawn_column_height(terrain, blocks, x + dx, z + dz);
+            int y = spawn_column_height(&reader, blocks, x + dx, z + dz);
             height[dz + SPAWN_SEARCH_RADIUS][dx + SPAWN_SEARCH_RADIUS] = y;
             if (y >= 0 && y < y_low) y_low = y;
             if (y > y_high) y_high = y;
@@ -179,8 +240,13 @@ SpawnStatus spawn_choose_within(const Terrain *terrain, const BlockRegistry *blo
     if (y_high < 0) return SPAWN_NONE;
     SpawnTrees *trees = malloc(sizeof *trees);   /* 67 kB: not on the stack */
     if (!trees) return SPAWN_NONE;               /* out of memory: the caller's fallback, natural ground */
-    SpawnReader reader = {.t = terrain};
     spawn_trees_map(&reader, trees, x, z, y_low, y_high);
+    SpawnSolid solid;
+    if (!spawn_solid_init(&solid, box.x0, box.z0, box.x1 - box.x0 + 1, y_low, y_high)) {
+        spawn_solid_free(&solid);
+        free(trees);
+        return SPAWN_NONE;   /* out of memory: the caller's fallback, natural ground */
+    }
     bool found = false;
     SpawnChoice best = {0};
     for (int dz = -SPAWN_SEARCH_RADIUS; dz <= SPAWN_SEARCH_RADIUS; dz++)
@@ -192,7 +258,7 @@ SpawnStatus spawn_choose_within(const Terrain *terrain, const BlockRegistry *blo
             for (int d = 0; d < SPAWN_DIRECTIONS; d++) {
                 int v = SPAWN_VIEW_RANGE; /* a view is as long as the shortest of three rays a few degrees apart */
                 for (int k = 0; k < 3; k++) {
-                    int r = spawn_view(&reader, blocks, &box, cx, y, cz, dir_x[d * 3 + k], dir_z[d * 3 + k]);
+                    int r = spawn_view(&reader, &solid, blocks, &box, cx, y, cz, dir_x[d * 3 + k], dir_z[d * 3 + k]);
                     if (r < v) v = r;
                 }
                 if (v > longest) { longest = v; longest_dir = d; }
@@ -213,6 +279,7 @@ SpawnStatus spawn_choose_within(const Terrain *terrain, const BlockRegistry *blo
                 best.score = score;
             }
         }
+    spawn_solid_free(&solid);
     free(trees);
     if (!found) return SPAWN_NONE;
     *out = best;

@@ -165,6 +165,18 @@ int32_t chunk_get_cell_shared(const TerrainChunk *c, int x, int y, int z)
     return v;
 }
 
+void chunk_get_column_shared(const TerrainChunk *c, int x, int z, int y0, int count, int32_t *out)
+{
+    chunk_lock(c);
+    if (c->hot) {
+        const int32_t *column = &c->hot[CHUNK_INDEX(x, y0, z)];
+        for (int i = 0; i < count; i++) out[i] = cell_load(&column[i]);
+    } else {
+        for (int i = 0; i < count; i++) out[i] = chunk_get_cell_cold(c, x, y0 + i, z);
+    }
+    chunk_unlock(c);
+}
+
 void chunk_set_cell_shared(TerrainChunk *c, int x, int y, int z, int32_t v)
 {
     chunk_lock(c);

@@ -245,6 +245,12 @@ static void test_fuzz_chunk_hot_cold(void)
             chunk_copy_cells_out(c, out);
             for (int i = 0; i < CHUNK_CELLS; i++) bad += out[i] != ref[i];
         }
+        if (step % 1009 == 0) {   /* a column span, hot or cold, across section borders (uniform ones too) */
+            int y0 = (int)(next_u32() % 256), n = 1 + (int)(next_u32() % (256 - y0));
+            int32_t column[CHUNK_SIZE_Y];
+            chunk_get_column_shared(c, x, z, y0, n, column);
+            for (int k = 0; k < n; k++) bad += column[k] != ref[CHUNK_INDEX(x, y0 + k, z)];
+        }
     }
     CHECK(chunk_pack(c));
     CHECK(!chunk_is_hot(c));

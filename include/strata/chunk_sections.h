@@ -64,6 +64,9 @@ int section_light_get(const ChunkSection *s, int i);
 /* The full cell value (contents, data and light). */
 static inline int32_t section_get_cell(const ChunkSection *s, int i);
 
+/* Full cell values (section_get_cell) of y = y0 .. y0 + count - 1 (local, inside the section) of column (x, z). */
+void section_get_column(const ChunkSection *s, int x, int z, int y0, int count, int32_t *out);
+
 /* Sets the value (light bits ignored) / the light level. false on allocation failure (unchanged). */
 bool section_set(ChunkSection *s, int i, int32_t value);
 bool section_light_set(ChunkSection *s, int i, int light);

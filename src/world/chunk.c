@@ -172,7 +172,11 @@ void chunk_get_column_shared(const TerrainChunk *c, int x, int z, int y0, int co
         const int32_t *column = &c->hot[CHUNK_INDEX(x, y0, z)];
         for (int i = 0; i < count; i++) out[i] = cell_load(&column[i]);
     } else {
-        for (int i = 0; i < count; i++) out[i] = chunk_get_cell_cold(c, x, y0 + i, z);
+        for (int y = y0, end = y0 + count; y < end;) {   /* a section at a time */
+            int n = 16 - (y & 15) < end - y ? 16 - (y & 15) : end - y;
+            section_get_column(&c->sections[y >> 4], x, z, y & 15, n, out + (y - y0));
+            y += n;
+        }
     }
     chunk_unlock(c);
 }

@@ -90,6 +90,22 @@ int section_light_get(const ChunkSection *s, int i)
     return (s->light[i >> 1] >> ((i & 1) * 4)) & 15;
 }
 
+void section_get_column(const ChunkSection *s, int x, int z, int y0, int count, int32_t *out)
+{
+    int base = x + (z << 4);
+    if (!s->bits && !s->light) {   /* sky, buried rock, still sea: one value throughout */
+        int32_t v = s->uniform | (int32_t)(s->light_uniform << CELL_LIGHT_SHIFT);
+        for (int k = 0; k < count; k++) out[k] = v;
+        return;
+    }
+    for (int k = 0; k < count; k++) {
+        int i = base + ((y0 + k) << 8);
+        int32_t v = s->bits ? s->palette[index_get(s->indices, s->bits, i)] : s->uniform;
+        int light = s->light ? (s->light[i >> 1] >> ((i & 1) * 4)) & 15 : s->light_uniform;
+        out[k] = v | (int32_t)(light << CELL_LIGHT_SHIFT);
+    }
+}
+
 /* Allocates an empty palette and index array of `bits`. */
 static bool section_alloc(int bits, int32_t **palette, uint64_t **indices)
 {

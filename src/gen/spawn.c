@@ -116,7 +116,8 @@ static int spawn_column_height(SpawnReader *r, const BlockRegistry *b, int x, in
     int32_t column[CHUNK_SIZE_Y];
     const TerrainChunk *c = spawn_chunk(r, x, z);   /* final: spawn_chunks_ready */
     if (!c) return -1;
-    chunk_get_column_shared(c, chunk_local_of(x), chunk_local_of(z), 0, CHUNK_SIZE_Y, column); /* one lock: the worker may be lighting it */
+    /* under one hold of the cell lock: the worker may be lighting it */
+    chunk_get_column_shared(c, chunk_local_of(x), chunk_local_of(z), 0, CHUNK_SIZE_Y, column);
     for (int y = CHUNK_SIZE_Y - 1; y >= 0; y--) {
         int id = cell_contents(column[y]);
         bool fluid = b->shape[id] == BLOCK_SHAPE_FLUID;

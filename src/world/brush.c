@@ -23,7 +23,8 @@
  * took ~10% longer). */
 static uint32_t brush_hash(int x, int y, int z)
 {
-    return (uint32_t)rng_mix64_inline((uint64_t)(uint16_t)x | (uint64_t)(uint16_t)y << 16 | (uint64_t)(uint16_t)z << 32);
+    uint64_t key = (uint64_t)(uint16_t)x | (uint64_t)(uint16_t)y << 16 | (uint64_t)(uint16_t)z << 32;
+    return (uint32_t)rng_mix64_inline(key);
 }
 
 void brush_init(TerrainBrush *b)

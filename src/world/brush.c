@@ -11,12 +11,12 @@
  * chunk paint loops resolve a cell through brush_cell_value only when the flag is set, so fixed-value brushes
  * (all of generation's) paint exactly as before. Counters and Paint on a BrushWorld are in brush_paint.c. */
 #include "strata/brush.h"
-#include "strata/rng.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "strata/block.h"
+#include "strata/rng.h"
 
 /* The three 16-bit coordinates as one 48-bit key through rng.h's 64-bit mix: every bit of the key reaches the
  * low bits the table uses (with the sum-of-products hash before it, building the generator's trees and ores
@@ -276,7 +276,7 @@ static void brush_count_pass(const BrushCell *from, BrushCell *to, int n, int ax
 }
 
 /* Sorts the cells in z, x, y order (cell_order): three stable counting passes, y then x then z, over the
- * brush's bounds. Positions are unique, so this is the order qsort gave, for a sixth of its time (trees and
+ * brush's bounds. Positions are unique, so this is the order qsort gave, for a fifth of its time (trees and
  * ores are compiled at every world start: qsort was a quarter of the generator's ~20 ms). A brush whose
  * bounds are very wide, or no memory for the scratch, falls back to qsort. */
 static void brush_sort_cells(CompiledBrush *out)

@@ -563,8 +563,7 @@ static double renderer_upload_budget(const RenderFrame *frame)
  * RENDER_ARENA_RESERVE_PER_CHUNK a chunk of the view square (a smaller view distance lets the extra ones go). */
 static long renderer_arena_reserve(const Renderer *r)
 {
-    long side = 2L * r->view_distance_chunks + 1;
-    long most = side * side * RENDER_ARENA_RESERVE_PER_CHUNK;
+    long most = (long)renderer_view_square(r->view_distance_chunks) * RENDER_ARENA_RESERVE_PER_CHUNK;
     long live = chunk_arena_live_capacity(&r->chunks.arenas);
     return live < most ? live : most;
 }
